@@ -1,0 +1,86 @@
+/// An expression: something that evaluates to a ``Value`` for an object.
+///
+/// An immutable value. Equality and hashing ignore ``range``.
+public struct ExpressionNode: Sendable {
+    public var kind: Kind
+    /// Where the expression came from in its format string, if it was parsed.
+    public var range: SourceRange?
+
+    public init(_ kind: Kind, range: SourceRange? = nil) {
+        self.kind = kind
+        self.range = range
+    }
+
+    public indirect enum Kind: Sendable, Hashable {
+        /// A literal or a substituted value: `42`, `"text"`, `nil`, `{1, 2}`, `%@`.
+        case constant(Value)
+        /// `SELF`: the object being evaluated.
+        case evaluatedObject
+        /// `$NAME`: a substitution variable (or a `SUBQUERY` variable).
+        case variable(String)
+        /// `a.b.c` (also `%K`): a key path on the evaluated object.
+        /// Components are keys or collection operators (`@count`, `@sum`, …).
+        case keyPath([String])
+        /// A key path applied to another expression's value:
+        /// `$a.name`, `%@.name`, `authors[1].name`, `SUBQUERY(…).@count`.
+        case path(ExpressionNode, [String])
+        /// `{a, b, c}` with at least one non-constant element (an aggregate of
+        /// constants is folded into a constant array).
+        case aggregate([ExpressionNode])
+        /// A built-in function: `sum:(x)`, `modulus:by:(a, b)`, and the
+        /// operators `+ - * / ** & | ^ << >> ~` and unary minus.
+        case function(BuiltinFunction, [ExpressionNode])
+        /// `collection[index]`, `collection[FIRST]`, `[LAST]`, `[SIZE]`, `dict["key"]`.
+        case index(ExpressionNode, Subscript)
+        /// `FUNCTION(receiver, "selector:", arguments…)`
+        case invocation(ExpressionNode, selector: String, [ExpressionNode])
+        /// `CAST(value, "Type")`
+        case cast(ExpressionNode, type: String)
+        /// `TERNARY(predicate, whenTrue, whenFalse)`
+        case ternary(PredicateNode, ExpressionNode, ExpressionNode)
+        /// `SUBQUERY(collection, $variable, predicate)`
+        case subquery(ExpressionNode, variable: String, PredicateNode)
+        /// `$variable := value`
+        case assignment(variable: String, ExpressionNode)
+        /// `ANYKEY` (Spotlight's "any attribute").
+        case anyKey
+    }
+
+    /// The index of a subscript expression.
+    public indirect enum Subscript: Sendable, Hashable {
+        case expression(ExpressionNode)
+        /// `[FIRST]`
+        case first
+        /// `[LAST]`
+        case last
+        /// `[SIZE]`
+        case size
+    }
+}
+
+extension ExpressionNode: Hashable {
+    public static func == (lhs: ExpressionNode, rhs: ExpressionNode) -> Bool { lhs.kind == rhs.kind }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+}
+
+// MARK: - Builders
+
+extension ExpressionNode {
+    public static let evaluatedObject = ExpressionNode(.evaluatedObject)
+
+    /// A constant.
+    public static func constant(_ value: Value) -> ExpressionNode { ExpressionNode(.constant(value)) }
+
+    /// A key path, split at dots: `keyPath("author.name")`.
+    public static func keyPath(_ path: String) -> ExpressionNode {
+        ExpressionNode(.keyPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)))
+    }
+
+    /// A substitution variable `$name`.
+    public static func variable(_ name: String) -> ExpressionNode { ExpressionNode(.variable(name)) }
+
+    /// A built-in function call.
+    public static func function(_ function: BuiltinFunction, _ arguments: [ExpressionNode]) -> ExpressionNode {
+        ExpressionNode(.function(function, arguments))
+    }
+}

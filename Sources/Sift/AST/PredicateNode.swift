@@ -1,0 +1,196 @@
+/// A predicate: something that is true or false for an object.
+///
+/// An immutable value. Equality and hashing ignore ``range``, so a parsed tree
+/// equals a hand-built one.
+public struct PredicateNode: Sendable {
+    public var kind: Kind
+    /// Where the predicate came from in its format string, if it was parsed.
+    public var range: SourceRange?
+
+    public init(_ kind: Kind, range: SourceRange? = nil) {
+        self.kind = kind
+        self.range = range
+    }
+
+    public indirect enum Kind: Sendable, Hashable {
+        /// `TRUEPREDICATE` / `FALSEPREDICATE`
+        case constant(Bool)
+        /// `a AND b AND …` (`&&`). An empty AND is true.
+        case and([PredicateNode])
+        /// `a OR b OR …` (`||`). An empty OR is false.
+        case or([PredicateNode])
+        /// `NOT a` (`!a`). `NONE p` is parsed as `NOT ANY p`.
+        case not(PredicateNode)
+        /// `[ANY|ALL] lhs OP[options] rhs`
+        case comparison(Comparison)
+    }
+}
+
+extension PredicateNode: Hashable {
+    public static func == (lhs: PredicateNode, rhs: PredicateNode) -> Bool { lhs.kind == rhs.kind }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+}
+
+// MARK: - Builders
+
+extension PredicateNode {
+    public static let truePredicate = PredicateNode(.constant(true))
+    public static let falsePredicate = PredicateNode(.constant(false))
+
+    /// A comparison `lhs OP rhs`.
+    public static func compare(
+        _ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
+        modifier: ComparisonModifier = .direct, options: ComparisonOptions = []
+    ) -> PredicateNode {
+        PredicateNode(.comparison(Comparison(lhs, op, rhs, modifier: modifier, options: options)))
+    }
+
+    /// `NOT p`.
+    public static func not(_ p: PredicateNode) -> PredicateNode { PredicateNode(.not(p)) }
+
+    /// The conjunction of `children`, normalised: no children is
+    /// `TRUEPREDICATE`, one child is that child, nested ANDs are flattened.
+    public static func and(_ children: [PredicateNode]) -> PredicateNode {
+        compound(children, isAnd: true)
+    }
+
+    /// The disjunction of `children`, normalised like ``and(_:)``.
+    public static func or(_ children: [PredicateNode]) -> PredicateNode {
+        compound(children, isAnd: false)
+    }
+
+    private static func compound(_ children: [PredicateNode], isAnd: Bool) -> PredicateNode {
+        var flat: [PredicateNode] = []
+        for child in children {
+            switch child.kind {
+            case .and(let grand) where isAnd: flat.append(contentsOf: grand)
+            case .or(let grand) where !isAnd: flat.append(contentsOf: grand)
+            default: flat.append(child)
+            }
+        }
+        if flat.isEmpty { return isAnd ? .truePredicate : .falsePredicate }
+        if flat.count == 1 { return flat[0] }
+        return PredicateNode(isAnd ? .and(flat) : .or(flat))
+    }
+}
+
+/// `lhs OP[options] rhs`, with an optional `ANY`/`ALL` modifier.
+public struct Comparison: Sendable, Hashable {
+    public var lhs: ExpressionNode
+    public var op: ComparisonOperator
+    public var rhs: ExpressionNode
+    public var modifier: ComparisonModifier
+    public var options: ComparisonOptions
+
+    public init(
+        _ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
+        modifier: ComparisonModifier = .direct, options: ComparisonOptions = []
+    ) {
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
+        self.modifier = modifier
+        self.options = options
+    }
+}
+
+/// How a comparison treats a collection on its left side.
+public enum ComparisonModifier: String, Sendable, Hashable, Codable, CaseIterable {
+    /// No modifier: the left value is compared as a whole.
+    case direct
+    /// `ANY` / `SOME`: true if some element matches.
+    case any
+    /// `ALL`: true if every element matches (true for an empty collection).
+    case all
+}
+
+/// The comparison operators of the format language.
+public enum ComparisonOperator: Sendable, Hashable {
+    /// `<`
+    case lessThan
+    /// `<=` (`=<`)
+    case lessThanOrEqualTo
+    /// `>`
+    case greaterThan
+    /// `>=` (`=>`)
+    case greaterThanOrEqualTo
+    /// `==` (`=`)
+    case equalTo
+    /// `!=` (`<>`)
+    case notEqualTo
+    /// `MATCHES`: the whole left string matches the regular expression.
+    case matches
+    /// `LIKE`: whole-string glob with `*` and `?`.
+    case like
+    /// `BEGINSWITH`
+    case beginsWith
+    /// `ENDSWITH`
+    case endsWith
+    /// `IN`: the right side contains the left.
+    case `in`
+    /// `CONTAINS`: the left side contains the right.
+    case contains
+    /// `BETWEEN {lower, upper}`, inclusive.
+    case between
+    /// `UTI-CONFORMS-TO`
+    case utiConformsTo
+    /// `UTI-EQUALS`
+    case utiEquals
+    /// `lhs selector: rhs`: a named one-argument test, e.g. `name hasPrefix: "A"`.
+    case customSelector(String)
+
+    /// The canonical spelling.
+    public var symbol: String {
+        switch self {
+        case .lessThan: return "<"
+        case .lessThanOrEqualTo: return "<="
+        case .greaterThan: return ">"
+        case .greaterThanOrEqualTo: return ">="
+        case .equalTo: return "=="
+        case .notEqualTo: return "!="
+        case .matches: return "MATCHES"
+        case .like: return "LIKE"
+        case .beginsWith: return "BEGINSWITH"
+        case .endsWith: return "ENDSWITH"
+        case .in: return "IN"
+        case .contains: return "CONTAINS"
+        case .between: return "BETWEEN"
+        case .utiConformsTo: return "UTI-CONFORMS-TO"
+        case .utiEquals: return "UTI-EQUALS"
+        case .customSelector(let s): return s
+        }
+    }
+
+    /// Whether `[cdnl]` options may follow the operator.
+    public var takesOptions: Bool {
+        switch self {
+        case .between, .customSelector: return false
+        default: return true
+        }
+    }
+}
+
+/// `[c]`, `[d]`, `[n]`, `[l]` and their combinations. Raw values are Apple's.
+public struct ComparisonOptions: OptionSet, Sendable, Hashable, Codable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `[c]`: case-insensitive.
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    /// `[d]`: diacritic-insensitive.
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+    /// `[n]`: both sides are already normalised; compare literally.
+    public static let normalized = ComparisonOptions(rawValue: 4)
+    /// `[l]`: locale-sensitive.
+    public static let localeSensitive = ComparisonOptions(rawValue: 8)
+
+    /// The letters in canonical order (`cdnl`), empty for no options.
+    public var letters: String {
+        var s = ""
+        if contains(.caseInsensitive) { s += "c" }
+        if contains(.diacriticInsensitive) { s += "d" }
+        if contains(.normalized) { s += "n" }
+        if contains(.localeSensitive) { s += "l" }
+        return s
+    }
+}

@@ -1,0 +1,347 @@
+import Foundation
+
+/// Prints syntax trees as Apple's canonical `predicateFormat` text.
+///
+/// Rules (from observed Apple output where known): one space around
+/// operators; `=` prints `==`, `<>` prints `!=`, `SOME` prints `ANY`, `NONE`
+/// prints `NOT ANY`; word operators upper-case with options after them
+/// (`BEGINSWITH[cd]`); strings double-quoted; `TRUE`/`FALSE` print `1`/`0`;
+/// dates print `CAST(<seconds since 2001>, "NSDate")`; a compound inside a
+/// compound is parenthesised; arithmetic gets the fewest parentheses that keep
+/// its grouping. `parse(print(p)) == p` except where Apple's text itself does
+/// not parse back (`<null>`, keys that are not identifiers, dictionaries).
+public enum FormatPrinter {
+    public static func format(_ predicate: PredicateNode) -> String {
+        var out = ""
+        write(predicate, into: &out)
+        return out
+    }
+
+    public static func format(_ expression: ExpressionNode) -> String {
+        var out = ""
+        write(expression, into: &out)
+        return out
+    }
+
+    // MARK: - Predicates
+
+    static func write(_ predicate: PredicateNode, into out: inout String) {
+        switch predicate.kind {
+        case .constant(let value):
+            out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .and(let children):
+            writeCompound(children, separator: " AND ", empty: "TRUEPREDICATE", into: &out)
+        case .or(let children):
+            writeCompound(children, separator: " OR ", empty: "FALSEPREDICATE", into: &out)
+        case .not(let child):
+            out += "NOT "
+            writeOperand(child, into: &out)
+        case .comparison(let comparison):
+            write(comparison, into: &out)
+        }
+    }
+
+    private static func writeCompound(
+        _ children: [PredicateNode], separator: String, empty: String, into out: inout String
+    ) {
+        guard !children.isEmpty else {
+            out += empty
+            return
+        }
+        if children.count == 1 {
+            write(children[0], into: &out)
+            return
+        }
+        for (index, child) in children.enumerated() {
+            if index > 0 { out += separator }
+            writeOperand(child, into: &out)
+        }
+    }
+
+    /// A child of AND, OR or NOT: parenthesised when it is itself a compound.
+    private static func writeOperand(_ child: PredicateNode, into out: inout String) {
+        switch child.kind {
+        case .and, .or:
+            out += "("
+            write(child, into: &out)
+            out += ")"
+        default:
+            write(child, into: &out)
+        }
+    }
+
+    private static func write(_ comparison: Comparison, into out: inout String) {
+        switch comparison.modifier {
+        case .direct: break
+        case .any: out += "ANY "
+        case .all: out += "ALL "
+        }
+        write(comparison.lhs, into: &out)
+        out += " "
+        out += comparison.op.symbol
+        if !comparison.options.isEmpty {
+            out += "[" + comparison.options.letters + "]"
+        }
+        out += " "
+        write(comparison.rhs, into: &out)
+    }
+
+    // MARK: - Expressions
+
+    /// Binding strength, matching the parser: 0 assignment, 1 `|`, 2 `^`,
+    /// 3 `&`, 4 shifts, 5 `+ -`, 6 `* /`, 7 `**`, 8 prefix, 9 primary/postfix.
+    static func precedence(_ expression: ExpressionNode) -> Int {
+        switch expression.kind {
+        case .assignment: return 0
+        case .function(let function, let arguments):
+            switch function {
+            case .bitwiseOr: return 1
+            case .bitwiseXor: return 2
+            case .bitwiseAnd: return 3
+            case .leftshift, .rightshift: return 4
+            case .add: return 5
+            case .subtract: return isNegation(arguments) ? 8 : 5
+            case .multiply, .divide: return 6
+            case .raise: return 7
+            case .onesComplement: return 8
+            default: return 9
+            }
+        case .constant(let value):
+            if let n = NumericValue(value), n.doubleValue < 0 || n.doubleValue.sign == .minus { return 8 }
+            return 9
+        default: return 9
+        }
+    }
+
+    /// `from:subtract:(0, x)` prints as `-x`, unless x is a number literal
+    /// (`-5` would read back as the constant -5).
+    private static func isNegation(_ arguments: [ExpressionNode]) -> Bool {
+        guard arguments.count == 2, case .constant(.int(0)) = arguments[0].kind else { return false }
+        if case .constant(let value) = arguments[1].kind, value.isNumber { return false }
+        return true
+    }
+
+    private static func writeWrapped(_ expression: ExpressionNode, when condition: Bool, into out: inout String) {
+        if condition { out += "(" }
+        write(expression, into: &out)
+        if condition { out += ")" }
+    }
+
+    // swiftlint:disable:next cyclomatic_complexity
+    static func write(_ expression: ExpressionNode, into out: inout String) {
+        switch expression.kind {
+        case .constant(let value):
+            write(value, into: &out)
+        case .evaluatedObject:
+            out += "SELF"
+        case .variable(let name):
+            out += "$"
+            writeKey(name, into: &out)
+        case .keyPath(let components):
+            writeKeyPath(components, into: &out)
+        case .path(let base, let components):
+            writePostfixBase(base, into: &out)
+            out += "."
+            writeKeyPath(components, into: &out)
+        case .aggregate(let elements):
+            out += "{"
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += ", " }
+                write(element, into: &out)
+            }
+            out += "}"
+        case .function(let function, let arguments):
+            writeFunction(function, arguments, into: &out)
+        case .index(let base, let index):
+            writePostfixBase(base, into: &out)
+            out += "["
+            switch index {
+            case .first: out += "FIRST"
+            case .last: out += "LAST"
+            case .size: out += "SIZE"
+            case .expression(let e): write(e, into: &out)
+            }
+            out += "]"
+        case .invocation(let receiver, let selector, let arguments):
+            out += "FUNCTION("
+            write(receiver, into: &out)
+            out += ", "
+            writeString(selector, into: &out)
+            for argument in arguments {
+                out += ", "
+                write(argument, into: &out)
+            }
+            out += ")"
+        case .cast(let value, let type):
+            out += "CAST("
+            write(value, into: &out)
+            out += ", "
+            writeString(type, into: &out)
+            out += ")"
+        case .ternary(let condition, let whenTrue, let whenFalse):
+            out += "TERNARY("
+            write(condition, into: &out)
+            out += ", "
+            write(whenTrue, into: &out)
+            out += ", "
+            write(whenFalse, into: &out)
+            out += ")"
+        case .subquery(let collection, let variable, let predicate):
+            out += "SUBQUERY("
+            write(collection, into: &out)
+            out += ", $"
+            writeKey(variable, into: &out)
+            out += ", "
+            write(predicate, into: &out)
+            out += ")"
+        case .assignment(let variable, let value):
+            out += "$"
+            writeKey(variable, into: &out)
+            out += " := "
+            write(value, into: &out)
+        case .anyKey:
+            out += "ANYKEY"
+        }
+    }
+
+    /// The base of `.key` or `[index]`: parenthesised unless it is a primary
+    /// that is not a number (`5.x` would lex as a malformed number).
+    private static func writePostfixBase(_ base: ExpressionNode, into out: inout String) {
+        var needsParentheses = precedence(base) < 9
+        if case .constant(let value) = base.kind, value.isNumber { needsParentheses = true }
+        writeWrapped(base, when: needsParentheses, into: &out)
+    }
+
+    private static func writeFunction(_ function: BuiltinFunction, _ arguments: [ExpressionNode], into out: inout String) {
+        let level = precedence(ExpressionNode(.function(function, arguments)))
+        if let symbol = function.infixOperator, arguments.count == 2, level < 8 {
+            writeWrapped(arguments[0], when: precedence(arguments[0]) < level, into: &out)
+            out += " " + symbol + " "
+            writeWrapped(arguments[1], when: precedence(arguments[1]) <= level, into: &out)
+            return
+        }
+        if level == 8, let operand = arguments.last {
+            out += function == .onesComplement ? "~" : "-"
+            let start = out.endIndex
+            writeWrapped(operand, when: precedence(operand) < 8, into: &out)
+            if out[start...].hasPrefix("-") { out.insert(" ", at: start) }
+            return
+        }
+        out += function.selector
+        out += "("
+        for (index, argument) in arguments.enumerated() {
+            if index > 0 { out += ", " }
+            write(argument, into: &out)
+        }
+        out += ")"
+    }
+
+    // MARK: - Keys
+
+    private static func writeKeyPath(_ components: [String], into out: inout String) {
+        for (index, component) in components.enumerated() {
+            if index > 0 { out += "." }
+            writeKey(component, into: &out)
+        }
+    }
+
+    /// A key, with `#` before reserved words. Keys that are not identifiers
+    /// (from `%K`) print as they are, as Apple prints them.
+    private static func writeKey(_ key: String, into out: inout String) {
+        if Lexer.isReserved(key) { out += "#" }
+        out += key
+    }
+
+    // MARK: - Values
+
+    static func write(_ value: Value, into out: inout String) {
+        switch value {
+        case .null: out += "nil"
+        case .nsNull: out += "<null>"
+        case .bool(let b): out += b ? "1" : "0"
+        case .int(let i): out += String(i)
+        case .double(let d): out += formatDouble(d)
+        case .decimal(let d): out += d.description
+        case .string(let s): writeString(s, into: &out)
+        case .date(let date):
+            out += "CAST("
+            out += formatSeconds(date.timeIntervalSinceReferenceDate)
+            out += ", \"NSDate\")"
+        case .data(let data):
+            out += "CAST(\"" + data.base64EncodedString() + "\", \"NSData\")"
+        case .uuid(let uuid):
+            out += "CAST(\"" + uuid.uuidString + "\", \"NSUUID\")"
+        case .array(let elements):
+            writeList(elements.map { element in
+                var text = ""
+                write(element, into: &text)
+                return text
+            }, into: &out)
+        case .set(let elements):
+            writeList(elements.map { element in
+                var text = ""
+                write(element, into: &text)
+                return text
+            }.sorted(), into: &out)
+        case .dictionary(let dictionary):
+            // Apple prints an NSDictionary's description, which does not parse back.
+            out += "{"
+            for key in dictionary.keys.sorted() {
+                out += key + " = "
+                write(dictionary[key] ?? .null, into: &out)
+                out += "; "
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeList(_ items: [String], into out: inout String) {
+        out += "{"
+        out += items.joined(separator: ", ")
+        out += "}"
+    }
+
+    /// Shortest text that reads back as the same double; whole values keep
+    /// `.0` so they stay doubles (integer division depends on it).
+    static func formatDouble(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-1e999" : "1e999" }
+        return d.description
+    }
+
+    /// Seconds for a date: whole seconds without a fraction, as Apple prints them.
+    private static func formatSeconds(_ seconds: Double) -> String {
+        if seconds == seconds.rounded(), abs(seconds) < 1e15 { return String(Int(seconds)) }
+        return formatDouble(seconds)
+    }
+
+    static func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\u" + String(format: "%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+extension PredicateNode: CustomStringConvertible {
+    /// The canonical format string.
+    public var description: String { FormatPrinter.format(self) }
+}
+
+extension ExpressionNode: CustomStringConvertible {
+    /// The canonical format string.
+    public var description: String { FormatPrinter.format(self) }
+}

@@ -1,0 +1,398 @@
+/// Recursive-descent parser over the token array.
+///
+/// Precedence, loosest first: OR < AND < NOT < comparison < `|` < `^` < `&`
+/// < `<<` `>>` < `+` `-` < `*` `/` < `**` < unary `-` `~` < postfix `.key`
+/// `[index]`. AND binds tighter than OR, as in C (Apple does not document it;
+/// see grammar/Predicate.ebnf).
+///
+/// Recursion happens only at brackets, whose depth is checked before parsing
+/// starts, so no input can overflow the stack. `NOT NOT …` and `- - …` chains
+/// are parsed with loops.
+struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let source: String
+    let tokens: [Token]
+    /// For each opening bracket token, the index of its closing token.
+    let matching: [Int32]
+    var position = 0
+    let arguments: [FormatArgument]
+    var nextArgument = 0
+    var argumentsUsed = 0
+    let options: ParseOptions
+
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, source: String, tokens: [Token], arguments: [FormatArgument],
+        options: ParseOptions
+    ) throws(ParseError) {
+        self.bytes = bytes
+        self.source = source
+        self.tokens = tokens
+        self.arguments = arguments
+        self.options = options
+        self.matching = try Parser.matchBrackets(tokens, source: source, maximumDepth: options.maximumDepth)
+    }
+
+    /// Pairs every bracket with its partner in one pass, checking depth.
+    private static func matchBrackets(_ tokens: [Token], source: String, maximumDepth: Int) throws(ParseError)
+        -> [Int32]
+    {
+        var matching = [Int32](repeating: -1, count: tokens.count)
+        var stack: [Int] = []
+        for (index, token) in tokens.enumerated() {
+            switch token.kind {
+            case .leftParen, .leftBracket, .leftBrace:
+                stack.append(index)
+                if stack.count > maximumDepth {
+                    throw ParseError(
+                        .limit, "nesting is deeper than the limit of \(maximumDepth) levels", range: token.range,
+                        source: source)
+                }
+            case .rightParen, .rightBracket, .rightBrace:
+                let close = closer(token.kind)
+                guard let open = stack.popLast() else {
+                    throw ParseError(.syntax, "unmatched '\(close)'", range: token.range, source: source)
+                }
+                let opening = tokens[open]
+                let expected = closer(partner(opening.kind))
+                guard expected == close else {
+                    throw ParseError(
+                        .syntax, "expected '\(expected)' to close the '\(closer(opening.kind))' at column "
+                            + "\(DiagnosticRenderer.lineAndColumn(of: Int(opening.start), in: source).column), found '\(close)'",
+                        range: token.range, source: source)
+                }
+                matching[open] = Int32(index)
+            default:
+                break
+            }
+        }
+        if let open = stack.last {
+            let opening = tokens[open]
+            throw ParseError(
+                .syntax, "this '\(closer(opening.kind))' is never closed: expected '\(closer(partner(opening.kind)))'",
+                range: opening.range, source: source)
+        }
+        return matching
+    }
+
+    private static func partner(_ kind: TokenKind) -> TokenKind {
+        switch kind {
+        case .leftParen: return .rightParen
+        case .leftBracket: return .rightBracket
+        default: return .rightBrace
+        }
+    }
+
+    private static func closer(_ kind: TokenKind) -> String {
+        switch kind {
+        case .leftParen: return "("
+        case .rightParen: return ")"
+        case .leftBracket: return "["
+        case .rightBracket: return "]"
+        case .leftBrace: return "{"
+        default: return "}"
+        }
+    }
+
+    // MARK: - Token access
+
+    var current: Token { tokens[position] }
+
+    func peek(_ offset: Int = 1) -> Token {
+        tokens[min(position + offset, tokens.count - 1)]
+    }
+
+    mutating func advance() { if position < tokens.count - 1 { position += 1 } }
+
+    func text(_ token: Token) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]), as: UTF8.self)
+    }
+
+    func error(_ message: String, _ range: SourceRange, _ code: ParseError.Code = .syntax) -> ParseError {
+        ParseError(code, message, range: range, source: source)
+    }
+
+    /// A description of the current token for "found …" messages.
+    var found: String {
+        current.kind == .end ? "the end of the input" : "'\(text(current))'"
+    }
+
+    mutating func expect(_ kind: TokenKind, _ what: String) throws(ParseError) -> Token {
+        guard current.kind == kind else {
+            throw error("expected \(what), found \(found)", current.range)
+        }
+        let token = current
+        advance()
+        return token
+    }
+
+    // MARK: - Entry points
+
+    mutating func parseWholePredicate() throws(ParseError) -> PredicateNode {
+        guard current.kind != .end else {
+            throw error("the format string is empty: expected a predicate", current.range)
+        }
+        let predicate = try parseOr()
+        try finish(what: "predicate")
+        return predicate
+    }
+
+    mutating func parseWholeExpression() throws(ParseError) -> ExpressionNode {
+        guard current.kind != .end else {
+            throw error("the format string is empty: expected an expression", current.range)
+        }
+        let expression = try parseExpression()
+        try finish(what: "expression")
+        return expression
+    }
+
+    private mutating func finish(what: String) throws(ParseError) {
+        guard current.kind == .end else {
+            if isComparisonOperator(at: position) {
+                throw error("comparisons cannot be chained; combine them with AND", current.range)
+            }
+            throw error("unexpected \(found) after the end of the \(what)", current.range)
+        }
+        if options.rejectsExtraArguments && argumentsUsed < arguments.count {
+            throw error(
+                "\(arguments.count) format arguments were given but the format uses \(argumentsUsed)",
+                .at(bytes.count), .argument)
+        }
+    }
+
+    // MARK: - Predicates
+
+    mutating func parseOr() throws(ParseError) -> PredicateNode {
+        let first = try parseAnd()
+        guard current.kind == .or else { return first }
+        var children = [first]
+        while current.kind == .or {
+            advance()
+            children.append(try parseAnd())
+        }
+        return PredicateNode(.or(children), range: span(children))
+    }
+
+    mutating func parseAnd() throws(ParseError) -> PredicateNode {
+        let first = try parseNot()
+        guard current.kind == .and else { return first }
+        var children = [first]
+        while current.kind == .and {
+            advance()
+            children.append(try parseNot())
+        }
+        return PredicateNode(.and(children), range: span(children))
+    }
+
+    private func span(_ children: [PredicateNode]) -> SourceRange? {
+        guard let first = children.first?.range, let last = children.last?.range else { return nil }
+        return first.union(last)
+    }
+
+    mutating func parseNot() throws(ParseError) -> PredicateNode {
+        var starts: [Int32] = []
+        while current.kind == .not {
+            starts.append(current.start)
+            advance()
+        }
+        var predicate = try parsePrimaryPredicate()
+        let end = predicate.range?.upperBound ?? Int(current.start)
+        for start in starts.reversed() {
+            predicate = PredicateNode(.not(predicate), range: SourceRange(Int(start), end))
+        }
+        return predicate
+    }
+
+    mutating func parsePrimaryPredicate() throws(ParseError) -> PredicateNode {
+        switch current.kind {
+        case .kwTruePredicate:
+            let range = current.range
+            advance()
+            return PredicateNode(.constant(true), range: range)
+        case .kwFalsePredicate:
+            let range = current.range
+            advance()
+            return PredicateNode(.constant(false), range: range)
+        case .leftParen:
+            // `(` opens either a predicate group or an expression on the left
+            // of a comparison: decide by what follows the matching `)`.
+            let close = Int(matching[position])
+            if isExpressionContinuation(tokens[close + 1].kind) || isComparisonOperator(at: close + 1) {
+                return try parseComparison()
+            }
+            let open = current.start
+            advance()
+            var inner = try parseOr()
+            let closing = try expect(.rightParen, "')'")
+            inner.range = SourceRange(Int(open), Int(closing.end))
+            return inner
+        case .end:
+            throw error("expected a predicate at the end of the input", current.range)
+        case .and, .or:
+            throw error("expected a predicate before '\(text(current))'", current.range)
+        default:
+            return try parseComparison()
+        }
+    }
+
+    /// Tokens that continue an expression after a closing `)`.
+    private func isExpressionContinuation(_ kind: TokenKind) -> Bool {
+        switch kind {
+        case .dot, .leftBracket, .plus, .minus, .star, .slash, .starStar, .ampersand, .pipe, .caret,
+            .shiftLeft, .shiftRight:
+            return true
+        default:
+            return false
+        }
+    }
+
+    func isComparisonOperator(at index: Int) -> Bool {
+        guard index < tokens.count else { return false }
+        switch tokens[index].kind {
+        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .kwIn, .kwContains, .kwBeginsWith,
+            .kwEndsWith, .kwLike, .kwMatches, .kwBetween, .kwUTIConformsTo, .kwUTIEquals:
+            return true
+        case .identifier:
+            return index + 1 < tokens.count && tokens[index + 1].kind == .colon && tokens[index].flag == 0
+        default:
+            return false
+        }
+    }
+
+    mutating func parseComparison() throws(ParseError) -> PredicateNode {
+        let start = current.start
+        var modifier = ComparisonModifier.direct
+        var negated = false
+        switch current.kind {
+        case .kwAny, .kwSome: modifier = .any
+        case .kwAll: modifier = .all
+        case .kwNone: modifier = .any; negated = true
+        default: break
+        }
+        if modifier != .direct { advance() }
+
+        let lhs = try parseExpression()
+        let op = try parseOperator(after: lhs)
+        var options: ComparisonOptions = []
+        if current.kind == .leftBracket {
+            guard op.takesOptions else {
+                throw error("\(op.symbol) takes no options", current.range.union(tokens[Int(matching[position])].range))
+            }
+            options = try parseOptions()
+        }
+        let rhs = try parseExpression()
+        if isComparisonOperator(at: position) {
+            throw error("comparisons cannot be chained; combine them with AND", current.range)
+        }
+        let range = SourceRange(Int(start), rhs.range?.upperBound ?? Int(current.start))
+        let comparison = Comparison(lhs, op, rhs, modifier: modifier, options: options)
+        let predicate = PredicateNode(.comparison(comparison), range: range)
+        return negated ? PredicateNode(.not(predicate), range: range) : predicate
+    }
+
+    private mutating func parseOperator(after lhs: ExpressionNode) throws(ParseError) -> ComparisonOperator {
+        let op: ComparisonOperator
+        switch current.kind {
+        case .equal: op = .equalTo
+        case .notEqual: op = .notEqualTo
+        case .less: op = .lessThan
+        case .lessEqual: op = .lessThanOrEqualTo
+        case .greater: op = .greaterThan
+        case .greaterEqual: op = .greaterThanOrEqualTo
+        case .kwIn: op = .in
+        case .kwContains: op = .contains
+        case .kwBeginsWith: op = .beginsWith
+        case .kwEndsWith: op = .endsWith
+        case .kwLike: op = .like
+        case .kwMatches: op = .matches
+        case .kwBetween: op = .between
+        case .kwUTIConformsTo: op = .utiConformsTo
+        case .kwUTIEquals: op = .utiEquals
+        case .identifier where isComparisonOperator(at: position):
+            op = .customSelector(text(current) + ":")
+            advance()
+        default:
+            throw operatorError(after: lhs)
+        }
+        advance()
+        return op
+    }
+
+    private func operatorError(after lhs: ExpressionNode) -> ParseError {
+        let lhsText = lhs.range.map { range in
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<range.upperBound]), as: UTF8.self)
+        }
+        let after = lhsText.map { " after '\($0)'" } ?? ""
+        switch current.kind {
+        case .end:
+            return error(
+                "expected a comparison operator (==, !=, <, >, IN, CONTAINS, LIKE, …)\(after); "
+                    + "an expression alone is not a predicate", current.range)
+        case .not where peek().kind == .kwIn:
+            return error(
+                "'NOT IN' is not an operator; write NOT (x IN y)", current.range.union(peek().range))
+        case .identifier:
+            let word = text(current)
+            if let suggestion = Parser.suggestOperator(for: word) {
+                return error("unknown operator '\(word)'; did you mean \(suggestion)?", current.range)
+            }
+            return error("expected a comparison operator\(after), found \(found)", current.range)
+        default:
+            return error("expected a comparison operator\(after), found \(found)", current.range)
+        }
+    }
+
+    private static let operatorWords = [
+        "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "BETWEEN", "IN", "UTI-CONFORMS-TO", "UTI-EQUALS",
+    ]
+
+    /// The operator word closest to a misspelling, if it is close enough.
+    static func suggestOperator(for word: String) -> String? {
+        let upper = word.uppercased()
+        guard upper.count >= 3 else { return nil }
+        var best: (String, Int)?
+        for candidate in operatorWords {
+            let distance = editDistance(Array(upper.utf8), Array(candidate.utf8))
+            if distance <= 2, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var row = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = row
+        }
+        return previous[b.count]
+    }
+
+    /// `[cd]` after an operator.
+    private mutating func parseOptions() throws(ParseError) -> ComparisonOptions {
+        let open = current
+        advance()
+        guard current.kind != .rightBracket else {
+            throw error("expected option letters (c, d, n, l) inside '[]'", open.range.union(current.range))
+        }
+        var options: ComparisonOptions = []
+        let lettersToken = current
+        let isWord = lettersToken.kind == .identifier && lettersToken.flag == 0
+        for byte in isWord ? Array(text(lettersToken).utf8) : [0] {
+            switch byte | 0x20 {
+            case UInt8(ascii: "c"): options.insert(.caseInsensitive)
+            case UInt8(ascii: "d"): options.insert(.diacriticInsensitive)
+            case UInt8(ascii: "n"): options.insert(.normalized)
+            case UInt8(ascii: "l"): options.insert(.localeSensitive)
+            default:
+                throw error(
+                    "unknown option '\(text(lettersToken))'; options are c (case-insensitive), "
+                        + "d (diacritic-insensitive), n (normalized) and l (locale-sensitive)", lettersToken.range)
+            }
+        }
+        advance()
+        _ = try expect(.rightBracket, "']' after the options")
+        return options
+    }
+}

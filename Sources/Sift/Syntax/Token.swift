@@ -1,0 +1,52 @@
+/// The kinds of token in a format string.
+enum TokenKind: UInt8, Sendable {
+    case end
+    /// `name`, or `#name` (an escaped word; ``Token/flag`` is 1).
+    case identifier
+    /// `@count`, `@sum`, …: a collection operator key component.
+    case collectionOperator
+    /// A number literal; ``Token/flag`` is a ``NumberForm``.
+    case number
+    /// A quoted string; ``Token/flag`` is 1 when it contains escapes.
+    case string
+    /// `$NAME`; ``Token/flag`` is 1 for `$#name`.
+    case variable
+    /// `%@`, `%K`, `%d`, `%2$@`, `%%`…
+    case formatSpecifier
+
+    // Punctuation
+    case leftParen, rightParen, leftBracket, rightBracket, leftBrace, rightBrace
+    case comma, dot, colon, colonEquals
+
+    // Comparison operators
+    case equal, notEqual, less, lessEqual, greater, greaterEqual
+
+    // Logic
+    case and, or, not
+
+    // Arithmetic and bitwise
+    case plus, minus, star, slash, starStar, ampersand, pipe, caret, shiftLeft, shiftRight, tilde
+
+    // Keywords (case-insensitive, whole words)
+    case kwIn, kwAll, kwAny, kwSome, kwNone, kwLike, kwMatches, kwContains, kwBeginsWith, kwEndsWith
+    case kwBetween, kwNull, kwSelf, kwTrue, kwFalse, kwFirst, kwLast, kwSize, kwAnyKey, kwSubquery
+    case kwCast, kwTruePredicate, kwFalsePredicate, kwUTIConformsTo, kwUTIEquals
+    /// `CASEINSENSITIVE`, `CI`, `FETCH`: reserved, with no meaning.
+    case kwReserved
+}
+
+/// How a number literal was written.
+enum NumberForm: UInt8 {
+    case integer = 0, real = 1, hexadecimal = 2, octal = 3, binary = 4
+}
+
+/// A token: its kind and where it is. Payloads (names, string contents,
+/// numbers) are decoded from the source by the parser only when needed.
+struct Token: Sendable {
+    var kind: TokenKind
+    var flag: UInt8
+    var start: Int32
+    var end: Int32
+
+    var range: SourceRange { SourceRange(Int(start), Int(end)) }
+}

@@ -1,0 +1,227 @@
+import Foundation
+
+/// The dynamic value a predicate works on: constants in the syntax tree,
+/// format arguments, substitution variables and key-path results.
+///
+/// Numbers follow `NSNumber`: `.int(1)`, `.double(1.0)`, `.bool(true)` and
+/// `.decimal(1)` are equal (`==`) and hash alike, but keep their kind, which
+/// matters for integer division and for printing. Strings compare by code
+/// unit, as `NSString.isEqual(_:)` does: `"café"` (precomposed) and
+/// `"cafe\u{301}"` are *not* equal, unlike Swift's `String ==`.
+public enum Value: Sendable {
+    /// `nil` / `NULL` (the absence of a value).
+    case null
+    /// `NSNull`: the placeholder collections use for "no value". It behaves as
+    /// nil in comparisons but prints as `<null>`.
+    case nsNull
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case decimal(Decimal)
+    case string(String)
+    /// A point in time (printed as `CAST(<seconds since 2001-01-01>, "NSDate")`).
+    case date(Date)
+    case data(Data)
+    case uuid(UUID)
+    case array([Value])
+    case set(Set<Value>)
+    case dictionary([String: Value])
+}
+
+// MARK: - Convenience
+
+extension Value {
+    /// True for `.null` and `.nsNull`.
+    public var isNull: Bool {
+        switch self {
+        case .null, .nsNull: return true
+        default: return false
+        }
+    }
+
+    /// True for `.bool`, `.int`, `.double` and `.decimal`.
+    public var isNumber: Bool {
+        switch self {
+        case .bool, .int, .double, .decimal: return true
+        default: return false
+        }
+    }
+
+    /// The string payload, if this is a string.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// A short name of the value's kind, used in error messages.
+    public var typeName: String {
+        switch self {
+        case .null: return "nil"
+        case .nsNull: return "null"
+        case .bool: return "boolean"
+        case .int: return "integer"
+        case .double: return "double"
+        case .decimal: return "decimal"
+        case .string: return "string"
+        case .date: return "date"
+        case .data: return "data"
+        case .uuid: return "UUID"
+        case .array: return "array"
+        case .set: return "set"
+        case .dictionary: return "dictionary"
+        }
+    }
+}
+
+// MARK: - Numbers
+
+/// A number reduced to one of three exact representations for comparison.
+enum NumericValue {
+    case int(Int)
+    case double(Double)
+    case decimal(Decimal)
+
+    init?(_ value: Value) {
+        switch value {
+        case .bool(let b): self = .int(b ? 1 : 0)
+        case .int(let i): self = .int(i)
+        case .double(let d): self = .double(d)
+        case .decimal(let d): self = .decimal(d)
+        default: return nil
+        }
+    }
+
+    var doubleValue: Double {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+        }
+    }
+
+    /// The value as an `Int` when it is a whole number in range.
+    var exactInt: Int? {
+        switch self {
+        case .int(let i): return i
+        case .double(let d): return Int(exactly: d)
+        case .decimal(let d):
+            guard d.isFinite else { return nil }
+            let i = NSDecimalNumber(decimal: d).intValue
+            return Decimal(i) == d ? i : nil
+        }
+    }
+
+    /// Exact three-way comparison (no rounding through `Double` for large
+    /// integers). Returns nil when either side is NaN.
+    static func compare(_ a: NumericValue, _ b: NumericValue) -> ComparisonResult? {
+        switch (a, b) {
+        case (.int(let x), .int(let y)):
+            return x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        case (.int(let x), .double(let y)):
+            return compareIntDouble(x, y)
+        case (.double(let x), .int(let y)):
+            return compareIntDouble(y, x).map(\.reversed)
+        case (.double(let x), .double(let y)):
+            if x.isNaN || y.isNaN { return nil }
+            return x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        case (.decimal(let x), .decimal(let y)):
+            return x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        case (.decimal(let x), .int(let y)):
+            let dy = Decimal(y)
+            return x < dy ? .orderedAscending : (x > dy ? .orderedDescending : .orderedSame)
+        case (.int, .decimal):
+            return compare(b, a).map(\.reversed)
+        case (.decimal, .double), (.double, .decimal):
+            return compare(.double(a.doubleValue), .double(b.doubleValue))
+        }
+    }
+
+    private static func compareIntDouble(_ x: Int, _ y: Double) -> ComparisonResult? {
+        if y.isNaN { return nil }
+        // 2^63 is exactly representable; every Int is below it.
+        if y >= 9_223_372_036_854_775_808.0 { return .orderedAscending }
+        if y < -9_223_372_036_854_775_808.0 { return .orderedDescending }
+        let whole = y.rounded(.down)
+        let yi = Int(whole)
+        if x < yi { return .orderedAscending }
+        if x > yi { return .orderedDescending }
+        return whole == y ? .orderedSame : .orderedAscending
+    }
+}
+
+extension ComparisonResult {
+    var reversed: ComparisonResult {
+        switch self {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
+        }
+    }
+}
+
+// MARK: - Equatable, Hashable
+
+extension Value: Equatable {
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        if let a = NumericValue(lhs) {
+            guard let b = NumericValue(rhs) else { return false }
+            return NumericValue.compare(a, b) == .orderedSame
+        }
+        switch (lhs, rhs) {
+        case (.null, .null), (.nsNull, .nsNull): return true
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.date(let a), .date(let b)): return a == b
+        case (.data(let a), .data(let b)): return a == b
+        case (.uuid(let a), .uuid(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.set(let a), .set(let b)): return a == b
+        case (.dictionary(let a), .dictionary(let b)): return a == b
+        default: return false
+        }
+    }
+}
+
+extension Value: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        if let n = NumericValue(self) {
+            hasher.combine(0 as UInt8)
+            if let i = n.exactInt {
+                hasher.combine(i)
+            } else {
+                hasher.combine(n.doubleValue)
+            }
+            return
+        }
+        switch self {
+        case .null: hasher.combine(1 as UInt8)
+        case .nsNull: hasher.combine(2 as UInt8)
+        case .string(let s):
+            hasher.combine(3 as UInt8)
+            for byte in s.utf8 { hasher.combine(byte) }
+        case .date(let d): hasher.combine(4 as UInt8); hasher.combine(d)
+        case .data(let d): hasher.combine(5 as UInt8); hasher.combine(d)
+        case .uuid(let u): hasher.combine(6 as UInt8); hasher.combine(u)
+        case .array(let a): hasher.combine(7 as UInt8); hasher.combine(a)
+        case .set(let s): hasher.combine(8 as UInt8); hasher.combine(s)
+        case .dictionary(let d): hasher.combine(9 as UInt8); hasher.combine(d)
+        case .bool, .int, .double, .decimal: break  // handled above
+        }
+    }
+}
+
+// MARK: - Literals
+
+extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

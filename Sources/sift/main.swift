@@ -1,0 +1,3 @@
+import SiftTool
+
+SiftCommand.main()
