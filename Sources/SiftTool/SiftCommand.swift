@@ -1,8 +1,167 @@
 import ArgumentParser
+import Foundation
 import Sift
 
+/// The `sift` command.
 public struct SiftCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(commandName: "sift", abstract: "Apple's predicate language.")
+    public static let configuration = CommandConfiguration(
+        commandName: "sift",
+        abstract: "Parse, print and check Apple's predicate format strings.",
+        subcommands: [FormatCommand.self, ASTCommand.self, CheckCommand.self]
+    )
+
     public init() {}
-    public func run() throws {}
+
+    /// Runs the command line and exits: 0 on success, 1 when there is no match
+    /// or a check fails, 2 on a usage or parse error.
+    public static func runMain(_ arguments: [String]? = nil) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(0)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let message = fullMessage(for: error)
+            if exitCode(for: error) == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            Terminal.printError(message)
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// Options shared by commands that take one format string.
+struct FormatInput: ParsableArguments {
+    @Argument(help: "The format string, e.g. 'name BEGINSWITH[c] %@ AND age > 30'.")
+    var format: String
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp(
+        "A value (JSON) for the next format specifier (%@, %K, %d…), in order. {\"$date\": S} is a date.",
+        valueName: "json"))
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp(
+        "Substitute $NAME with a JSON value.", valueName: "NAME=json"))
+    var variables: [String] = []
+
+    /// Parses the format string, binds `--arg`s and substitutes `--var`s.
+    /// Errors are printed with a caret and exit with status 2.
+    func filter() throws -> Filter {
+        var args: [FormatArgument] = []
+        for (i, text) in arguments.enumerated() {
+            do {
+                args.append(try CaseValues.argument(try JSONValue(parsing: text)))
+            } catch let e as JSONError {
+                throw ValidationError("--arg #\(i + 1): \(e) (strings need JSON quotes: '\"text\"')")
+            }
+        }
+        var vars: [String: Value] = [:]
+        for text in variables {
+            guard let eq = text.firstIndex(of: "=") else {
+                throw ValidationError("--var \(text): expected NAME=json")
+            }
+            var name = String(text[..<eq])
+            if name.hasPrefix("$") { name.removeFirst() }
+            do {
+                vars[name] = try CaseValues.value(try JSONValue(parsing: String(text[text.index(after: eq)...])))
+            } catch let e as JSONError {
+                throw ValidationError("--var \(name): \(e)")
+            }
+        }
+        do {
+            let filter = try Filter(format, arguments: args)
+            return vars.isEmpty ? filter : try filter.substituting(vars, allowingUnbound: true)
+        } catch {
+            Terminal.printError(error.rendered(colors: Terminal.stderrIsTTY))
+            throw ExitCode(2)
+        }
+    }
+}
+
+struct FormatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "format", abstract: "Print the canonical form (Apple's predicateFormat).")
+
+    @OptionGroup var input: FormatInput
+
+    func run() throws {
+        print(try input.filter().format)
+    }
+}
+
+struct ASTCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ast", abstract: "Print the syntax tree.")
+
+    @OptionGroup var input: FormatInput
+
+    @Flag(help: "Print the tree as JSON (its Codable form).")
+    var json = false
+
+    func run() throws {
+        let filter = try input.filter()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(filter.predicate)
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(TreeDump.dump(filter.predicate))
+        }
+    }
+}
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Run conformance cases (JSON Lines), printing one JSON result line per case.",
+        discussion: """
+            Each input line is {"id", "format", "args"?, "vars"?, "object", "expect"?}. Each output line is \
+            {"id", "ok": true, "result", "canonical"} or {"id", "ok": false, "stage": "parse"|"bind"|"eval", "error"}. \
+            Exits with 1 if any case differs from its "expect" or "canonical"; a summary goes to stderr.
+            """)
+
+    @Argument(help: "Case files (JSON Lines); '-' or none reads standard input.")
+    var files: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Print each case that differs from its expectation to stderr.")
+    var verbose = false
+
+    func run() throws {
+        let runner = CaseRunner()
+        var total = 0
+        var failed = 0
+        for file in files.isEmpty ? ["-"] : files {
+            let text: String
+            if file == "-" {
+                var lines: [String] = []
+                while let line = readLine(strippingNewline: true) { lines.append(line) }
+                text = lines.joined(separator: "\n")
+            } else {
+                do {
+                    text = try String(contentsOfFile: file, encoding: .utf8)
+                } catch {
+                    throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+                }
+            }
+            var number = 0
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                number += 1
+                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+                let (outcome, expectation) = runner.run(line: String(line), number: number)
+                print(outcome.jsonLine)
+                total += 1
+                let problems = expectation.mismatches(outcome)
+                if !problems.isEmpty || outcome.id.hasPrefix("line ") && !outcome.ok {
+                    failed += 1
+                    if verbose { Terminal.printError("\(outcome.id): " + problems.joined(separator: "; ")) }
+                }
+            }
+        }
+        Terminal.printError("\(total) cases, \(total - failed) as expected, \(failed) differ")
+        if failed > 0 { throw ExitCode(1) }
+    }
 }

@@ -1,3 +1,3 @@
 import SiftTool
 
-SiftCommand.main()
+SiftCommand.runMain()

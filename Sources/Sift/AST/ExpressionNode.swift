@@ -84,3 +84,8 @@ extension ExpressionNode {
         ExpressionNode(.function(function, arguments))
     }
 }
+
+// Synthesised here, where the types are declared; see Codable.swift.
+extension ExpressionNode: Codable {}
+extension ExpressionNode.Kind: Codable {}
+extension ExpressionNode.Subscript: Codable {}

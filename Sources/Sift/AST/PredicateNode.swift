@@ -194,3 +194,9 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable, Codable {
         return s
     }
 }
+
+// Synthesised here, where the types are declared; see Codable.swift.
+extension PredicateNode: Codable {}
+extension PredicateNode.Kind: Codable {}
+extension Comparison: Codable {}
+extension ComparisonOperator: Codable {}

@@ -240,7 +240,14 @@ public enum FormatPrinter {
 
     private static func writeKeyPath(_ components: [String], into out: inout String) {
         for (index, component) in components.enumerated() {
-            if index > 0 { out += "." }
+            if index > 0 {
+                out += "."
+                // KVC's `self` key after a dot prints as written (`nums.@max.self`).
+                if component.lowercased() == "self" {
+                    out += component
+                    continue
+                }
+            }
             writeKey(component, into: &out)
         }
     }

@@ -143,6 +143,10 @@ extension Parser {
         case .collectionOperator:
             advance()
             return (text(token), Int(token.end))
+        case .kwSelf:
+            // `nums.@max.self`: KVC's `self` key, the value itself.
+            advance()
+            return (text(token), Int(token.end))
         default:
             if isWordKeyword(token) {
                 throw error(
@@ -154,8 +158,8 @@ extension Parser {
 
     /// Whether a token is a keyword spelled as a word (so `#word` would escape it).
     func isWordKeyword(_ token: Token) -> Bool {
-        let first = bytes[Int(token.start)]
-        return Lexer.isIdentifierStart(first) && token.kind != .identifier
+        guard token.kind != .identifier, token.kind != .end, Int(token.start) < bytes.count else { return false }
+        return Lexer.isIdentifierStart(bytes[Int(token.start)])
     }
 
     func identifierName(_ token: Token) -> String {

@@ -1,0 +1,65 @@
+/// A predicate parsed from Apple's format-string language, with its format
+/// arguments bound: the main entry point of the library.
+///
+/// ```swift
+/// let filter = try Filter("author.name BEGINSWITH[c] %@ AND year > %d", "ste", 1980)
+/// filter.format   // author.name BEGINSWITH[c] "ste" AND year > 1980
+/// ```
+public struct Filter: Sendable, Hashable, CustomStringConvertible {
+    /// The syntax tree, with format arguments substituted.
+    public let predicate: PredicateNode
+
+    /// The format string this filter was parsed from, if it was parsed.
+    /// Error ranges (also from ``substituting(_:allowingUnbound:)``) point into it.
+    public let source: String?
+
+    /// Wraps a syntax tree.
+    public init(_ predicate: PredicateNode) {
+        self.predicate = predicate
+        self.source = nil
+    }
+
+    init(_ predicate: PredicateNode, source: String?) {
+        self.predicate = predicate
+        self.source = source
+    }
+
+    /// Parses `format`, consuming `arguments` for its `%@`, `%K`, `%d`, …
+    /// specifiers in order.
+    public init(_ format: String, _ arguments: any FormatArgumentConvertible..., options: ParseOptions = .default)
+        throws(ParseError)
+    {
+        try self.init(format, arguments: arguments, options: options)
+    }
+
+    /// Parses `format` with an array of arguments.
+    public init(_ format: String, arguments: [any FormatArgumentConvertible], options: ParseOptions = .default)
+        throws(ParseError)
+    {
+        predicate = try FormatParser.parsePredicate(
+            format, arguments: arguments.map(\.formatArgument), options: options)
+        source = format
+    }
+
+    public static func == (lhs: Filter, rhs: Filter) -> Bool { lhs.predicate == rhs.predicate }
+    public func hash(into hasher: inout Hasher) { hasher.combine(predicate) }
+
+    /// Apple's canonical `predicateFormat` text.
+    public var format: String { FormatPrinter.format(predicate) }
+
+    public var description: String { format }
+
+    /// The names of the `$VARIABLES` still to be substituted.
+    public var variableNames: [String] { predicate.variableNames }
+
+    /// Substitutes `$VARIABLES`. Every variable must have a value unless
+    /// `allowingUnbound` is true.
+    public func substituting(
+        _ variables: [String: any ValueConvertible], allowingUnbound: Bool = false
+    ) throws(ParseError) -> Filter {
+        let values = variables.mapValues(\.predicateValue)
+        var substitution = Substitution(
+            variables: values, allowingUnbound: allowingUnbound, source: source ?? format)
+        return Filter(try substitution.apply(predicate), source: source)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+// The JSON form of the syntax tree (conformances synthesised in the files
+// declaring the node types). Nodes encode as `{"kind": …, "range": …}`
+// with the kind's case as the single key of an object; values as a single-key
+// object naming their type (`{"int": 3}`, `{"date": 12.5}`), so that integers,
+// doubles and booleans keep their identity through JSON.
+
+
+extension Value: Codable {
+    private enum Key: String, CodingKey {
+        case null, nsNull, bool, int, double, decimal, string, date, data, uuid, array, set, dictionary
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .null: try c.encode(true, forKey: .null)
+        case .nsNull: try c.encode(true, forKey: .nsNull)
+        case .bool(let b): try c.encode(b, forKey: .bool)
+        case .int(let i): try c.encode(i, forKey: .int)
+        case .double(let d):
+            // JSON has no infinities or NaN: those are encoded as strings.
+            if d.isFinite { try c.encode(d, forKey: .double) } else { try c.encode("\(d)", forKey: .double) }
+        case .decimal(let d): try c.encode(d.description, forKey: .decimal)
+        case .string(let s): try c.encode(s, forKey: .string)
+        case .date(let d): try c.encode(d.timeIntervalSinceReferenceDate, forKey: .date)
+        case .data(let d): try c.encode(d.base64EncodedString(), forKey: .data)
+        case .uuid(let u): try c.encode(u.uuidString, forKey: .uuid)
+        case .array(let a): try c.encode(a, forKey: .array)
+        case .set(let s):
+            try c.encode(s.sorted { FormatPrinter.format(.constant($0)) < FormatPrinter.format(.constant($1)) }, forKey: .set)
+        case .dictionary(let d): try c.encode(d, forKey: .dictionary)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        guard let key = c.allKeys.first, c.allKeys.count == 1 else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a value is an object with one key"))
+        }
+        switch key {
+        case .null: self = .null
+        case .nsNull: self = .nsNull
+        case .bool: self = .bool(try c.decode(Bool.self, forKey: key))
+        case .int: self = .int(try c.decode(Int.self, forKey: key))
+        case .double:
+            if let d = try? c.decode(Double.self, forKey: key) {
+                self = .double(d)
+            } else if let d = Double(try c.decode(String.self, forKey: key)) {
+                self = .double(d)
+            } else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a double")
+            }
+        case .decimal:
+            guard let d = Decimal(string: try c.decode(String.self, forKey: key), locale: Locale(identifier: "en_US_POSIX"))
+            else { throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a decimal") }
+            self = .decimal(d)
+        case .string: self = .string(try c.decode(String.self, forKey: key))
+        case .date: self = .date(Date(timeIntervalSinceReferenceDate: try c.decode(Double.self, forKey: key)))
+        case .data:
+            guard let d = Data(base64Encoded: try c.decode(String.self, forKey: key))
+            else { throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not base64") }
+            self = .data(d)
+        case .uuid:
+            guard let u = UUID(uuidString: try c.decode(String.self, forKey: key))
+            else { throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a UUID") }
+            self = .uuid(u)
+        case .array: self = .array(try c.decode([Value].self, forKey: key))
+        case .set: self = .set(Set(try c.decode([Value].self, forKey: key)))
+        case .dictionary: self = .dictionary(try c.decode([String: Value].self, forKey: key))
+        }
+    }
+}

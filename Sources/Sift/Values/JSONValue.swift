@@ -1,0 +1,337 @@
+/// A JSON document, as read by ``JSONValue/init(parsing:)``.
+///
+/// Unlike `JSONSerialization`, integers and doubles stay apart: `3` is
+/// ``int(_:)`` and `3.0` is ``double(_:)``, which matters for integer
+/// division and for printing.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Members in document order.
+    case object(JSONObject)
+
+    /// The member named `key`, if this is an object that has it.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+}
+
+/// A JSON object: its members in document order, with keyed lookup.
+/// A repeated key keeps its last value, as JavaScript does.
+public struct JSONObject: Sendable, Hashable {
+    public private(set) var members: [(key: String, value: JSONValue)] = []
+    private var index: [String: Int] = [:]
+
+    public init() {}
+
+    public init(_ members: [(String, JSONValue)]) {
+        for (k, v) in members { self[k] = v }
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        get { index[key].map { members[$0].value } }
+        set {
+            if let i = index[key] {
+                if let newValue { members[i].value = newValue } else {
+                    members.remove(at: i)
+                    index = [:]
+                    for (n, m) in members.enumerated() { index[m.key] = n }
+                }
+            } else if let newValue {
+                index[key] = members.count
+                members.append((key, newValue))
+            }
+        }
+    }
+
+    public var keys: [String] { members.map(\.key) }
+    public var count: Int { members.count }
+
+    public static func == (a: JSONObject, b: JSONObject) -> Bool {
+        a.members.count == b.members.count
+            && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(members.count)
+        for m in members {
+            hasher.combine(m.key)
+            hasher.combine(m.value)
+        }
+    }
+}
+
+/// A JSON text that cannot be read, with the byte offset of the problem.
+public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int
+    public var description: String { "\(message) at byte \(offset)" }
+}
+
+extension JSONValue {
+    /// Reads one JSON value (RFC 8259); whitespace may surround it.
+    /// Nesting deeper than `maximumDepth` is an error, not a stack overflow.
+    public init(parsing text: String, maximumDepth: Int = 512) throws(JSONError) {
+        var copy = text
+        let result: Result<JSONValue, JSONError> = copy.withUTF8 { bytes in
+            var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
+            do throws(JSONError) {
+                reader.skipSpace()
+                let value = try reader.value(depth: 0)
+                reader.skipSpace()
+                guard reader.position == bytes.count else { throw reader.error("unexpected text after the value") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try result.get()
+    }
+}
+
+private struct JSONReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    var position = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    func error(_ message: String) -> JSONError { JSONError(message: message, offset: position) }
+
+    var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    mutating func skipSpace() {
+        while let b = peek, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { position += 1 }
+    }
+
+    mutating func expect(_ word: StaticString, _ value: JSONValue) throws(JSONError) -> JSONValue {
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard position + w.count <= bytes.count, bytes[position..<position + w.count].elementsEqual(w)
+        else { throw error("invalid literal") }
+        position += w.count
+        return value
+    }
+
+    mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+        guard let b = peek else { throw error("unexpected end of JSON") }
+        switch b {
+        case UInt8(ascii: "n"): return try expect("null", .null)
+        case UInt8(ascii: "t"): return try expect("true", .bool(true))
+        case UInt8(ascii: "f"): return try expect("false", .bool(false))
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        case UInt8(ascii: "["):
+            guard depth < maximumDepth else { throw error("JSON nesting is deeper than the limit of \(maximumDepth)") }
+            position += 1
+            var items: [JSONValue] = []
+            skipSpace()
+            if peek == UInt8(ascii: "]") {
+                position += 1
+                return .array(items)
+            }
+            while true {
+                skipSpace()
+                items.append(try value(depth: depth + 1))
+                skipSpace()
+                switch peek {
+                case UInt8(ascii: ","): position += 1
+                case UInt8(ascii: "]"):
+                    position += 1
+                    return .array(items)
+                default: throw error("expected ',' or ']'")
+                }
+            }
+        case UInt8(ascii: "{"):
+            guard depth < maximumDepth else { throw error("JSON nesting is deeper than the limit of \(maximumDepth)") }
+            position += 1
+            var object = JSONObject()
+            skipSpace()
+            if peek == UInt8(ascii: "}") {
+                position += 1
+                return .object(object)
+            }
+            while true {
+                skipSpace()
+                guard peek == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                let key = try string()
+                skipSpace()
+                guard peek == UInt8(ascii: ":") else { throw error("expected ':'") }
+                position += 1
+                skipSpace()
+                object[key] = try value(depth: depth + 1)
+                skipSpace()
+                switch peek {
+                case UInt8(ascii: ","): position += 1
+                case UInt8(ascii: "}"):
+                    position += 1
+                    return .object(object)
+                default: throw error("expected ',' or '}'")
+                }
+            }
+        default:
+            throw error("unexpected character")
+        }
+    }
+
+    mutating func number() throws(JSONError) -> JSONValue {
+        let start = position
+        var isInteger = true
+        if peek == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
+            throw error("expected a digit")
+        }
+        if first == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            while let d = peek, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { position += 1 }
+        }
+        if peek == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            let digits = position
+            while let d = peek, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { position += 1 }
+            guard position > digits else { throw error("expected a digit after '.'") }
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
+            let digits = position
+            while let d = peek, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { position += 1 }
+            guard position > digits else { throw error("expected a digit in the exponent") }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        if isInteger, let i = Int(text) { return .int(i) }
+        guard let d = Double(text) else { throw JSONError(message: "invalid number", offset: start) }
+        return .double(d)
+    }
+
+    mutating func hex4() throws(JSONError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw error("expected four hex digits") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[position]
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+            default: throw error("expected a hex digit")
+            }
+            v = v << 4 | UInt32(digit)
+            position += 1
+        }
+        return v
+    }
+
+    mutating func string() throws(JSONError) -> String {
+        position += 1  // opening quote
+        var out: [UInt8] = []
+        while true {
+            guard let b = peek else { throw error("unterminated string") }
+            position += 1
+            switch b {
+            case UInt8(ascii: "\""):
+                guard let s = String(validating: out, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in string")
+                }
+                return s
+            case UInt8(ascii: "\\"):
+                guard let e = peek else { throw error("unterminated escape") }
+                position += 1
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if scalar >= 0xD800 && scalar < 0xDC00 {
+                        guard peek == UInt8(ascii: "\\"), position + 1 < bytes.count,
+                            bytes[position + 1] == UInt8(ascii: "u")
+                        else { throw error("unpaired surrogate") }
+                        position += 2
+                        let low = try hex4()
+                        guard low >= 0xDC00 && low < 0xE000 else { throw error("unpaired surrogate") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let u = Unicode.Scalar(scalar) else { throw error("unpaired surrogate") }
+                    out.append(contentsOf: String(Character(u)).utf8)
+                default:
+                    throw error("invalid escape")
+                }
+            case 0..<0x20:
+                throw error("control character in string")
+            default:
+                out.append(b)
+            }
+        }
+    }
+}
+
+extension JSONValue {
+    /// The JSON text of this value (compact, members in order).
+    public var jsonText: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d):
+            if d.isFinite {
+                out += "\(d)"
+            } else {
+                out += "null"
+            }
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(into: &out)
+            }
+            out += "]"
+        case .object(let o):
+            out += "{"
+            for (i, m) in o.members.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(m.key, into: &out)
+                out += ":"
+                m.value.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    static func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        out += "\""
+    }
+}
