@@ -19,6 +19,8 @@ extension Parser {
     }
 
     mutating func parseExpression() throws(ParseError) -> ExpressionNode {
+        try descend()
+        defer { level -= 1 }
         if current.kind == .variable, peek().kind == .colonEquals {
             let variable = current
             advance()
@@ -34,7 +36,11 @@ extension Parser {
     /// Precedence climbing; every binary operator is left-associative.
     private mutating func parseBinary(minimumPrecedence: Int) throws(ParseError) -> ExpressionNode {
         var lhs = try parseUnary()
+        var wraps = 0
+        defer { level -= wraps }
         while let (function, precedence) = binaryOperator(current.kind), precedence >= minimumPrecedence {
+            try descend()
+            wraps += 1
             advance()
             let rhs = try parseBinary(minimumPrecedence: precedence + 1)
             lhs = ExpressionNode(.function(function, [lhs, rhs]), range: union(lhs.range, rhs.range))
@@ -53,8 +59,11 @@ extension Parser {
         var prefixes: [Token] = []
         while current.kind == .minus || current.kind == .tilde {
             prefixes.append(current)
+            try descend()
             advance()
         }
+        let prefixCount = prefixes.count
+        defer { level -= prefixCount }
         var operand: ExpressionNode
         if let last = prefixes.last, last.kind == .minus, current.kind == .number {
             // A literal has no sign: fold `-5` into the constant -5.
@@ -95,6 +104,8 @@ extension Parser {
 
     private mutating func parsePostfix(_ base: ExpressionNode) throws(ParseError) -> ExpressionNode {
         var expression = base
+        var wraps = 0
+        defer { level -= wraps }
         while true {
             switch current.kind {
             case .dot:
@@ -103,6 +114,8 @@ extension Parser {
                 expression = appendingKey(component.name, to: expression, end: component.end)
             case .leftBracket:
                 let open = current
+                try descend()
+                wraps += 1
                 advance()
                 let index: ExpressionNode.Subscript
                 switch (current.kind, peek().kind) {
@@ -174,7 +187,9 @@ extension Parser {
 
     // MARK: - Primary expressions
 
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
+    /// A primary expression. The common cases are handled here and the rest
+    /// in ``parseOtherPrimary(_:)``, so that this function, which is on the
+    /// recursive path of every nested `(`, keeps a small stack frame.
     private mutating func parsePrimary() throws(ParseError) -> ExpressionNode {
         let token = current
         switch token.kind {
@@ -184,6 +199,23 @@ extension Parser {
         case .string:
             advance()
             return ExpressionNode(.constant(.string(try stringValue(token))), range: token.range)
+        case .identifier where token.flag != 0 || (peek().kind != .leftParen && peek().kind != .colon):
+            advance()
+            return ExpressionNode(.keyPath([identifierName(token)]), range: token.range)
+        case .leftParen:
+            advance()
+            var inner = try parseExpression()
+            let close = try expect(.rightParen, "')'")
+            inner.range = SourceRange(Int(token.start), Int(close.end))
+            return inner
+        default:
+            return try parseOtherPrimary(token)
+        }
+    }
+
+    @inline(never)
+    private mutating func parseOtherPrimary(_ token: Token) throws(ParseError) -> ExpressionNode {
+        switch token.kind {
         case .kwNull:
             advance()
             return ExpressionNode(.constant(.null), range: token.range)
@@ -216,31 +248,33 @@ extension Parser {
             return ExpressionNode(.keyPath([identifierName(token)]), range: token.range)
         case .leftBrace:
             return try parseAggregate()
-        case .leftParen:
-            advance()
-            var inner = try parseExpression()
-            let close = try expect(.rightParen, "')'")
-            inner.range = SourceRange(Int(token.start), Int(close.end))
-            return inner
         case .kwSubquery:
             return try parseSubquery()
         case .kwCast:
             advance()
             let (arguments, range) = try parseArguments(openedAt: token, name: "CAST")
             return try makeCast(arguments, range: range)
+        default:
+            throw primaryError(token)
+        }
+    }
+
+    @inline(never)
+    private func primaryError(_ token: Token) -> ParseError {
+        switch token.kind {
         case .kwFirst, .kwLast, .kwSize:
-            throw error(
+            return error(
                 "'\(text(token))' is only valid as an index, as in tags[\(text(token).uppercased())]; "
                     + "write #\(text(token)) to use it as a key", token.range)
         case .end:
             let after = position > 0 ? " after '\(text(tokens[position - 1]))'" : ""
-            throw error("expected an expression\(after), found the end of the input", token.range)
+            return error("expected an expression\(after), found the end of the input", token.range)
         default:
             if isWordKeyword(token) {
-                throw error(
+                return error(
                     "'\(text(token))' is a reserved word; write #\(text(token)) to use it as a key", token.range)
             }
-            throw error("expected an expression, found \(found)", token.range)
+            return error("expected an expression, found \(found)", token.range)
         }
     }
 

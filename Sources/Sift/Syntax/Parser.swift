@@ -6,8 +6,11 @@
 /// see grammar/Predicate.ebnf).
 ///
 /// Recursion happens only at brackets, whose depth is checked before parsing
-/// starts, so no input can overflow the stack. `NOT NOT …` and `- - …` chains
-/// are parsed with loops.
+/// starts. `NOT NOT …`, `- - …`, `a + b + …` and `a[0][0]…` are parsed with
+/// loops, but each still nests the tree one level deeper, and code that walks
+/// the tree (printing, evaluation, even destroying it) recurses; ``level``
+/// counts the depth of the tree being built so that no input can build one
+/// deep enough to overflow the stack.
 struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let source: String
@@ -19,6 +22,8 @@ struct Parser {
     var nextArgument = 0
     var argumentsUsed = 0
     let options: ParseOptions
+    /// The depth of the tree being built at the current point (see above).
+    var level = 0
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, source: String, tokens: [Token], arguments: [FormatArgument],
@@ -161,7 +166,20 @@ struct Parser {
 
     // MARK: - Predicates
 
+    /// Goes `count` levels deeper into the tree, failing past the limit.
+    /// The allowance of two over ``ParseOptions/maximumDepth`` is for the
+    /// top-level predicate and its comparison, so that exactly
+    /// `maximumDepth` nested brackets are accepted.
+    mutating func descend(_ count: Int = 1) throws(ParseError) {
+        level += count
+        if level > options.maximumDepth + 2 {
+            throw error("nesting is deeper than the limit of \(options.maximumDepth) levels", current.range, .limit)
+        }
+    }
+
     mutating func parseOr() throws(ParseError) -> PredicateNode {
+        try descend()
+        defer { level -= 1 }
         let first = try parseAnd()
         guard current.kind == .or else { return first }
         var children = [first]
@@ -192,8 +210,10 @@ struct Parser {
         var starts: [Int32] = []
         while current.kind == .not {
             starts.append(current.start)
+            try descend()
             advance()
         }
+        defer { level -= starts.count }
         var predicate = try parsePrimaryPredicate()
         let end = predicate.range?.upperBound ?? Int(current.start)
         for start in starts.reversed() {
@@ -225,13 +245,19 @@ struct Parser {
             let closing = try expect(.rightParen, "')'")
             inner.range = SourceRange(Int(open), Int(closing.end))
             return inner
-        case .end:
-            throw error("expected a predicate at the end of the input", current.range)
-        case .and, .or:
-            throw error("expected a predicate before '\(text(current))'", current.range)
+        case .end, .and, .or:
+            throw missingPredicateError()
         default:
             return try parseComparison()
         }
+    }
+
+    @inline(never)
+    private func missingPredicateError() -> ParseError {
+        if current.kind == .end {
+            return error("expected a predicate at the end of the input", current.range)
+        }
+        return error("expected a predicate before '\(text(current))'", current.range)
     }
 
     /// Tokens that continue an expression after a closing `)`.
@@ -258,6 +284,16 @@ struct Parser {
         }
     }
 
+    @inline(never)
+    private func optionsNotAllowedError(_ op: ComparisonOperator) -> ParseError {
+        error("\(op.symbol) takes no options", current.range.union(tokens[Int(matching[position])].range))
+    }
+
+    @inline(never)
+    private func chainedComparisonError() -> ParseError {
+        error("comparisons cannot be chained; combine them with AND", current.range)
+    }
+
     mutating func parseComparison() throws(ParseError) -> PredicateNode {
         let start = current.start
         var modifier = ComparisonModifier.direct
@@ -274,15 +310,11 @@ struct Parser {
         let op = try parseOperator(after: lhs)
         var options: ComparisonOptions = []
         if current.kind == .leftBracket {
-            guard op.takesOptions else {
-                throw error("\(op.symbol) takes no options", current.range.union(tokens[Int(matching[position])].range))
-            }
+            guard op.takesOptions else { throw optionsNotAllowedError(op) }
             options = try parseOptions()
         }
         let rhs = try parseExpression()
-        if isComparisonOperator(at: position) {
-            throw error("comparisons cannot be chained; combine them with AND", current.range)
-        }
+        if isComparisonOperator(at: position) { throw chainedComparisonError() }
         let range = SourceRange(Int(start), rhs.range?.upperBound ?? Int(current.start))
         let comparison = Comparison(lhs, op, rhs, modifier: modifier, options: options)
         let predicate = PredicateNode(.comparison(comparison), range: range)

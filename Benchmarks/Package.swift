@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+// Benchmarks for Sift, kept in their own package so that the main package's
+// `swift build` and `swift test` never build the benchmark dependencies.
+//
+//   cd Benchmarks && swift package --disable-sandbox benchmark
+import PackageDescription
+
+let package = Package(
+    name: "SiftBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Sift", path: ".."),
+        // The MallocInterposer trait gives malloc counts without jemalloc.
+        // Naming the trait also turns off the default RuntimeInterposer trait,
+        // whose package is not needed here.
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ParseBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sift", package: "Sift"),
+            ],
+            path: "Benchmarks/ParseBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import Sift
+
+private func error(_ format: String, _ args: [FormatArgument] = [], options: ParseOptions = .default) -> ParseError? {
+    do {
+        _ = try FormatParser.parsePredicate(format, arguments: args, options: options)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+struct ErrorTests {
+    @Test(arguments: [
+        // format, start of the range, words the message must contain
+        ("", 0, "empty"),
+        ("a ==", 4, "expected an expression"),
+        ("a == (1", 5, "never closed"),
+        ("a == 1)", 6, "unmatched ')'"),
+        ("a beginswith[x] 'b'", 13, "unknown option 'x'"),
+        ("a == 'abc", 5, "unterminated string"),
+        ("a NOT IN {1}", 2, "NOT (x IN y)"),
+        ("a BEGINSWTH 'x'", 2, "did you mean BEGINSWITH"),
+        ("a == 1 b == 2", 7, "unexpected 'b'"),
+        ("a < b < c", 6, "cannot be chained"),
+        ("$ == 1", 0, "variable name"),
+        ("a == 1.", 5, "digit after the decimal point"),
+        ("a == 0x", 5, "digits after '0x'"),
+        ("SUBQUERY(a, x, x == 1).@count == 0", 12, "must be a variable"),
+        ("foo:(a) == 1", 0, "unknown function"),
+        ("a ? 1", 2, "'?'"),
+    ])
+    func syntaxErrors(format: String, start: Int, words: String) throws {
+        let e = try #require(error(format))
+        #expect(e.code == .syntax)
+        #expect(e.range.lowerBound == start, "\(e)")
+        #expect(e.message.contains(words), "\(e.message)")
+        #expect(!e.message.contains("\n"))
+    }
+
+    @Test func argumentErrorsPointAtTheSpecifier() throws {
+        let missing = try #require(error("a == %@ AND b == %@", [.value(1)]))
+        #expect(missing.code == .argument)
+        #expect(missing.range == SourceRange(17, 19))
+        let keyNotString = try #require(error("%K == 1", [.value(5)]))
+        #expect(keyNotString.code == .argument)
+        #expect(keyNotString.range == SourceRange(0, 2))
+        let predicate = try #require(error("NOT (%@)", [.predicate(.truePredicate)]))
+        #expect(predicate.code.stage == "bind" || predicate.code.stage == "parse")
+    }
+
+    @Test func renderedWithACaret() throws {
+        let e = try #require(error("name == (1"))
+        #expect(e.rendered() == """
+            error: this '(' is never closed: expected ')' (column 9)
+             | name == (1
+             |         ^
+            """)
+        let wide = try #require(error("a BEGINSWTH 'x'"))
+        #expect(wide.rendered().hasSuffix(" | a BEGINSWTH 'x'\n |   ^~~~~~~~~"))
+        #expect(wide.description.hasSuffix("(1:3)"))
+    }
+
+    @Test func renderingCountsCharactersNotBytes() throws {
+        let e = try #require(error("name == 'café' AND =="))
+        let lines = e.rendered().split(separator: "\n")
+        // 'é' is two bytes but one column.
+        #expect(lines.last == " |                    ^~")
+    }
+
+    @Test func multiLineInputShowsTheRightLine() throws {
+        let e = try #require(error("a == 1 AND\nb == "))
+        #expect(e.description.hasSuffix("(2:6)"))
+        #expect(e.rendered().contains(" | b == \n"))
+    }
+
+    @Test func invalidUTF8() throws {
+        let bytes: [UInt8] = Array("name == '".utf8) + [0xC3, 0x28] + Array("'".utf8)
+        #expect {
+            _ = try FormatParser.parsePredicate(utf8: bytes)
+        } throws: { e in
+            guard let e = e as? ParseError else { return false }
+            return e.range.lowerBound == 9 && e.message.contains("UTF-8")
+        }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        let depth = 100_000
+        let format = String(repeating: "(", count: depth) + "a == 1" + String(repeating: ")", count: depth)
+        let e = try #require(error(format))
+        #expect(e.code == .limit)
+        #expect(e.range.lowerBound == 500)
+        // Expressions nest too.
+        let deepExpression = "a == " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth)
+        #expect(error(deepExpression)?.code == .limit)
+        let deepAggregate = "a IN " + String(repeating: "{", count: depth) + String(repeating: "}", count: depth)
+        #expect(error(deepAggregate)?.code == .limit)
+        let manyNots = String(repeating: "NOT ", count: depth) + "a == 1"
+        #expect(error(manyNots)?.code == .limit)
+        let manyMinus = "a == " + String(repeating: "-", count: depth) + "b"
+        #expect(error(manyMinus)?.code == .limit)
+        let manySubscripts = "a" + String(repeating: "[0]", count: depth) + " == 1"
+        #expect(error(manySubscripts)?.code == .limit)
+        let longSum = "a == " + (0..<depth).map(String.init).joined(separator: " + ")
+        #expect(error(longSum)?.code == .limit)
+    }
+
+    @Test func nestingAtTheLimitParsesAndPrints() throws {
+        // 499 nested brackets inside the top level: 500 levels, accepted.
+        let predicate = String(repeating: "(", count: 499) + "a == 1" + String(repeating: ")", count: 499)
+        let expression = "a == " + String(repeating: "(", count: 499) + "1 + b" + String(repeating: ")", count: 499)
+        let results = onThread(stackSize: StackSize.bytes) {
+            [predicate, expression].map { format in
+                (try? FormatParser.parsePredicate(format)).map(FormatPrinter.format) ?? "error"
+            }
+        }
+        #expect(results == ["a == 1", "a == 1 + b"])
+        let over = String(repeating: "(", count: 501) + "a == 1" + String(repeating: ")", count: 501)
+        #expect(error(over)?.code == .limit)
+    }
+
+    /// Runs `body` on a thread of its own with the given stack size.
+    private func onThread(stackSize: Int, _ body: @escaping @Sendable () -> [String]) -> [String] {
+        final class Box: @unchecked Sendable { var value: [String] = [] }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.value = body()
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        done.wait()
+        return box.value
+    }
+
+    @Test func longOrChain() throws {
+        let terms = (0..<5_000).map { "a == \($0)" }
+        let p = try FormatParser.parsePredicate(terms.joined(separator: " OR "))
+        guard case .or(let children) = p.kind else { throw CancellationError() }
+        #expect(children.count == 5_000)
+        #expect(FormatPrinter.format(p) == terms.joined(separator: " OR "))
+    }
+
+    @Test func inputLengthLimit() throws {
+        let options = ParseOptions(maximumLength: 10)
+        let e = try #require(error("name == 'a long string'", options: options))
+        #expect(e.code == .limit)
+    }
+}
+
+enum StackSize {
+    /// A stack that holds the parser at the default depth limit, with room.
+    /// Measured: a release build needs under 1 MiB for 500 levels; a debug
+    /// build, whose frames are several times larger, needs up to 8 MiB.
+    #if DEBUG
+        static let bytes = 16 << 20
+    #else
+        static let bytes = 1 << 20
+    #endif
+}
