@@ -1,0 +1,63 @@
+# make repl   build and try the predicate language on a built-in example
+# make test   install what is missing, build, and run every test
+SWIFT ?= swift
+PYTHON ?= python3
+APT_PACKAGES = libpcre2-dev pkg-config
+LARK_VERSION = 1.3.1
+SIFT = .build/debug/sift
+CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl
+EXAMPLE = name BEGINSWITH[c] 'ste' AND (year > 1980 OR ANY authors.age >= 60) AND NOT tags CONTAINS 'draft'
+
+.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases
+
+all: build
+
+# System packages, installed with apt-get when run as root and missing.
+system-deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "missing system packages:$$missing (run 'sudo apt-get install$$missing' or run make as root)"; exit 1; \
+	  fi; \
+	fi
+
+# lark, for checking grammar/Predicate.ebnf against the parser.
+python-deps:
+	@$(PYTHON) -c "import lark, sys; sys.exit(lark.__version__ != '$(LARK_VERSION)')" 2>/dev/null || \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check "lark==$(LARK_VERSION)" || \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --break-system-packages "lark==$(LARK_VERSION)"
+
+deps: system-deps python-deps
+
+build: system-deps
+	$(SWIFT) build --build-tests
+
+swift-test: build
+	$(SWIFT) test --skip-build
+
+# The conformance cases through the command-line runner: every case must
+# parse (or fail to parse) as expected; results are compared by the tests.
+check-cases: build
+	@$(SIFT) check $(CASES) > /dev/null 2> .build/check-summary.txt || true
+	@cat .build/check-summary.txt
+
+grammar-check: build python-deps
+	$(PYTHON) grammar/check_grammar.py --sift $(SIFT) $(CASES)
+
+test: deps swift-test grammar-check
+
+repl: system-deps
+	$(SWIFT) build --product sift
+	@echo "\$$ sift format \"$(EXAMPLE)\""
+	@$(SIFT) format "$(EXAMPLE)"
+	@echo "\$$ sift ast \"$(EXAMPLE)\""
+	@$(SIFT) ast "$(EXAMPLE)"
+	@echo "\$$ sift format \"name == 'ste' AND year >\""
+	@$(SIFT) format "name == 'ste' AND year >" || true
