@@ -1,0 +1,44 @@
+import Testing
+
+@testable import Sift
+
+/// The examples of README.md, as written there.
+struct ReadmeExamplesTests {
+    @Test func parseAndPrint() throws {
+        let filter = try Filter("author.name beginswith[c] %@ AND year > %d", "ste", 1980)
+        #expect(filter.format == #"author.name BEGINSWITH[c] "ste" AND year > 1980"#)
+        #expect(try Filter("%K IN %@", "tags", ["swift", "linux"]).format == #"tags IN {"swift", "linux"}"#)
+        let price = try ExpressionNode(format: "price * (1 + %@)", 0.2)
+        #expect(FormatPrinter.format(price) == "price * (1 + 0.2)")
+    }
+
+    @Test func substitute() throws {
+        let template = try Filter("lastName LIKE[c] $LAST_NAME AND age >= $MIN")
+        #expect(template.variableNames == ["LAST_NAME", "MIN"])
+        let bound = try template.substituting(["LAST_NAME": "Turner", "MIN": 18])
+        #expect(bound.format == #"lastName LIKE[c] "Turner" AND age >= 18"#)
+        #expect {
+            try template.substituting(["MIN": 18])
+        } throws: { error in
+            (error as? ParseError)?.message == "no value for the variable $LAST_NAME"
+        }
+        #expect(try template.substituting(["MIN": 18], allowingUnbound: true).format == "lastName LIKE[c] $LAST_NAME AND age >= 18")
+    }
+
+    @Test func errors() throws {
+        #expect {
+            try Filter("name == 'ste' AND year >")
+        } throws: { error in
+            (error as? ParseError)?.rendered() == """
+                error: expected an expression after '>', found the end of the input (column 25)
+                 | name == 'ste' AND year >
+                 |                         ^
+                """
+        }
+        #expect {
+            try Filter("a BEGINSWTH 'x'")
+        } throws: { error in
+            (error as? ParseError)?.message == "unknown operator 'BEGINSWTH'; did you mean BEGINSWITH?"
+        }
+    }
+}
