@@ -199,4 +199,3 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable, Codable {
 extension PredicateNode: Codable {}
 extension PredicateNode.Kind: Codable {}
 extension Comparison: Codable {}
-extension ComparisonOperator: Codable {}
