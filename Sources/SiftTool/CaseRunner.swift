@@ -147,8 +147,12 @@ public struct CaseRunner: Sendable {
             }
             outcome.canonicalSubstituted = bound.format
         }
-        outcome.stage = "eval"
-        outcome.error = "evaluation is not available in this version"
+        do {
+            outcome.result = try bound.compiled().evaluate(with: c.object)
+        } catch {
+            outcome.stage = "eval"
+            outcome.error = error.description
+        }
         return outcome
     }
 

@@ -1,0 +1,282 @@
+import Foundation
+
+/// What a compiled predicate runs against: the object (`SELF`) and the
+/// variables in scope (substitution variables and `SUBQUERY` variables).
+struct Scope: Sendable {
+    var object: Value
+    var variables: [String: Value]
+}
+
+typealias ValueFunction = @Sendable (Scope) throws(EvaluationError) -> Value
+typealias TestFunction = @Sendable (Scope) throws(EvaluationError) -> Bool
+
+/// Turns a syntax tree into a tree of closures, once: each node's closure is
+/// chosen by its operator, modifier and options, with constants, folded
+/// search strings and compiled patterns prepared ahead of evaluation.
+struct Compiler {
+    let source: String
+
+    private func error(_ failure: Failure, _ range: SourceRange?) -> EvaluationError {
+        EvaluationError(failure.code, failure.message, range: range ?? SourceRange(0, source.utf8.count), source: source)
+    }
+
+    // MARK: - Predicates
+
+    func predicate(_ p: PredicateNode) -> TestFunction {
+        switch p.kind {
+        case .constant(let b):
+            return { _ in b }
+        case .and(let children):
+            let tests = children.map(predicate)
+            if tests.count == 2 {
+                let (a, b) = (tests[0], tests[1])
+                return { s throws(EvaluationError) in
+                    guard try a(s) else { return false }
+                    return try b(s)
+                }
+            }
+            return { s throws(EvaluationError) in
+                for t in tests where !(try t(s)) { return false }
+                return true
+            }
+        case .or(let children):
+            let tests = children.map(predicate)
+            if tests.count == 2 {
+                let (a, b) = (tests[0], tests[1])
+                return { s throws(EvaluationError) in
+                    if try a(s) { return true }
+                    return try b(s)
+                }
+            }
+            return { s throws(EvaluationError) in
+                for t in tests where try t(s) { return true }
+                return false
+            }
+        case .not(let child):
+            let t = predicate(child)
+            return { s throws(EvaluationError) in !(try t(s)) }
+        case .comparison(let c):
+            return comparison(c, range: p.range)
+        }
+    }
+
+    private func comparison(_ c: Comparison, range: SourceRange?) -> TestFunction {
+        let lhs = expression(c.lhs)
+        let rhs = expression(c.rhs)
+        var constant: Value?
+        if case .constant(let v) = c.rhs.kind { constant = v }
+        let test = Operators.make(c.op, c.options, constant: constant)
+        let source = self.source
+        @Sendable func fail(_ f: Failure) -> EvaluationError {
+            EvaluationError(f.code, f.message, range: range ?? SourceRange(0, source.utf8.count), source: source)
+        }
+        switch c.modifier {
+        case .direct:
+            return { s throws(EvaluationError) in
+                let a = try lhs(s)
+                let b = try rhs(s)
+                do throws(Failure) { return try test(a, b) } catch { throw fail(error) }
+            }
+        case .any, .all:
+            let isAny = c.modifier == .any
+            let lhsRange = c.lhs.range ?? range
+            return { s throws(EvaluationError) in
+                let collection = try lhs(s)
+                let b = try rhs(s)
+                let elements: [Value]
+                switch collection {
+                case .array(let items): elements = items
+                case .set(let items): elements = Array(items)
+                case .null, .nsNull: return !isAny
+                default:
+                    throw EvaluationError(
+                        .notACollection,
+                        "the left side of \(isAny ? "ANY" : "ALL") must be an array or a set, not a \(collection.typeName)",
+                        range: lhsRange ?? SourceRange(0, source.utf8.count), source: source)
+                }
+                do throws(Failure) {
+                    for element in elements where try test(element, b) == isAny { return isAny }
+                } catch {
+                    throw fail(error)
+                }
+                return !isAny
+            }
+        }
+    }
+
+    // MARK: - Expressions
+
+    func expression(_ e: ExpressionNode) -> ValueFunction {
+        let range = e.range
+        let source = self.source
+        @Sendable func fail(_ f: Failure) -> EvaluationError {
+            EvaluationError(f.code, f.message, range: range ?? SourceRange(0, source.utf8.count), source: source)
+        }
+        switch e.kind {
+        case .constant(let v):
+            return { _ in v }
+        case .evaluatedObject:
+            return { s in s.object }
+        case .variable(let name):
+            return { s throws(EvaluationError) in
+                guard let v = s.variables[name] else {
+                    throw fail(Failure(.unboundVariable, "no value for the variable $\(name)"))
+                }
+                return v
+            }
+        case .keyPath(let keys):
+            if keys.count == 1, let key = keys.first, !key.hasPrefix("@") {
+                return { s throws(EvaluationError) in
+                    do throws(Failure) { return try KeyValueAccess.value(s.object, key: key) } catch { throw fail(error) }
+                }
+            }
+            return { s throws(EvaluationError) in
+                do throws(Failure) { return try KeyValueAccess.value(s.object, path: keys) } catch { throw fail(error) }
+            }
+        case .path(let base, let keys):
+            let b = expression(base)
+            return { s throws(EvaluationError) in
+                let v = try b(s)
+                do throws(Failure) { return try KeyValueAccess.value(v, path: keys) } catch { throw fail(error) }
+            }
+        case .aggregate(let items):
+            let fns = items.map(expression)
+            return { s throws(EvaluationError) in
+                var out: [Value] = []
+                out.reserveCapacity(fns.count)
+                for f in fns { out.append(try f(s)) }
+                return .array(out)
+            }
+        case .function(let f, let args):
+            let fns = args.map(expression)
+            if fns.count == 2 {
+                let (a, b) = (fns[0], fns[1])
+                return { s throws(EvaluationError) in
+                    let x = try a(s)
+                    let y = try b(s)
+                    do throws(Failure) { return try Functions.call(f, [x, y]) } catch { throw fail(error) }
+                }
+            }
+            return { s throws(EvaluationError) in
+                var values: [Value] = []
+                values.reserveCapacity(fns.count)
+                for fn in fns { values.append(try fn(s)) }
+                do throws(Failure) { return try Functions.call(f, values) } catch { throw fail(error) }
+            }
+        case .index(let base, let sub):
+            let b = expression(base)
+            switch sub {
+            case .expression(let i):
+                let index = expression(i)
+                return { s throws(EvaluationError) in
+                    let container = try b(s)
+                    let key = try index(s)
+                    do throws(Failure) { return try Indexing.value(container, key) } catch { throw fail(error) }
+                }
+            case .first, .last, .size:
+                return { s throws(EvaluationError) in
+                    let container = try b(s)
+                    do throws(Failure) { return try Indexing.value(container, sub) } catch { throw fail(error) }
+                }
+            }
+        case .invocation(let receiver, let selector, let args):
+            let r = expression(receiver)
+            let fns = args.map(expression)
+            return { s throws(EvaluationError) in
+                let target = try r(s)
+                var values: [Value] = []
+                for fn in fns { values.append(try fn(s)) }
+                do throws(Failure) { return try Functions.invoke(selector, on: target, values) } catch { throw fail(error) }
+            }
+        case .cast(let value, let type):
+            let v = expression(value)
+            return { s throws(EvaluationError) in
+                let x = try v(s)
+                do throws(Failure) { return try Functions.cast(x, to: type) } catch { throw fail(error) }
+            }
+        case .ternary(let p, let a, let b):
+            let test = predicate(p)
+            let whenTrue = expression(a)
+            let whenFalse = expression(b)
+            return { s throws(EvaluationError) in
+                if try test(s) { return try whenTrue(s) }
+                return try whenFalse(s)
+            }
+        case .subquery(let collection, let variable, let p):
+            let c = expression(collection)
+            let test = predicate(p)
+            return { s throws(EvaluationError) in
+                let items = try c(s)
+                var inner = s
+                switch items {
+                case .array(let elements):
+                    var out: [Value] = []
+                    for element in elements {
+                        inner.variables[variable] = element
+                        if try test(inner) { out.append(element) }
+                    }
+                    return .array(out)
+                case .set(let elements):
+                    var out = Set<Value>()
+                    for element in elements {
+                        inner.variables[variable] = element
+                        if try test(inner) { out.insert(element) }
+                    }
+                    return .set(out)
+                default:
+                    throw fail(Failure(.notACollection, "SUBQUERY needs an array or a set, not \(Functions.describe(items))"))
+                }
+            }
+        case .assignment(_, let value):
+            // `$x := value` gives the value; its binding for later use is not
+            // defined by Foundation and is not kept.
+            return expression(value)
+        case .anyKey:
+            return { _ throws(EvaluationError) in
+                throw fail(Failure(.unsupported, "ANYKEY is only meaningful to Spotlight queries"))
+            }
+        }
+    }
+}
+
+/// `collection[index]`, `[FIRST]`, `[LAST]`, `[SIZE]`, `dictionary["key"]`.
+enum Indexing {
+    static func value(_ container: Value, _ index: Value) throws(Failure) -> Value {
+        switch container {
+        case .array(let items):
+            guard let n = NumericValue(index), let i = n.exactInt else {
+                throw Failure(.typeMismatch, "an array index must be an integer, not \(Functions.describe(index))")
+            }
+            guard items.indices.contains(i) else {
+                throw Failure(.indexOutOfRange, "index \(i) is beyond the bounds of an array of \(items.count)")
+            }
+            return items[i]
+        case .dictionary(let d):
+            guard case .string(let key) = index else {
+                throw Failure(.typeMismatch, "a dictionary key must be a string, not \(Functions.describe(index))")
+            }
+            return d[key] ?? .null
+        case .set(let items):
+            return items.contains(index) ? index : .null
+        default:
+            throw Failure(.typeMismatch, "cannot index \(Functions.describe(container))")
+        }
+    }
+
+    static func value(_ container: Value, _ sub: ExpressionNode.Subscript) throws(Failure) -> Value {
+        let items: [Value]
+        switch container {
+        case .array(let a): items = a
+        case .set(let s): items = Array(s)
+        case .dictionary(let d): items = d.keys.sorted().compactMap { d[$0] }
+        default:
+            throw Failure(.typeMismatch, "cannot index \(Functions.describe(container))")
+        }
+        switch sub {
+        case .first: return items.first ?? .null
+        case .last: return items.last ?? .null
+        case .size: return .int(items.count)
+        case .expression: return .null
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// A predicate that cannot be evaluated against a particular object: the
+/// cases where Apple's Foundation raises an exception instead of answering.
+/// Carries the range of the sub-expression at fault.
+public struct EvaluationError: SourceDiagnostic, Hashable, Sendable {
+    public enum Code: String, Sendable, Hashable, Codable {
+        /// An operator got a kind of value it cannot work on: `name < 5`,
+        /// `age BEGINSWITH "3"`, `name + 1`.
+        case typeMismatch
+        /// `ANY`/`ALL`, `SUBQUERY` or an aggregate function needs an array or a set.
+        case notACollection
+        /// A key that the value does not have (on a value that is not a dictionary).
+        case unknownKey
+        /// A `$VARIABLE` without a value.
+        case unboundVariable
+        /// A `MATCHES` pattern that does not compile.
+        case invalidRegex
+        /// A `MATCHES` that went over its backtracking limit.
+        case regexLimit
+        /// `tags[10]` on a shorter array.
+        case indexOutOfRange
+        /// `FUNCTION(x, "selector")` with a selector that is not available.
+        case unknownFunction
+        /// `CAST(x, "Type")` with a type that is not available, or a value
+        /// that cannot be converted to it.
+        case unknownType
+        /// Integer division or modulus by zero.
+        case divisionByZero
+        /// Integer arithmetic that does not fit in 64 bits.
+        case overflow
+        /// `min:`/`max:` of an empty collection.
+        case emptyCollection
+        /// A collection operator (`@sum`, `@avg`, …) without the key path after it.
+        case missingKeyPath
+        /// Something that has no meaning outside Apple's platforms (`ANYKEY`,
+        /// `distinct:`).
+        case unsupported
+    }
+
+    public var code: Code
+    public var message: String
+    public var range: SourceRange
+    public var source: String
+
+    public init(_ code: Code, _ message: String, range: SourceRange, source: String) {
+        self.code = code
+        self.message = message
+        self.range = range
+        self.source = source
+    }
+}
+
+/// An evaluation failure before it knows where it happened: the compiler
+/// attaches the range of the node that failed.
+struct Failure: Error {
+    var code: EvaluationError.Code
+    var message: String
+
+    init(_ code: EvaluationError.Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// Built-in functions, `CAST`, and the selectors `FUNCTION(…)` and custom
+/// selector operators may name.
+enum Functions {
+    static func call(_ f: BuiltinFunction, _ args: [Value]) throws(Failure) -> Value {
+        switch f {
+        case .sum:
+            return try Aggregates.sum(try Aggregates.elements(args[0], what: f.rawValue), what: f.rawValue)
+        case .count:
+            return .int(try Aggregates.elements(args[0], what: f.rawValue).count)
+        case .min, .max:
+            let items = try Aggregates.elements(args[0], what: f.rawValue)
+            _ = try Aggregates.numbers(items, what: f.rawValue)
+            guard var best = items.first else {
+                throw Failure(.emptyCollection, "\(f.rawValue) of an empty collection")
+            }
+            for v in items.dropFirst() {
+                let order = try Ordering.compare(v, best, options: [])
+                if f == .max ? order == .orderedDescending : order == .orderedAscending { best = v }
+            }
+            return best
+        case .average: return try Aggregates.average(try Aggregates.elements(args[0], what: f.rawValue))
+        case .median: return try Aggregates.median(try Aggregates.elements(args[0], what: f.rawValue))
+        case .mode: return try Aggregates.mode(try Aggregates.elements(args[0], what: f.rawValue))
+        case .stddev: return try Aggregates.stddev(try Aggregates.elements(args[0], what: f.rawValue))
+        case .add, .subtract, .multiply, .divide, .modulus, .raise, .bitwiseAnd, .bitwiseOr, .bitwiseXor,
+            .leftshift, .rightshift:
+            return try Arithmetic.apply(f, args[0], args[1])
+        case .sqrt, .log, .ln, .exp, .floor, .ceiling, .abs, .trunc, .onesComplement:
+            return try Arithmetic.apply(f, args[0])
+        case .random:
+            return .double(Double.random(in: 0..<1))
+        case .randomn:
+            guard let n = NumericValue(args[0])?.exactInt, n > 0 else {
+                throw Failure(.typeMismatch, "randomn: needs a positive integer")
+            }
+            return .int(Int.random(in: 0..<n))
+        case .now:
+            return .date(Date())
+        case .lowercase, .uppercase, .length:
+            guard case .string(let s) = args[0] else {
+                throw Failure(.typeMismatch, "\(f.rawValue) needs a string, got \(describe(args[0]))")
+            }
+            switch f {
+            case .lowercase: return .string(s.lowercased())
+            case .uppercase: return .string(s.uppercased())
+            default: return .int(s.utf16.count)
+            }
+        case .noindex:
+            return args[0]
+        case .distinct:
+            throw Failure(.unsupported, "distinct: is only meaningful to a database fetch")
+        }
+    }
+
+    static func describe(_ v: Value) -> String {
+        v.isNull ? "nil" : "a \(v.typeName)"
+    }
+
+    // MARK: - CAST
+
+    static func cast(_ value: Value, to type: String) throws(Failure) -> Value {
+        switch type {
+        case "NSDate", "Date":
+            switch value {
+            case .date: return value
+            case .null, .nsNull: return .null
+            default:
+                if let n = NumericValue(value) { return .date(Date(timeIntervalSinceReferenceDate: n.doubleValue)) }
+            }
+        case "NSNumber":
+            switch value {
+            case .bool, .int, .double, .decimal: return value
+            case .date(let d): return .double(d.timeIntervalSinceReferenceDate)
+            case .string(let s):
+                if let n = Conversions.number(from: s) { return n }
+                throw Failure(.unknownType, "CAST: \"\(s)\" is not a number")
+            case .null, .nsNull: return .null
+            default: break
+            }
+        case "NSDecimalNumber":
+            switch value {
+            case .string(let s):
+                if case let n? = Conversions.number(from: s), let num = NumericValue(n) {
+                    return .decimal(Conversions.decimal(num))
+                }
+                throw Failure(.unknownType, "CAST: \"\(s)\" is not a number")
+            case .null, .nsNull: return .null
+            default:
+                if let n = NumericValue(value) { return .decimal(Conversions.decimal(n)) }
+            }
+        case "NSString", "String":
+            if value.isNull { return .null }
+            return .string(Conversions.description(value))
+        case "NSUUID":
+            if case .string(let s) = value, let u = UUID(uuidString: s) { return .uuid(u) }
+            if case .uuid = value { return value }
+        case "NSData":
+            if case .data = value { return value }
+            if case .string(let s) = value { return .data(Data(s.utf8)) }
+        default:
+            throw Failure(.unknownType, "CAST to unknown type \"\(type)\"")
+        }
+        throw Failure(.unknownType, "cannot CAST \(describe(value)) to \(type)")
+    }
+
+    // MARK: - Selectors
+
+    /// `FUNCTION(receiver, "selector", args…)`: the methods available by name.
+    static func invoke(_ selector: String, on receiver: Value, _ args: [Value]) throws(Failure) -> Value {
+        let arity = selector.utf8.filter { $0 == UInt8(ascii: ":") }.count
+        guard arity == args.count else {
+            throw Failure(.unknownFunction, "\(selector) takes \(arity) argument\(arity == 1 ? "" : "s"), got \(args.count)")
+        }
+        if arity == 0, let v = KeyValueAccess.methodKey(selector, on: receiver) { return v }
+        switch (selector, receiver) {
+        case ("count", .array(let a)): return .int(a.count)
+        case ("count", .set(let s)): return .int(s.count)
+        case ("count", .dictionary(let d)): return .int(d.count)
+        case ("stringByAppendingString:", .string(let s)):
+            guard case .string(let t) = args[0] else { break }
+            return .string(s + t)
+        case ("hasPrefix:", .string(let s)):
+            guard case .string(let t) = args[0] else { break }
+            return .bool(s.utf8.starts(with: t.utf8))
+        case ("hasSuffix:", .string(let s)):
+            guard case .string(let t) = args[0] else { break }
+            return .bool(s.utf8.reversed().starts(with: t.utf8.reversed()))
+        case ("containsString:", .string(let s)):
+            guard case .string(let t) = args[0] else { break }
+            return .bool(t.isEmpty ? false : StringSemantics.search(s, t, .substring, .normalized))
+        case ("isEqualToString:", .string), ("isEqual:", _):
+            return .bool(Ordering.equal(receiver, args[0], options: []))
+        case ("dateByAddingTimeInterval:", .date(let d)):
+            guard let n = NumericValue(args[0]) else { break }
+            return .date(d.addingTimeInterval(n.doubleValue))
+        case ("timeIntervalSinceDate:", .date(let d)):
+            guard case .date(let e) = args[0] else { break }
+            return .double(d.timeIntervalSince(e))
+        case ("objectAtIndex:", .array(let a)):
+            guard let i = NumericValue(args[0])?.exactInt else { break }
+            guard a.indices.contains(i) else { throw Failure(.indexOutOfRange, "index \(i) beyond bounds of \(a.count)") }
+            return a[i]
+        default:
+            break
+        }
+        throw Failure(
+            .unknownFunction,
+            "unrecognized selector \(selector) sent to \(describe(receiver))"
+                + (args.isEmpty ? "" : " with \(args.map(describe).joined(separator: ", "))"))
+    }
+
+    // MARK: - Uniform type identifiers
+
+    /// The built-in type tree for UTI-CONFORMS-TO (there is no system type
+    /// database on Linux): each identifier with the identifiers it directly
+    /// conforms to.
+    static let typeTree: [String: [String]] = [
+        "public.item": [],
+        "public.content": [],
+        "public.data": ["public.item"],
+        "public.directory": ["public.item"],
+        "public.folder": ["public.directory"],
+        "public.image": ["public.data", "public.content"],
+        "public.jpeg": ["public.image"],
+        "public.png": ["public.image"],
+        "public.tiff": ["public.image"],
+        "public.heic": ["public.image"],
+        "com.compuserve.gif": ["public.image"],
+        "public.text": ["public.data", "public.content"],
+        "public.plain-text": ["public.text"],
+        "public.utf8-plain-text": ["public.plain-text"],
+        "public.html": ["public.text"],
+        "public.json": ["public.text"],
+        "public.xml": ["public.text"],
+        "public.url": ["public.data"],
+        "public.file-url": ["public.url"],
+        "public.audiovisual-content": ["public.data", "public.content"],
+        "public.movie": ["public.audiovisual-content"],
+        "public.video": ["public.movie"],
+        "public.mpeg-4": ["public.movie"],
+        "com.apple.quicktime-movie": ["public.movie"],
+        "public.audio": ["public.audiovisual-content"],
+        "public.mp3": ["public.audio"],
+        "com.adobe.pdf": ["public.data", "public.composite-content"],
+        "public.composite-content": ["public.content"],
+        "public.archive": ["public.data"],
+        "public.zip-archive": ["public.archive"],
+    ]
+
+    static func conforms(_ type: String, to parent: String) -> Bool {
+        if type == parent { return true }
+        var seen: Set<String> = [type]
+        var queue = [type]
+        while let next = queue.popLast() {
+            for p in typeTree[next] ?? [] where seen.insert(p).inserted {
+                if p == parent { return true }
+                queue.append(p)
+            }
+        }
+        return false
+    }
+}

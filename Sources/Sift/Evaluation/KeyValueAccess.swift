@@ -1,0 +1,169 @@
+import Foundation
+
+/// Key-value coding over ``Value``s, as `valueForKeyPath:` does it.
+///
+/// - A dictionary looks the key up; a missing entry is nil.
+/// - An array (set) applies the key to each element and collects the
+///   results into an array (set), with NSNull standing in for nil. Two
+///   to-many steps give an array of arrays; they are not flattened.
+/// - nil gives nil for every key.
+/// - Other values answer a small set of method keys (`length`, `self`,
+///   `doubleValue`, `uppercaseString`, …); any other key is an error, as
+///   `valueForUndefinedKey:` is.
+/// - A component starting with `@` is a collection operator and takes the
+///   rest of the path as its argument.
+enum KeyValueAccess {
+    static func value(_ value: Value, path: [String]) throws(Failure) -> Value {
+        try self.value(value, path: path[...])
+    }
+
+    static func value(_ value: Value, path: ArraySlice<String>) throws(Failure) -> Value {
+        var current = value
+        var index = path.startIndex
+        while index < path.endIndex {
+            let key = path[index]
+            if key.utf8.first == UInt8(ascii: "@") {
+                return try collectionOperator(key, on: current, rest: path[(index + 1)...])
+            }
+            current = try self.value(current, key: key)
+            index += 1
+        }
+        return current
+    }
+
+    static func value(_ value: Value, key: String) throws(Failure) -> Value {
+        switch value {
+        case .dictionary(let d):
+            return d[key] ?? .null
+        case .null, .nsNull:
+            return .null
+        case .array(let items):
+            var out: [Value] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                let v = try self.value(item, key: key)
+                out.append(v == .null ? .nsNull : v)
+            }
+            return .array(out)
+        case .set(let items):
+            var out = Set<Value>()
+            for item in items {
+                let v = try self.value(item, key: key)
+                out.insert(v == .null ? .nsNull : v)
+            }
+            return .set(out)
+        default:
+            if let v = methodKey(key, on: value) { return v }
+            throw Failure(.unknownKey, "a \(value.typeName) has no key '\(key)'")
+        }
+    }
+
+    /// The keys that Foundation's value classes answer through KVC.
+    static func methodKey(_ key: String, on value: Value) -> Value? {
+        if key == "self" || key == "SELF" { return value }
+        switch value {
+        case .string(let s):
+            switch key {
+            case "length": return .int(s.utf16.count)
+            case "uppercaseString": return .string(s.uppercased())
+            case "lowercaseString": return .string(s.lowercased())
+            case "capitalizedString": return .string(s.capitalized)
+            case "description", "stringValue": return value
+            case "doubleValue", "floatValue": return .double(Conversions.leadingDouble(s))
+            case "intValue", "integerValue", "longLongValue": return .int(Conversions.leadingInt(s))
+            case "boolValue": return .bool(Conversions.stringBool(s))
+            default: return nil
+            }
+        case .bool, .int, .double, .decimal:
+            guard let n = NumericValue(value) else { return nil }
+            switch key {
+            case "doubleValue", "floatValue": return .double(n.doubleValue)
+            case "intValue", "integerValue", "longLongValue", "longValue":
+                return .int(n.exactInt ?? Conversions.truncatedInt(n.doubleValue))
+            case "boolValue": return .bool(n.doubleValue != 0)
+            case "stringValue", "description": return .string(Conversions.description(value))
+            case "decimalValue": return .decimal(Conversions.decimal(n))
+            default: return nil
+            }
+        case .date(let d):
+            switch key {
+            case "timeIntervalSinceReferenceDate": return .double(d.timeIntervalSinceReferenceDate)
+            case "timeIntervalSince1970": return .double(d.timeIntervalSince1970)
+            case "description": return .string(Conversions.description(value))
+            default: return nil
+            }
+        case .data(let d):
+            return key == "length" ? .int(d.count) : nil
+        case .uuid(let u):
+            return key == "UUIDString" ? .string(u.uuidString) : nil
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - Collection operators
+
+    static func collectionOperator(_ op: String, on value: Value, rest: ArraySlice<String>) throws(Failure) -> Value {
+        let elements: [Value]
+        switch value {
+        case .null, .nsNull: return .null
+        case .array(let items): elements = items
+        case .set(let items): elements = Array(items)
+        case .dictionary(let d): elements = Array(d.values)
+        default:
+            throw Failure(.notACollection, "\(op) needs an array or a set, not a \(value.typeName)")
+        }
+        if op == "@count" { return .int(elements.count) }
+        guard !rest.isEmpty else {
+            throw Failure(.missingKeyPath, "\(op) needs a key path after it, as in \(op).price (or \(op).self)")
+        }
+        var values: [Value] = []
+        values.reserveCapacity(elements.count)
+        for element in elements { values.append(try self.value(element, path: rest)) }
+        switch op {
+        case "@sum":
+            return try Aggregates.sum(values.filter { !$0.isNull }, what: op)
+        case "@avg":
+            // nil counts as 0 and stays in the denominator, as in Foundation.
+            guard !values.isEmpty else { return .null }
+            let sum = try Aggregates.sum(values.filter { !$0.isNull }, what: op)
+            return .double((NumericValue(sum)?.doubleValue ?? 0) / Double(values.count))
+        case "@max", "@min":
+            let present = values.filter { !$0.isNull }
+            guard var best = present.first else { return .null }
+            for v in present.dropFirst() {
+                let order = try Ordering.compare(v, best, options: [])
+                if op == "@max" ? order == .orderedDescending : order == .orderedAscending { best = v }
+            }
+            return best
+        case "@unionOfObjects":
+            return .array(values.filter { !$0.isNull })
+        case "@distinctUnionOfObjects":
+            return .array(distinct(values.filter { !$0.isNull }))
+        case "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets":
+            var flat: [Value] = []
+            for v in values {
+                switch v {
+                case .array(let items): flat.append(contentsOf: items)
+                case .set(let items): flat.append(contentsOf: items)
+                case .null, .nsNull: continue
+                default: throw Failure(.notACollection, "\(op) needs collections, got a \(v.typeName)")
+                }
+            }
+            switch op {
+            case "@unionOfArrays": return .array(flat)
+            case "@distinctUnionOfSets": return .set(Set(flat))
+            default: return .array(distinct(flat))
+            }
+        default:
+            throw Failure(.unknownKey, "unknown collection operator \(op)")
+        }
+    }
+
+    static func distinct(_ values: [Value]) -> [Value] {
+        var seen = Set<Value>()
+        var out: [Value] = []
+        for v in values where seen.insert(v).inserted { out.append(v) }
+        return out
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// Comparison operators as functions of two values, built once per
+/// comparison node with everything that depends only on the node (options,
+/// a constant right side's folded form, compiled LIKE and MATCHES patterns)
+/// worked out in advance.
+enum Operators {
+    typealias Test = @Sendable (Value, Value) throws(Failure) -> Bool
+
+    static func make(_ op: ComparisonOperator, _ options: ComparisonOptions, constant: Value?) -> Test {
+        switch op {
+        case .equalTo:
+            return { a, b throws(Failure) in Ordering.equal(a, b, options: options) }
+        case .notEqualTo:
+            return { a, b throws(Failure) in !Ordering.equal(a, b, options: options) }
+        case .lessThan:
+            return ordering(options, bothNil: false) { $0 == .orderedAscending }
+        case .lessThanOrEqualTo:
+            return ordering(options, bothNil: true) { $0 != .orderedDescending }
+        case .greaterThan:
+            return ordering(options, bothNil: false) { $0 == .orderedDescending }
+        case .greaterThanOrEqualTo:
+            return ordering(options, bothNil: true) { $0 != .orderedAscending }
+        case .between:
+            return between(options)
+        case .beginsWith:
+            return search(.prefix, "BEGINSWITH", options, constant: constant)
+        case .endsWith:
+            return search(.suffix, "ENDSWITH", options, constant: constant)
+        case .contains:
+            return { a, b throws(Failure) in try contains(a, b, options, "CONTAINS") }
+        case .in:
+            return { a, b throws(Failure) in try contains(b, a, options, "IN") }
+        case .like:
+            return like(options, constant: constant)
+        case .matches:
+            return matches(options, constant: constant)
+        case .utiConformsTo, .utiEquals:
+            return { a, b throws(Failure) in
+                if a.isNull || b.isNull { return false }
+                guard case .string(let x) = a, case .string(let y) = b else {
+                    throw Failure(.typeMismatch, "\(op.symbol) needs type identifier strings")
+                }
+                return op == .utiEquals ? x == y : Functions.conforms(x, to: y)
+            }
+        case .customSelector(let selector):
+            return { a, b throws(Failure) in
+                let result = try Functions.invoke(selector, on: a, [b])
+                guard let n = NumericValue(result) else {
+                    throw Failure(.typeMismatch, "\(selector) did not give a boolean")
+                }
+                return n.doubleValue != 0
+            }
+        }
+    }
+
+    private static func ordering(
+        _ options: ComparisonOptions, bothNil: Bool, _ accept: @escaping @Sendable (ComparisonResult) -> Bool
+    ) -> Test {
+        return { a, b throws(Failure) in
+            if a.isNull || b.isNull { return a.isNull && b.isNull && bothNil }
+            if case .double(let x) = a, x.isNaN { return false }
+            if case .double(let y) = b, y.isNaN { return false }
+            return accept(try Ordering.compare(a, b, options: options))
+        }
+    }
+
+    private static func between(_ options: ComparisonOptions) -> Test {
+        return { a, b throws(Failure) in
+            let bounds: [Value]
+            switch b {
+            case .array(let items): bounds = items
+            default:
+                throw Failure(
+                    .typeMismatch, "BETWEEN needs a collection of two bounds, as in {1, 10}, not \(Functions.describe(b))")
+            }
+            guard bounds.count == 2 else {
+                throw Failure(.typeMismatch, "BETWEEN needs exactly two bounds, got \(bounds.count)")
+            }
+            if a.isNull || bounds[0].isNull || bounds[1].isNull { return false }
+            guard try Ordering.compare(a, bounds[0], options: options) != .orderedAscending else { return false }
+            return try Ordering.compare(a, bounds[1], options: options) != .orderedDescending
+        }
+    }
+
+    private static func strings(_ a: Value, _ b: Value, _ name: String) throws(Failure) -> (String, String)? {
+        if a.isNull || b.isNull { return nil }
+        guard case .string(let x) = a, case .string(let y) = b else {
+            throw Failure(
+                .typeMismatch,
+                "\(name) needs strings on both sides, got \(Functions.describe(a)) and \(Functions.describe(b))")
+        }
+        return (x, y)
+    }
+
+    private static func search(
+        _ kind: StringSemantics.Search, _ name: String, _ options: ComparisonOptions, constant: Value?
+    ) -> Test {
+        if case .string(let needle)? = constant {
+            let key = StringSemantics.key(needle, options)
+            return { a, b throws(Failure) in
+                guard let (x, _) = try strings(a, b, name) else { return false }
+                return StringSemantics.search(StringSemantics.key(x, options), key, kind)
+            }
+        }
+        return { a, b throws(Failure) in
+            guard let (x, y) = try strings(a, b, name) else { return false }
+            return StringSemantics.search(x, y, kind, options)
+        }
+    }
+
+    /// `container CONTAINS element` (and `element IN container`): membership
+    /// for arrays, sets and dictionaries (their values), a substring test for
+    /// strings.
+    private static func contains(_ container: Value, _ element: Value, _ options: ComparisonOptions, _ name: String)
+        throws(Failure) -> Bool
+    {
+        switch container {
+        case .array, .set, .dictionary:
+            return Ordering.contains(container, element, options: options) ?? false
+        case .string(let s):
+            if element.isNull { return false }
+            guard case .string(let t) = element else {
+                throw Failure(.typeMismatch, "\(name) cannot look for \(Functions.describe(element)) in a string")
+            }
+            return StringSemantics.search(s, t, .substring, options)
+        case .null, .nsNull:
+            return false
+        default:
+            throw Failure(
+                .typeMismatch,
+                "\(name) needs a collection or a string \(name == "IN" ? "on the right" : "on the left"), "
+                    + "not \(Functions.describe(container))")
+        }
+    }
+
+    private static func like(_ options: ComparisonOptions, constant: Value?) -> Test {
+        if case .string(let pattern)? = constant {
+            let compiled = LikePattern.compile(StringSemantics.key(pattern, options))
+            return { a, b throws(Failure) in
+                guard let (x, _) = try strings(a, b, "LIKE") else { return false }
+                return LikePattern.matches(StringSemantics.key(x, options), compiled)
+            }
+        }
+        return { a, b throws(Failure) in
+            guard let (x, y) = try strings(a, b, "LIKE") else { return false }
+            return LikePattern.matches(
+                StringSemantics.key(x, options), LikePattern.compile(StringSemantics.key(y, options)))
+        }
+    }
+
+    private static func matches(_ options: ComparisonOptions, constant: Value?) -> Test {
+        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
+        let foldDiacritics = options.contains(.diacriticInsensitive) && !options.contains(.normalized)
+        @Sendable func prepare(_ s: String) -> String {
+            guard foldDiacritics else { return s }
+            var out = String.UnicodeScalarView()
+            for v in StringSemantics.key(s, [.diacriticInsensitive]) {
+                if let u = Unicode.Scalar(v) { out.append(u) }
+            }
+            return String(out)
+        }
+        if case .string(let pattern)? = constant {
+            // Compiled once; a bad pattern is reported when evaluated, as in Foundation.
+            let compiled: Result<CompiledRegex, Failure>
+            do {
+                compiled = .success(try CompiledRegex(prepare(pattern), caseInsensitive: caseless))
+            } catch {
+                compiled = .failure(error)
+            }
+            return { a, b throws(Failure) in
+                guard let (x, _) = try strings(a, b, "MATCHES") else { return false }
+                return try compiled.get().matches(prepare(x))
+            }
+        }
+        return { a, b throws(Failure) in
+            guard let (x, y) = try strings(a, b, "MATCHES") else { return false }
+            return try CompiledRegex(prepare(y), caseInsensitive: caseless).matches(prepare(x))
+        }
+    }
+}

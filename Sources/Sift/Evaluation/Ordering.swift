@@ -1,0 +1,133 @@
+import Foundation
+
+/// Equality and ordering of values, as `isEqual:` and `compare:` do them.
+enum Ordering {
+    /// `compare:` between two non-nil values: numbers by value, strings as
+    /// NSString orders them, dates chronologically. Anything else (a string
+    /// against a number, arrays, …) is an error, as in Foundation.
+    static func compare(_ a: Value, _ b: Value, options: ComparisonOptions) throws(Failure) -> ComparisonResult {
+        switch (a, b) {
+        case (.string(let x), .string(let y)):
+            return StringSemantics.compare(x, y, options)
+        case (.date(let x), .date(let y)):
+            return x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        default:
+            if let x = NumericValue(a), let y = NumericValue(b) {
+                // NaN is unordered; it compares as the same as nothing and
+                // makes every ordering false, which `.orderedSame` plus the
+                // explicit NaN check below gives.
+                guard let order = NumericValue.compare(x, y) else { throw nanFailure }
+                return order
+            }
+            throw Failure(.typeMismatch, "cannot compare a \(a.typeName) with a \(b.typeName)")
+        }
+    }
+
+    static let nanFailure = Failure(.typeMismatch, "NaN cannot be ordered")
+
+    /// `isEqual:`, with NSNull the same as nil, and under options for two
+    /// strings.
+    static func equal(_ a: Value, _ b: Value, options: ComparisonOptions) -> Bool {
+        switch (a, b) {
+        case (.null, .null), (.null, .nsNull), (.nsNull, .null), (.nsNull, .nsNull):
+            return true
+        case (.null, _), (.nsNull, _), (_, .null), (_, .nsNull):
+            return false
+        case (.string(let x), .string(let y)):
+            if options.subtracting(.localeSensitive).isEmpty || options.contains(.normalized) {
+                return x.utf8.elementsEqual(y.utf8)
+            }
+            return StringSemantics.equal(x, y, options)
+        default:
+            return a == b
+        }
+    }
+
+    /// Whether `element` is a member of `collection` (its values, for a
+    /// dictionary). nil is a member of nothing. Options apply when an
+    /// element and the value looked for are both strings (`name IN[c] {…}`).
+    static func contains(_ collection: Value, _ element: Value, options: ComparisonOptions = []) -> Bool? {
+        if element.isNull {
+            switch collection {
+            case .array, .set, .dictionary: return false
+            default: return nil
+            }
+        }
+        switch collection {
+        case .array(let items): return items.contains { equal($0, element, options: options) }
+        case .set(let items):
+            return options.isEmpty ? items.contains(element) : items.contains { equal($0, element, options: options) }
+        case .dictionary(let d): return d.values.contains { equal($0, element, options: options) }
+        default: return nil
+        }
+    }
+}
+
+/// Number and string conversions shared by KVC method keys, `CAST` and
+/// `FUNCTION`.
+enum Conversions {
+    /// NSString's `doubleValue`: the leading number, 0 if there is none.
+    static func leadingDouble(_ s: String) -> Double {
+        let trimmed = s.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        var end = trimmed.startIndex
+        var best: Double = 0
+        while end < trimmed.endIndex {
+            end = trimmed.index(after: end)
+            if let d = Double(trimmed[..<end]) { best = d }
+        }
+        return best
+    }
+
+    static func leadingInt(_ s: String) -> Int {
+        truncatedInt(leadingDouble(s))
+    }
+
+    static func truncatedInt(_ d: Double) -> Int {
+        guard d.isFinite else { return 0 }
+        if d >= 9.2e18 { return Int.max }
+        if d <= -9.2e18 { return Int.min }
+        return Int(d)
+    }
+
+    static func stringBool(_ s: String) -> Bool {
+        guard let first = s.drop(while: { $0 == " " }).first else { return false }
+        return "YyTt123456789".contains(first)
+    }
+
+    static func decimal(_ n: NumericValue) -> Decimal {
+        switch n {
+        case .int(let i): return Decimal(i)
+        case .double(let d): return Decimal(d)
+        case .decimal(let d): return d
+        }
+    }
+
+    /// `description` of a value, as NSNumber/NSString give it.
+    static func description(_ value: Value) -> String {
+        switch value {
+        case .string(let s): return s
+        case .bool(let b): return b ? "1" : "0"
+        case .int(let i): return String(i)
+        case .double(let d):
+            if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+            return FormatPrinter.formatDouble(d)
+        case .decimal(let d): return d.description
+        case .null: return "nil"
+        case .nsNull: return "<null>"
+        case .date(let d):
+            let f = ISO8601DateFormatter()
+            f.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
+            return f.string(from: d) + " +0000"
+        default: return FormatPrinter.format(.constant(value))
+        }
+    }
+
+    /// NSString → NSNumber as `CAST(s, "NSNumber")` does: an integer when
+    /// there is no fraction or exponent, a decimal otherwise.
+    static func number(from s: String) -> Value? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        if let i = Int(t) { return .int(i) }
+        if let d = Decimal(string: t, locale: Locale(identifier: "en_US_POSIX")), Double(t) != nil { return .decimal(d) }
+        return nil
+    }
+}

@@ -1,0 +1,109 @@
+import CPCRE2
+
+/// A MATCHES pattern compiled with PCRE2 to behave like ICU's `matches()`:
+/// the whole subject must match (anchored at both ends, with backtracking
+/// into alternatives), Unicode-aware classes and case folding, and a
+/// backtracking limit so that a pathological pattern is an error, not a hang.
+final class CompiledRegex: @unchecked Sendable {
+    // The compiled code is read-only once built: PCRE2 allows it to be shared
+    // between threads; match data is made per match.
+    private let code: OpaquePointer
+    private let context: OpaquePointer?
+
+    /// The most backtracking steps one match may take.
+    static let matchLimit: UInt32 = 10_000_000
+    /// The deepest backtracking nesting one match may reach.
+    static let depthLimit: UInt32 = 100_000
+
+    init(_ pattern: String, caseInsensitive: Bool) throws(Failure) {
+        try CompiledRegex.checkICUSyntax(pattern)
+        var options = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_NEVER_BACKSLASH_C)
+        if caseInsensitive { options |= UInt32(PCRE2_CASELESS) }
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let compiled = pattern.utf8CString.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UInt8.self) { bytes in
+                pcre2_compile_8(bytes.baseAddress, bytes.count - 1, options, &errorCode, &errorOffset, nil)
+            }
+        }
+        guard let compiled else {
+            var message = [UInt8](repeating: 0, count: 256)
+            let n = pcre2_get_error_message_8(errorCode, &message, message.count)
+            let text = n > 0 ? String(decoding: message[0..<Int(n)], as: UTF8.self) : "error \(errorCode)"
+            throw Failure(.invalidRegex, "invalid regular expression \"\(pattern)\": \(text) at offset \(errorOffset)")
+        }
+        code = compiled
+        context = pcre2_match_context_create_8(nil)
+        if let context {
+            pcre2_set_match_limit_8(context, CompiledRegex.matchLimit)
+            pcre2_set_depth_limit_8(context, CompiledRegex.depthLimit)
+        }
+    }
+
+    deinit {
+        pcre2_code_free_8(code)
+        if let context { pcre2_match_context_free_8(context) }
+    }
+
+    func matches(_ subject: String) throws(Failure) -> Bool {
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else {
+            throw Failure(.regexLimit, "out of memory for a regular expression match")
+        }
+        defer { pcre2_match_data_free_8(data) }
+        var subject = subject
+        let rc = subject.withUTF8 { bytes in
+            pcre2_match_8(code, bytes.baseAddress, bytes.count, 0, 0, data, context)
+        }
+        if rc >= 0 { return true }
+        if rc == PCRE2_ERROR_NOMATCH { return false }
+        if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT {
+            throw Failure(.regexLimit, "the regular expression went over its backtracking limit")
+        }
+        throw Failure(.invalidRegex, "regular expression matching failed (PCRE2 error \(rc))")
+    }
+
+    /// ICU rejects some patterns that PCRE2 reads as literal text; they are
+    /// errors here too, so that a pattern means the same on every platform.
+    /// Today: a `{` outside a class that does not start an interval
+    /// `{n}`, `{n,}` or `{n,m}` (ICU's U_REGEX_BAD_INTERVAL).
+    static func checkICUSyntax(_ pattern: String) throws(Failure) {
+        let b = Array(pattern.utf8)
+        var i = 0
+        var inClass = false
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: "\\") {
+                i += 2
+                // \p{…}, \x{…}, \N{…}: the braces belong to the escape.
+                if i < b.count, b[i] == UInt8(ascii: "{"), "pPxNkgu".utf8.contains(b[i - 1]) {
+                    while i < b.count, b[i] != UInt8(ascii: "}") { i += 1 }
+                    i += 1
+                }
+                continue
+            }
+            if inClass {
+                if c == UInt8(ascii: "]") { inClass = false }
+            } else if c == UInt8(ascii: "[") {
+                inClass = true
+                if i + 1 < b.count, b[i + 1] == UInt8(ascii: "]") { i += 1 }
+            } else if c == UInt8(ascii: "{") {
+                var j = i + 1
+                let digitsStart = j
+                while j < b.count, b[j] >= 0x30, b[j] <= 0x39 { j += 1 }
+                var ok = j > digitsStart
+                if ok, j < b.count, b[j] == UInt8(ascii: ",") {
+                    j += 1
+                    while j < b.count, b[j] >= 0x30, b[j] <= 0x39 { j += 1 }
+                }
+                ok = ok && j < b.count && b[j] == UInt8(ascii: "}")
+                if !ok {
+                    throw Failure(
+                        .invalidRegex,
+                        "invalid regular expression \"\(pattern)\": bad interval at offset \(i) (write \\{ for a literal brace)")
+                }
+                i = j
+            }
+            i += 1
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// String comparison under the options `[c]`, `[d]`, `[n]`, as NSString's
+/// `compare:options:` and `rangeOfString:options:` do them.
+///
+/// - Without `[n]` comparisons are *non-literal*: canonically equivalent
+///   strings (`"café"` and `"cafe\u{301}"`) are the same. Both sides are put in
+///   canonical decomposition (NFD) before comparing.
+/// - `[c]` folds case fully (`"ß"` matches `"SS"`), `[d]` drops combining
+///   marks (`"é"` matches `"e"`).
+/// - `[n]` compares code units literally and ignores `[c]`/`[d]`.
+/// - ASCII strings take a fast path: they are already in NFD, and case
+///   folding is a byte operation.
+enum StringSemantics {
+    /// The form in which two strings are compared under `options`: a
+    /// sequence of Unicode scalars (UTF-8 bytes for ASCII input).
+    static func key(_ s: String, _ options: ComparisonOptions) -> [UInt32] {
+        if options.contains(.normalized) {
+            return s.unicodeScalars.map(\.value)
+        }
+        let fold = options.contains(.caseInsensitive)
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            return s.utf8.map { b in
+                fold && b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? UInt32(b | 0x20) : UInt32(b)
+            }
+        }
+        var t = s
+        if fold { t = t.uppercased().lowercased() }
+        t = t.decomposedStringWithCanonicalMapping
+        if options.contains(.diacriticInsensitive) {
+            return t.unicodeScalars.lazy.filter { !isCombiningMark($0) }.map(\.value)
+        }
+        return t.unicodeScalars.map(\.value)
+    }
+
+    static func isCombiningMark(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: return true
+        default: return false
+        }
+    }
+
+    /// `compare:options:` — lexicographic by UTF-16 code unit of the
+    /// normalised forms.
+    static func compare(_ a: String, _ b: String, _ options: ComparisonOptions) -> ComparisonResult {
+        let x = utf16(key(a, options))
+        let y = utf16(key(b, options))
+        for (p, q) in zip(x, y) where p != q {
+            return p < q ? .orderedAscending : .orderedDescending
+        }
+        return x.count < y.count ? .orderedAscending : (x.count > y.count ? .orderedDescending : .orderedSame)
+    }
+
+    /// Equality under options (`==[c]`); without options equality is literal
+    /// and does not come here.
+    static func equal(_ a: String, _ b: String, _ options: ComparisonOptions) -> Bool {
+        key(a, options) == key(b, options)
+    }
+
+    private static func utf16(_ scalars: [UInt32]) -> [UInt16] {
+        var out: [UInt16] = []
+        out.reserveCapacity(scalars.count)
+        for v in scalars {
+            if v < 0x10000 {
+                out.append(UInt16(v))
+            } else {
+                let w = v - 0x10000
+                out.append(UInt16(0xD800 + (w >> 10)))
+                out.append(UInt16(0xDC00 + (w & 0x3FF)))
+            }
+        }
+        return out
+    }
+
+    // MARK: - Searching
+
+    enum Search {
+        case prefix, suffix, substring
+    }
+
+    /// BEGINSWITH / ENDSWITH / CONTAINS on strings. An empty needle never
+    /// matches, as in Foundation.
+    static func search(_ haystack: String, _ needle: String, _ kind: Search, _ options: ComparisonOptions) -> Bool {
+        if needle.isEmpty { return false }
+        let h = key(haystack, options)
+        let n = key(needle, options)
+        return search(h, n, kind)
+    }
+
+    static func search(_ h: [UInt32], _ n: [UInt32], _ kind: Search) -> Bool {
+        if n.isEmpty || n.count > h.count { return false }
+        switch kind {
+        case .prefix: return h.starts(with: n)
+        case .suffix: return h[(h.count - n.count)...].elementsEqual(n)
+        case .substring:
+            let first = n[0]
+            var i = 0
+            let last = h.count - n.count
+            while i <= last {
+                if h[i] == first && h[i..<(i + n.count)].elementsEqual(n) { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+}
+
+/// LIKE: a whole-string glob where `*` matches any run of characters, `?`
+/// exactly one (one Unicode scalar), and a backslash makes the next
+/// character literal.
+enum LikePattern {
+    enum Element: Equatable {
+        case literal(UInt32)
+        case any
+        case star
+    }
+
+    static func compile(_ pattern: [UInt32]) -> [Element] {
+        var out: [Element] = []
+        var i = 0
+        while i < pattern.count {
+            let c = pattern[i]
+            switch c {
+            case 0x5C where i + 1 < pattern.count:  // backslash
+                out.append(.literal(pattern[i + 1]))
+                i += 2
+                continue
+            case 0x2A:  // *
+                if out.last != .star { out.append(.star) }
+            case 0x3F:  // ?
+                out.append(.any)
+            default:
+                out.append(.literal(c))
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// Linear-time-per-star matching with backtracking to the last star.
+    static func matches(_ s: [UInt32], _ p: [Element]) -> Bool {
+        var si = 0
+        var pi = 0
+        var starP = -1
+        var starS = 0
+        while si < s.count {
+            if pi < p.count {
+                switch p[pi] {
+                case .star:
+                    starP = pi
+                    starS = si
+                    pi += 1
+                    continue
+                case .any:
+                    si += 1
+                    pi += 1
+                    continue
+                case .literal(let c) where c == s[si]:
+                    si += 1
+                    pi += 1
+                    continue
+                default: break
+                }
+            }
+            if starP >= 0 {
+                pi = starP + 1
+                starS += 1
+                si = starS
+            } else {
+                return false
+            }
+        }
+        while pi < p.count, p[pi] == .star { pi += 1 }
+        return pi == p.count
+    }
+}
