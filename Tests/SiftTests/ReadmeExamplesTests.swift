@@ -41,4 +41,18 @@ struct ReadmeExamplesTests {
             (error as? ParseError)?.message == "unknown operator 'BEGINSWTH'; did you mean BEGINSWITH?"
         }
     }
+
+    @Test func evaluate() throws {
+        let book: Value = [
+            "title": "The Stand", "year": 1978, "tags": ["horror", "epic"],
+            "author": ["name": "Stephen King"],
+            "reviews": [["stars": 5], ["stars": 3]],
+        ]
+        let filter = try Filter("author.name BEGINSWITH[c] 'steph' AND ANY tags == 'epic'").compiled()
+        #expect(try filter.evaluate(with: book))
+        #expect(try Filter("reviews.@avg.stars >= 4 AND year / 4 == 494").evaluate(with: book))
+        #expect(throws: EvaluationError.self) { try Filter("title < 5").evaluate(with: book) }
+        let books: [Value] = [book, ["title": "Other", "tags": []]]
+        #expect(try books.filter(filter) == [book])
+    }
 }
