@@ -34,16 +34,31 @@ extension Filter {
     }
 }
 
-extension Sequence where Element == Value {
+extension Sequence where Element: ValueConvertible {
+    /// The elements that match, in order (compiling the filter once).
+    public func filter(_ filter: Filter) throws(EvaluationError) -> [Element] {
+        try self.filter(filter.compiled())
+    }
+}
+
+extension Sequence where Element: ValueConvertible {
     /// The elements that match, in order.
-    public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
-        var out: [Value] = []
+    public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Element] {
+        var out: [Element] = []
         for element in self where try filter.evaluate(with: element) { out.append(element) }
         return out
     }
 
-    /// The elements that match, in order.
-    public func filter(_ filter: Filter) throws(EvaluationError) -> [Value] {
-        try self.filter(filter.compiled())
+    /// The first element that matches.
+    public func first(where filter: CompiledFilter) throws(EvaluationError) -> Element? {
+        for element in self where try filter.evaluate(with: element) { return element }
+        return nil
+    }
+
+    /// How many elements match.
+    public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
+        var n = 0
+        for element in self where try filter.evaluate(with: element) { n += 1 }
+        return n
     }
 }

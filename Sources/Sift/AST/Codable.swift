@@ -9,7 +9,7 @@ import Foundation
 
 extension Value: Codable {
     private enum Key: String, CodingKey {
-        case null, nsNull, bool, int, double, decimal, string, date, data, uuid, array, set, dictionary
+        case null, nsNull, bool, int, double, decimal, string, date, data, uuid, array, set, dictionary, object
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -31,6 +31,9 @@ extension Value: Codable {
         case .set(let s):
             try c.encode(s.sorted { FormatPrinter.format(.constant($0)) < FormatPrinter.format(.constant($1)) }, forKey: .set)
         case .dictionary(let d): try c.encode(d, forKey: .dictionary)
+        case .object(let o):
+            // Objects are encoded by description only; they do not decode.
+            try c.encode(o.description, forKey: .object)
         }
     }
 
@@ -70,6 +73,9 @@ extension Value: Codable {
         case .array: self = .array(try c.decode([Value].self, forKey: key))
         case .set: self = .set(Set(try c.decode([Value].self, forKey: key)))
         case .dictionary: self = .dictionary(try c.decode([String: Value].self, forKey: key))
+        case .object:
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: c, debugDescription: "objects of the user's types cannot be decoded from JSON")
         }
     }
 }

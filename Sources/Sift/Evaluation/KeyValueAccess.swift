@@ -37,6 +37,10 @@ enum KeyValueAccess {
             return d[key] ?? .null
         case .null, .nsNull:
             return .null
+        case .object(let object):
+            if let v = object.value(forKey: key) { return v }
+            if key == "self" || key == "SELF" { return value }
+            throw Failure(.unknownKey, "\(object.typeName) has no key '\(key)'")
         case .array(let items):
             var out: [Value] = []
             out.reserveCapacity(items.count)

@@ -299,6 +299,9 @@ public enum FormatPrinter {
                 out += "; "
             }
             out += "}"
+        case .object(let object):
+            // Apple prints the object's description, which does not parse back.
+            out += "<" + object.description + ">"
         }
     }
 

@@ -26,6 +26,8 @@ public enum Value: Sendable {
     case array([Value])
     case set(Set<Value>)
     case dictionary([String: Value])
+    /// An object of the user's type, read through ``KeyValueReadable``.
+    case object(ObjectValue)
 }
 
 // MARK: - Convenience
@@ -69,6 +71,7 @@ extension Value {
         case .array: return "array"
         case .set: return "set"
         case .dictionary: return "dictionary"
+        case .object(let o): return o.typeName
         }
     }
 }
@@ -176,6 +179,7 @@ extension Value: Equatable {
         case (.array(let a), .array(let b)): return a == b
         case (.set(let a), .set(let b)): return a == b
         case (.dictionary(let a), .dictionary(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
         default: return false
         }
     }
@@ -204,6 +208,7 @@ extension Value: Hashable {
         case .array(let a): hasher.combine(7 as UInt8); hasher.combine(a)
         case .set(let s): hasher.combine(8 as UInt8); hasher.combine(s)
         case .dictionary(let d): hasher.combine(9 as UInt8); hasher.combine(d)
+        case .object(let o): hasher.combine(10 as UInt8); hasher.combine(o)
         case .bool, .int, .double, .decimal: break  // handled above
         }
     }
