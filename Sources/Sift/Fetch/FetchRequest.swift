@@ -1,0 +1,100 @@
+/// A fetch request, as Core Data's `NSFetchRequest`: which objects, in which
+/// order, which slice, and which of their properties.
+///
+/// In memory, ``execute(on:)`` applies the parts in the order a database
+/// does: entity and filter, then sort, then distinct, then offset and limit.
+/// The SQL lowering of the same request gives the same rows.
+public struct FetchRequest: Sendable, Hashable {
+    /// The entity: objects of a ``KeyValueReadable`` type whose name differs
+    /// are left out. Dictionaries have no entity and always qualify.
+    public var entity: String?
+    public var filter: Filter?
+    public var sort: [SortKey]
+    public var offset: Int
+    public var limit: Int?
+    /// Leave out repeated results (rows equal in every fetched property, or
+    /// equal objects when no properties are named).
+    public var distinct: Bool
+    /// Key paths to fetch: each result is then a dictionary from the key
+    /// path (as written, `author.name`) to its value, like Core Data's
+    /// dictionary result type.
+    public var properties: [String]?
+
+    public init(
+        entity: String? = nil, filter: Filter? = nil, sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil,
+        distinct: Bool = false, properties: [String]? = nil
+    ) {
+        self.entity = entity
+        self.filter = filter
+        self.sort = sort
+        self.offset = offset
+        self.limit = limit
+        self.distinct = distinct
+        self.properties = properties
+    }
+
+    /// The matching values, sorted and sliced.
+    public func execute(on objects: [Value]) throws(EvaluationError) -> [Value] {
+        var rows = try matching(objects)
+        rows = try Sorting.sorted(rows, by: sort)
+        if let properties {
+            var projected: [Value] = []
+            projected.reserveCapacity(rows.count)
+            for row in rows {
+                var d: [String: Value] = [:]
+                for p in properties {
+                    do throws(Failure) {
+                        d[p] = try KeyValueAccess.value(row, path: p.split(separator: ".").map(String.init))
+                    } catch {
+                        throw EvaluationError(error.code, error.message, range: SourceRange(0, p.utf8.count), source: p)
+                    }
+                }
+                projected.append(.dictionary(d))
+            }
+            rows = projected
+        }
+        if distinct { rows = KeyValueAccess.distinct(rows) }
+        let start = min(max(0, offset), rows.count)
+        let end = limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
+        return Array(rows[start..<end])
+    }
+
+    /// The typed elements that match, sorted and sliced (`properties` and
+    /// `distinct` apply to values; use ``execute(on:)`` for those).
+    public func execute<Element: ValueConvertible>(on elements: [Element]) throws(EvaluationError) -> [Element] {
+        let values = elements.map(\.predicateValue)
+        var indices: [Int] = []
+        let compiled = filter?.compiled()
+        for (i, v) in values.enumerated() where qualifies(v) {
+            if let compiled, !(try compiled.evaluate(with: v)) { continue }
+            indices.append(i)
+        }
+        let order = try Sorting.permutation(indices.map { values[$0] }, by: sort)
+        let sorted = order.map { elements[indices[$0]] }
+        let start = min(max(0, offset), sorted.count)
+        let end = limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
+        return Array(sorted[start..<end])
+    }
+
+    /// How many values match (offset and limit apply, as to a count fetch).
+    public func count(on objects: [Value]) throws(EvaluationError) -> Int {
+        var request = self
+        request.sort = []
+        return try request.execute(on: objects).count
+    }
+
+    private func matching(_ objects: [Value]) throws(EvaluationError) -> [Value] {
+        let compiled = filter?.compiled()
+        var out: [Value] = []
+        for object in objects where qualifies(object) {
+            if let compiled, !(try compiled.evaluate(with: object)) { continue }
+            out.append(object)
+        }
+        return out
+    }
+
+    private func qualifies(_ object: Value) -> Bool {
+        guard let entity, case .object(let o) = object else { return true }
+        return o.typeName == entity
+    }
+}

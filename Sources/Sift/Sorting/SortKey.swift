@@ -1,0 +1,237 @@
+import Foundation
+
+/// One key of a sort order, like `NSSortDescriptor`: a key path, a
+/// direction, and how values are compared.
+///
+/// nil (and NSNull) sorts before every value in ascending order and after
+/// every value in descending order, as with `NSSortDescriptor`. Values the
+/// comparison cannot order (a string against a number) are an error, as
+/// `compare:` raises. Sorting is stable.
+public struct SortKey: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// How two values of a sort key are compared.
+    public enum Comparison: String, Sendable, Hashable, Codable, CaseIterable {
+        /// `compare:` — numbers by value, dates in time, strings by UTF-16 code unit.
+        case compare
+        /// `caseInsensitiveCompare:`
+        case caseInsensitive
+        /// `localizedCompare:` — the locale's collation (the root collation
+        /// of ``SortKey/locale``).
+        case localized
+        /// `localizedCaseInsensitiveCompare:`
+        case localizedCaseInsensitive
+        /// `localizedStandardCompare:` — Finder-like: case-insensitive with
+        /// numbers compared by value (`file2` before `file10`).
+        case localizedStandard
+
+        /// The Objective-C selector, as Core Data names it.
+        public var selector: String {
+            switch self {
+            case .compare: return "compare:"
+            case .caseInsensitive: return "caseInsensitiveCompare:"
+            case .localized: return "localizedCompare:"
+            case .localizedCaseInsensitive: return "localizedCaseInsensitiveCompare:"
+            case .localizedStandard: return "localizedStandardCompare:"
+            }
+        }
+    }
+
+    /// The key path, split at dots (`["author", "name"]`).
+    public var keyPath: [String]
+    public var ascending: Bool
+    public var comparison: Comparison
+
+    /// The locale of the localized comparisons: the root locale (Unicode's
+    /// default collation), fixed so that a sort gives the same order on every
+    /// machine. (`en_US_POSIX` would not do: its collation is code-point order.)
+    public static let locale = Locale(identifier: "")
+
+    public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .compare) {
+        self.keyPath = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        self.ascending = ascending
+        self.comparison = comparison
+    }
+
+    public static func ascending(_ keyPath: String, _ comparison: Comparison = .compare) -> SortKey {
+        SortKey(keyPath, ascending: true, comparison: comparison)
+    }
+
+    public static func descending(_ keyPath: String, _ comparison: Comparison = .compare) -> SortKey {
+        SortKey(keyPath, ascending: false, comparison: comparison)
+    }
+
+    /// `author.name ASC`, with the comparison's selector after it unless it is `compare:`.
+    public var description: String {
+        keyPath.joined(separator: ".") + (ascending ? " ASC" : " DESC")
+            + (comparison == .compare ? "" : " " + comparison.selector)
+    }
+
+    /// Orders two values under this key's comparison (ascending).
+    func order(_ a: Value, _ b: Value) throws(Failure) -> ComparisonResult {
+        switch (a.isNull, b.isNull) {
+        case (true, true): return .orderedSame
+        case (true, false): return .orderedAscending
+        case (false, true): return .orderedDescending
+        case (false, false): break
+        }
+        if case .string(let x) = a, case .string(let y) = b {
+            switch comparison {
+            case .compare: return StringSemantics.compare(x, y, [])
+            case .caseInsensitive: return StringSemantics.compare(x, y, [.caseInsensitive])
+            case .localized: return x.compare(y, options: [], range: nil, locale: SortKey.locale)
+            case .localizedCaseInsensitive:
+                return x.compare(y, options: [.caseInsensitive], range: nil, locale: SortKey.locale)
+            case .localizedStandard:
+                return x.compare(y, options: [.caseInsensitive, .numeric], range: nil, locale: SortKey.locale)
+            }
+        }
+        return try Ordering.compare(a, b, options: [])
+    }
+}
+
+extension SortKey {
+    /// Parses a sort order: comma-separated keys, each a key path followed by
+    /// `ASC`/`DESC` (also `ASCENDING`/`DESCENDING`; ascending if absent) and
+    /// optionally a comparison, by selector or short name:
+    /// `author.name ASC caseInsensitive, year DESC`.
+    /// Comparison names: `compare`, `caseInsensitive`, `localized`,
+    /// `localizedCaseInsensitive`, `localizedStandard` (with or without
+    /// `Compare:`), or `[c]` for case-insensitive.
+    public static func parse(_ text: String) throws(ParseError) -> [SortKey] {
+        var keys: [SortKey] = []
+        var offset = 0
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            defer { offset += part.utf8.count + 1 }
+            var words: [(String, SourceRange)] = []
+            var i = part.utf8.startIndex
+            var position = offset
+            while i < part.utf8.endIndex {
+                let b = part.utf8[i]
+                if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") {
+                    i = part.utf8.index(after: i)
+                    position += 1
+                    continue
+                }
+                let start = i
+                let startPosition = position
+                while i < part.utf8.endIndex, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(part.utf8[i]) {
+                    i = part.utf8.index(after: i)
+                    position += 1
+                }
+                words.append((String(part[start..<i]), SourceRange(startPosition, position)))
+            }
+            guard let (path, pathRange) = words.first else {
+                throw ParseError(.syntax, "expected a key path to sort by", range: .at(offset), source: text)
+            }
+            guard path.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(isKey) else {
+                throw ParseError(.syntax, "'\(path)' is not a key path", range: pathRange, source: text)
+            }
+            var key = SortKey(path)
+            var sawDirection = false
+            var sawComparison = false
+            for (word, range) in words.dropFirst() {
+                switch word.lowercased() {
+                case "asc", "ascending" where !sawDirection:
+                    key.ascending = true
+                    sawDirection = true
+                case "desc", "descending" where !sawDirection:
+                    key.ascending = false
+                    sawDirection = true
+                default:
+                    guard !sawComparison, let c = comparison(named: word) else {
+                        throw ParseError(
+                            .syntax,
+                            "unexpected '\(word)': expected ASC, DESC or a comparison "
+                                + "(caseInsensitive, localized, localizedCaseInsensitive, localizedStandard)",
+                            range: range, source: text)
+                    }
+                    key.comparison = c
+                    sawComparison = true
+                }
+            }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    private static func isKey(_ s: Substring) -> Bool {
+        guard let first = s.utf8.first else { return false }
+        let ok: (UInt8) -> Bool = { b in
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x5F
+        }
+        return (first == UInt8(ascii: "@") || !(first >= 0x30 && first <= 0x39)) && s.utf8.dropFirst().allSatisfy(ok)
+            && (ok(first) || first == UInt8(ascii: "@"))
+    }
+
+    private static func comparison(named word: String) -> Comparison? {
+        var w = word
+        if w == "[c]" { return .caseInsensitive }
+        if w.hasSuffix(":") { w.removeLast() }
+        if w.hasSuffix("Compare") { w.removeLast("Compare".count) }
+        switch w {
+        case "compare", "": return .compare
+        case "caseInsensitive": return .caseInsensitive
+        case "localized": return .localized
+        case "localizedCaseInsensitive": return .localizedCaseInsensitive
+        case "localizedStandard": return .localizedStandard
+        default: return nil
+        }
+    }
+}
+
+/// Sorting values by sort keys.
+public enum Sorting {
+    /// `values` in the order of `keys` (stable: equal elements keep their
+    /// order). Each key path is read once per element.
+    public static func sorted(_ values: [Value], by keys: [SortKey]) throws(EvaluationError) -> [Value] {
+        try permutation(values, by: keys).map { values[$0] }
+    }
+
+    /// The indices of `values` in sorted order.
+    static func permutation(_ values: [Value], by keys: [SortKey]) throws(EvaluationError) -> [Int] {
+        guard !keys.isEmpty, values.count > 1 else { return Array(values.indices) }
+        var rows: [(index: Int, keys: [Value])] = []
+        rows.reserveCapacity(values.count)
+        for (i, v) in values.enumerated() {
+            var row: [Value] = []
+            row.reserveCapacity(keys.count)
+            for key in keys {
+                do throws(Failure) {
+                    row.append(try KeyValueAccess.value(v, path: key.keyPath))
+                } catch {
+                    throw sortError(error, key)
+                }
+            }
+            rows.append((i, row))
+        }
+        var failure: EvaluationError?
+        rows.sort { a, b in
+            if failure != nil { return false }
+            for (n, key) in keys.enumerated() {
+                do throws(Failure) {
+                    let order = try key.order(a.keys[n], b.keys[n])
+                    if order != .orderedSame { return key.ascending == (order == .orderedAscending) }
+                } catch {
+                    failure = sortError(error, key)
+                    return false
+                }
+            }
+            return a.index < b.index
+        }
+        if let failure { throw failure }
+        return rows.map(\.index)
+    }
+
+    private static func sortError(_ f: Failure, _ key: SortKey) -> EvaluationError {
+        let text = key.description
+        return EvaluationError(
+            f.code, "sorting by \(text): \(f.message)", range: SourceRange(0, text.utf8.count), source: text)
+    }
+}
+
+extension Sequence where Element: ValueConvertible {
+    /// The elements sorted by `keys` (stable).
+    public func sorted(by keys: [SortKey]) throws(EvaluationError) -> [Element] {
+        let elements = Array(self)
+        return try Sorting.permutation(elements.map(\.predicateValue), by: keys).map { elements[$0] }
+    }
+}
