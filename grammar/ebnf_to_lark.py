@@ -313,7 +313,8 @@ class RegexCompiler:
         kind = node[0]
         if kind == "lit":
             text = "".join(regex_char(ord(c), False) for c in node[1])
-            return f"(?i:{text})" if node[2] else text
+            # ASCII-only case folding: "SELF"i must not match a long s.
+            return f"(?ai:{text})" if node[2] else text
         if kind == "class":
             negated, ranges = node[1], node[2]
             parts = []
@@ -417,10 +418,10 @@ def convert(ebnf_text: str) -> Conversion:
         key = (text, ci)
         if key in literal_names:
             return literal_names[key]
-        if re.fullmatch(r"[A-Za-z0-9_-]+", text):
-            base = "LIT_" + text.upper().replace("-", "_") + ("_I" if ci else "")
-        elif text in PUNCTUATION_NAMES:
+        if text in PUNCTUATION_NAMES:
             base = PUNCTUATION_NAMES[text]
+        elif re.fullmatch(r"[A-Za-z0-9_-]+", text):
+            base = "LIT_" + text.upper().replace("-", "_") + ("_I" if ci else "")
         else:
             base = "LIT_%d" % len(literal_names)
         name = base
@@ -487,6 +488,13 @@ def convert(ebnf_text: str) -> Conversion:
     for name in ignore:
         lines.append(f"%ignore {name}")
     return Conversion("\n".join(lines) + "\n", terminals, ignore)
+
+
+def lexical_regex(name: str, ebnf_path: str = DEFAULT_EBNF) -> str:
+    """The regular expression of one lexical production (FORMAT_SPECIFIER, ...)."""
+    with open(ebnf_path, encoding="utf-8") as f:
+        grammar = read_ebnf(f.read())
+    return RegexCompiler(grammar.productions).production(name)
 
 
 def build_parser(ebnf_path: str = DEFAULT_EBNF, start: str | list[str] = "format_string"):

@@ -69,3 +69,46 @@ struct TypedObjectTests {
         #expect(try Filter("SELF == %@", Value.object(shelf)).compiled().evaluate(with: shelf))
     }
 }
+
+struct TypedFilterTests {
+    let books = [
+        Book(title: "It", year: 1986, authors: [Author(name: "Stephen King", born: 1947)], tags: ["horror"]),
+        Book(
+            title: "Good Omens", year: 1990,
+            authors: [Author(name: "Terry Pratchett", born: 1948), Author(name: "Neil Gaiman", born: nil)],
+            tags: ["comedy", "fantasy"]),
+        Book(title: "Untitled", year: 2001, authors: [], tags: []),
+    ]
+
+    static let formats = [
+        "year > 1987", "title BEGINSWITH[c] 'good'", "ANY authors.name CONTAINS[cd] 'GAIMAN'", "'horror' IN tags",
+        "authors.@count == 0", "SELF.year < 2000 AND NOT title LIKE '*men*'", "ALL authors.born > 1940",
+        "SUBQUERY(authors, $a, $a.born == nil).@count > 0", "year / 10 == 198", "authors[FIRST].name == 'Stephen King'",
+        "@count == 1",
+    ]
+
+    /// The typed path and the dynamic path give the same answers, errors included.
+    @Test(arguments: formats)
+    func typedMatchesDynamic(format: String) throws {
+        let filter = try Filter(format)
+        let typed = filter.compiled(for: Book.self)
+        let dynamic = filter.compiled()
+        for book in books {
+            let a = Result { () throws(EvaluationError) in try typed.evaluate(with: book) }
+            let b = Result { () throws(EvaluationError) in try dynamic.evaluate(with: book) }
+            switch (a, b) {
+            case (.success(let x), .success(let y)): #expect(x == y, "\(format) on \(book.title)")
+            case (.failure(let x), .failure(let y)): #expect(x.code == y.code, "\(format) on \(book.title)")
+            default: Issue.record("\(format) on \(book.title): typed \(a), dynamic \(b)")
+            }
+        }
+    }
+
+    @Test func typedCollectionHelpers() throws {
+        let f = try Filter("year >= 1990").compiled(for: Book.self)
+        #expect(try books.filter(f).map(\.title) == ["Good Omens", "Untitled"])
+        #expect(try books.count(where: f) == 2)
+        #expect(try books.first(where: f)?.title == "Good Omens")
+        #expect(throws: EvaluationError.self) { try Filter("isbn == 1").compiled(for: Book.self).evaluate(with: books[0]) }
+    }
+}

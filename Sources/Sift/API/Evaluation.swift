@@ -2,11 +2,11 @@
 /// times, from any thread.
 public struct CompiledFilter: Sendable {
     public let filter: Filter
-    private let test: TestFunction
+    private let test: Compiler<Value>.TestFunction
 
     public init(_ filter: Filter) {
         self.filter = filter
-        let compiler = Compiler(source: filter.source ?? filter.format)
+        let compiler = Compiler(source: filter.source ?? filter.format, root: .dynamic)
         test = compiler.predicate(filter.predicate)
     }
 
@@ -14,18 +14,74 @@ public struct CompiledFilter: Sendable {
     /// substituted. Throws where Foundation raises (a type mismatch, a bad
     /// regular expression, an unbound variable…).
     public func evaluate(with object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
-        try test(Scope(object: object, variables: variables))
+        try test(object, Scope(variables: variables))
     }
 
     /// Whether `object` matches.
     public func evaluate(with object: some ValueConvertible) throws(EvaluationError) -> Bool {
-        try test(Scope(object: object.predicateValue, variables: [:]))
+        try test(object.predicateValue, Scope(variables: [:]))
+    }
+}
+
+/// A ``Filter`` compiled for objects of one ``KeyValueReadable`` type: the
+/// root object's keys are resolved to the type's readers when compiling, so
+/// evaluation reads properties directly, without boxing the object.
+public struct TypedFilter<Root: KeyValueReadable>: Sendable {
+    public let filter: Filter
+    private let test: Compiler<Root>.TestFunction
+
+    public init(_ filter: Filter, for type: Root.Type = Root.self) {
+        self.filter = filter
+        let compiler = Compiler(source: filter.source ?? filter.format, root: RootAccess<Root>.typed)
+        test = compiler.predicate(filter.predicate)
+    }
+
+    /// Whether `object` matches.
+    public func evaluate(with object: Root, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
+        try test(object, Scope(variables: variables))
+    }
+}
+
+extension Sequence where Element: KeyValueReadable {
+    /// The elements that match, in order.
+    public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
+        var out: [Element] = []
+        let scope = Scope(variables: [:])
+        for element in self where try filter.evaluateFast(element, scope) { out.append(element) }
+        return out
+    }
+
+    /// The first element that matches.
+    public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {
+        for element in self where try filter.evaluate(with: element) { return element }
+        return nil
+    }
+
+    /// How many elements match.
+    public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
+        var n = 0
+        let scope = Scope(variables: [:])
+        for element in self where try filter.evaluateFast(element, scope) { n += 1 }
+        return n
+    }
+}
+
+extension TypedFilter {
+    @inline(__always)
+    func evaluateFast(_ object: Root, _ scope: Scope) throws(EvaluationError) -> Bool {
+        try test(object, scope)
     }
 }
 
 extension Filter {
     /// Compiles the filter for repeated evaluation.
     public func compiled() -> CompiledFilter { CompiledFilter(self) }
+
+    /// Compiles the filter for objects of one type, reading their keys
+    /// directly (the fastest way to filter a collection of them).
+    public func compiled<Root: KeyValueReadable>(for type: Root.Type) -> TypedFilter<Root> {
+        TypedFilter(self, for: type)
+    }
 
     /// Whether `object` matches (compiling the filter each time; keep a
     /// ``compiled()`` filter to evaluate many objects).

@@ -1,20 +1,51 @@
 import Foundation
 
-/// What a compiled predicate runs against: the object (`SELF`) and the
-/// variables in scope (substitution variables and `SUBQUERY` variables).
+/// The variables in scope while a compiled predicate runs: substitution
+/// variables and `SUBQUERY` variables. The object (`SELF`) is passed
+/// separately, with its own type.
 struct Scope: Sendable {
-    var object: Value
     var variables: [String: Value]
 }
 
-typealias ValueFunction = @Sendable (Scope) throws(EvaluationError) -> Value
-typealias TestFunction = @Sendable (Scope) throws(EvaluationError) -> Bool
+/// How a compiled predicate reads its root object (`SELF`): its keys,
+/// resolved once per key path node, and its value as a whole.
+struct RootAccess<Root>: Sendable {
+    typealias Reader = @Sendable (Root) throws(Failure) -> Value
+    let value: @Sendable (Root) -> Value
+    let reader: @Sendable (String) -> Reader
+}
+
+extension RootAccess where Root == Value {
+    static let dynamic = RootAccess(
+        value: { $0 },
+        reader: { key in { v throws(Failure) in try KeyValueAccess.value(v, key: key) } })
+}
+
+extension RootAccess where Root: KeyValueReadable {
+    static var typed: RootAccess {
+        RootAccess(
+            value: { .object(ObjectValue($0)) },
+            reader: { key in
+                if let read = Root.keyTable.reader(forKey: key) {
+                    return { root throws(Failure) in read(root) }
+                }
+                if key == "self" || key == "SELF" { return { root throws(Failure) in .object(ObjectValue(root)) } }
+                let name = String(describing: Root.self)
+                return { _ throws(Failure) in throw Failure(.unknownKey, "\(name) has no key '\(key)'") }
+            })
+    }
+}
 
 /// Turns a syntax tree into a tree of closures, once: each node's closure is
 /// chosen by its operator, modifier and options, with constants, folded
-/// search strings and compiled patterns prepared ahead of evaluation.
-struct Compiler {
+/// search strings and compiled patterns prepared ahead of evaluation, and
+/// the root's keys resolved to readers of its type.
+struct Compiler<Root> {
+    typealias ValueFunction = @Sendable (Root, Scope) throws(EvaluationError) -> Value
+    typealias TestFunction = @Sendable (Root, Scope) throws(EvaluationError) -> Bool
+
     let source: String
+    let root: RootAccess<Root>
 
     private func error(_ failure: Failure, _ range: SourceRange?) -> EvaluationError {
         EvaluationError(failure.code, failure.message, range: range ?? SourceRange(0, source.utf8.count), source: source)
@@ -25,36 +56,36 @@ struct Compiler {
     func predicate(_ p: PredicateNode) -> TestFunction {
         switch p.kind {
         case .constant(let b):
-            return { _ in b }
+            return { _, _ in b }
         case .and(let children):
             let tests = children.map(predicate)
             if tests.count == 2 {
                 let (a, b) = (tests[0], tests[1])
-                return { s throws(EvaluationError) in
-                    guard try a(s) else { return false }
-                    return try b(s)
+                return { r, s throws(EvaluationError) in
+                    guard try a(r, s) else { return false }
+                    return try b(r, s)
                 }
             }
-            return { s throws(EvaluationError) in
-                for t in tests where !(try t(s)) { return false }
+            return { r, s throws(EvaluationError) in
+                for t in tests where !(try t(r, s)) { return false }
                 return true
             }
         case .or(let children):
             let tests = children.map(predicate)
             if tests.count == 2 {
                 let (a, b) = (tests[0], tests[1])
-                return { s throws(EvaluationError) in
-                    if try a(s) { return true }
-                    return try b(s)
+                return { r, s throws(EvaluationError) in
+                    if try a(r, s) { return true }
+                    return try b(r, s)
                 }
             }
-            return { s throws(EvaluationError) in
-                for t in tests where try t(s) { return true }
+            return { r, s throws(EvaluationError) in
+                for t in tests where try t(r, s) { return true }
                 return false
             }
         case .not(let child):
             let t = predicate(child)
-            return { s throws(EvaluationError) in !(try t(s)) }
+            return { r, s throws(EvaluationError) in !(try t(r, s)) }
         case .comparison(let c):
             return comparison(c, range: p.range)
         }
@@ -72,17 +103,17 @@ struct Compiler {
         }
         switch c.modifier {
         case .direct:
-            return { s throws(EvaluationError) in
-                let a = try lhs(s)
-                let b = try rhs(s)
+            return { r, s throws(EvaluationError) in
+                let a = try lhs(r, s)
+                let b = try rhs(r, s)
                 do throws(Failure) { return try test(a, b) } catch { throw fail(error) }
             }
         case .any, .all:
             let isAny = c.modifier == .any
             let lhsRange = c.lhs.range ?? range
-            return { s throws(EvaluationError) in
-                let collection = try lhs(s)
-                let b = try rhs(s)
+            return { r, s throws(EvaluationError) in
+                let collection = try lhs(r, s)
+                let b = try rhs(r, s)
                 let elements: [Value]
                 switch collection {
                 case .array(let items): elements = items
@@ -114,53 +145,63 @@ struct Compiler {
         }
         switch e.kind {
         case .constant(let v):
-            return { _ in v }
+            return { _, _ in v }
         case .evaluatedObject:
-            return { s in s.object }
+            let whole = root.value
+            return { r, _ in whole(r) }
         case .variable(let name):
-            return { s throws(EvaluationError) in
+            return { r, s throws(EvaluationError) in
                 guard let v = s.variables[name] else {
                     throw fail(Failure(.unboundVariable, "no value for the variable $\(name)"))
                 }
                 return v
             }
         case .keyPath(let keys):
-            if keys.count == 1, let key = keys.first, !key.hasPrefix("@") {
-                return { s throws(EvaluationError) in
-                    do throws(Failure) { return try KeyValueAccess.value(s.object, key: key) } catch { throw fail(error) }
+            guard let first = keys.first, !first.hasPrefix("@") else {
+                // A collection operator applies to the root as a whole.
+                let whole = root.value
+                return { r, _ throws(EvaluationError) in
+                    do throws(Failure) { return try KeyValueAccess.value(whole(r), path: keys) } catch { throw fail(error) }
                 }
             }
-            return { s throws(EvaluationError) in
-                do throws(Failure) { return try KeyValueAccess.value(s.object, path: keys) } catch { throw fail(error) }
+            let read = root.reader(first)
+            if keys.count == 1 {
+                return { r, _ throws(EvaluationError) in
+                    do throws(Failure) { return try read(r) } catch { throw fail(error) }
+                }
+            }
+            let rest = Array(keys.dropFirst())
+            return { r, _ throws(EvaluationError) in
+                do throws(Failure) { return try KeyValueAccess.value(read(r), path: rest) } catch { throw fail(error) }
             }
         case .path(let base, let keys):
             let b = expression(base)
-            return { s throws(EvaluationError) in
-                let v = try b(s)
+            return { r, s throws(EvaluationError) in
+                let v = try b(r, s)
                 do throws(Failure) { return try KeyValueAccess.value(v, path: keys) } catch { throw fail(error) }
             }
         case .aggregate(let items):
             let fns = items.map(expression)
-            return { s throws(EvaluationError) in
+            return { r, s throws(EvaluationError) in
                 var out: [Value] = []
                 out.reserveCapacity(fns.count)
-                for f in fns { out.append(try f(s)) }
+                for f in fns { out.append(try f(r, s)) }
                 return .array(out)
             }
         case .function(let f, let args):
             let fns = args.map(expression)
             if fns.count == 2 {
                 let (a, b) = (fns[0], fns[1])
-                return { s throws(EvaluationError) in
-                    let x = try a(s)
-                    let y = try b(s)
+                return { r, s throws(EvaluationError) in
+                    let x = try a(r, s)
+                    let y = try b(r, s)
                     do throws(Failure) { return try Functions.call(f, [x, y]) } catch { throw fail(error) }
                 }
             }
-            return { s throws(EvaluationError) in
+            return { r, s throws(EvaluationError) in
                 var values: [Value] = []
                 values.reserveCapacity(fns.count)
-                for fn in fns { values.append(try fn(s)) }
+                for fn in fns { values.append(try fn(r, s)) }
                 do throws(Failure) { return try Functions.call(f, values) } catch { throw fail(error) }
             }
         case .index(let base, let sub):
@@ -168,59 +209,59 @@ struct Compiler {
             switch sub {
             case .expression(let i):
                 let index = expression(i)
-                return { s throws(EvaluationError) in
-                    let container = try b(s)
-                    let key = try index(s)
+                return { r, s throws(EvaluationError) in
+                    let container = try b(r, s)
+                    let key = try index(r, s)
                     do throws(Failure) { return try Indexing.value(container, key) } catch { throw fail(error) }
                 }
             case .first, .last, .size:
-                return { s throws(EvaluationError) in
-                    let container = try b(s)
+                return { r, s throws(EvaluationError) in
+                    let container = try b(r, s)
                     do throws(Failure) { return try Indexing.value(container, sub) } catch { throw fail(error) }
                 }
             }
         case .invocation(let receiver, let selector, let args):
-            let r = expression(receiver)
+            let recv = expression(receiver)
             let fns = args.map(expression)
-            return { s throws(EvaluationError) in
-                let target = try r(s)
+            return { r, s throws(EvaluationError) in
+                let target = try recv(r, s)
                 var values: [Value] = []
-                for fn in fns { values.append(try fn(s)) }
+                for fn in fns { values.append(try fn(r, s)) }
                 do throws(Failure) { return try Functions.invoke(selector, on: target, values) } catch { throw fail(error) }
             }
         case .cast(let value, let type):
             let v = expression(value)
-            return { s throws(EvaluationError) in
-                let x = try v(s)
+            return { r, s throws(EvaluationError) in
+                let x = try v(r, s)
                 do throws(Failure) { return try Functions.cast(x, to: type) } catch { throw fail(error) }
             }
         case .ternary(let p, let a, let b):
             let test = predicate(p)
             let whenTrue = expression(a)
             let whenFalse = expression(b)
-            return { s throws(EvaluationError) in
-                if try test(s) { return try whenTrue(s) }
-                return try whenFalse(s)
+            return { r, s throws(EvaluationError) in
+                if try test(r, s) { return try whenTrue(r, s) }
+                return try whenFalse(r, s)
             }
         case .subquery(let collection, let variable, let p):
             let c = expression(collection)
             let test = predicate(p)
-            return { s throws(EvaluationError) in
-                let items = try c(s)
+            return { r, s throws(EvaluationError) in
+                let items = try c(r, s)
                 var inner = s
                 switch items {
                 case .array(let elements):
                     var out: [Value] = []
                     for element in elements {
                         inner.variables[variable] = element
-                        if try test(inner) { out.append(element) }
+                        if try test(r, inner) { out.append(element) }
                     }
                     return .array(out)
                 case .set(let elements):
                     var out = Set<Value>()
                     for element in elements {
                         inner.variables[variable] = element
-                        if try test(inner) { out.insert(element) }
+                        if try test(r, inner) { out.insert(element) }
                     }
                     return .set(out)
                 default:
@@ -232,7 +273,7 @@ struct Compiler {
             // defined by Foundation and is not kept.
             return expression(value)
         case .anyKey:
-            return { _ throws(EvaluationError) in
+            return { _, _ throws(EvaluationError) in
                 throw fail(Failure(.unsupported, "ANYKEY is only meaningful to Spotlight queries"))
             }
         }
