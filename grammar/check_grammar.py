@@ -11,6 +11,13 @@ matters, so the grammar must accept those cases. Parse failures that are
 resource limits (nesting depth, length; the error text contains "limit") are
 skipped and counted.
 
+The parser binds format arguments while it reads the text, so a bind error
+can stop it before it reaches a syntax error further on ('name == %@ AND
+(NOT (%@))' with a predicate argument fails at bind, but is no predicate
+whatever the argument). A case that fails at "bind" is therefore run once
+more with a fitting argument for each specifier and no variables, and that
+run decides whether the parser accepts the text.
+
 The grammar is converted with ebnf_to_lark.py and run with Lark's Earley
 parser. The script then checks grammar/examples/accept.txt and reject.txt
 (one format string per line) against both the parser and the grammar; for
@@ -146,6 +153,25 @@ def example_arguments(text: str, specifier: re.Pattern) -> list:
     return [arguments.get(k, "value") for k in range(size)]
 
 
+def run_with_fitting_arguments(sift: str, texts: list[str], specifier: re.Pattern, label: str) -> list[dict]:
+    """Runs each text through `sift check` with fitting arguments and no variables."""
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as tmp:
+        for n, text in enumerate(texts, 1):
+            case = {"id": f"{label}:{n}", "format": text, "object": {}, "expect": True}
+            arguments = example_arguments(text, specifier)
+            if arguments:
+                case["args"] = arguments
+            tmp.write(json.dumps(case) + "\n")
+        tmp_path = tmp.name
+    try:
+        outcomes = run_sift(sift, tmp_path)
+    finally:
+        os.unlink(tmp_path)
+    if len(outcomes) != len(texts):
+        raise CheckError(f"{label}: {len(texts)} lines but {len(outcomes)} results from sift check")
+    return outcomes
+
+
 def read_examples(path: str) -> list[str]:
     with open(path, encoding="utf-8") as f:
         return [line.rstrip("\n").rstrip("\r") for line in f if line.strip()]
@@ -172,10 +198,11 @@ def main(argv: list[str]) -> int:
         return 2
 
     problems: list[str] = []
-    counts = {"cases": 0, "accept": 0, "reject": 0, "limit": 0, "agree": 0}
+    counts = {"cases": 0, "accept": 0, "reject": 0, "limit": 0, "agree": 0, "bind": 0}
 
     try:
         # ---- Conformance cases
+        checked_cases: list[tuple[dict, dict]] = []
         for path in args.cases:
             cases = read_cases(path)
             outcomes = run_sift(args.sift, path)
@@ -184,23 +211,34 @@ def main(argv: list[str]) -> int:
             for case, outcome in zip(cases, outcomes):
                 if str(outcome.get("id")) != str(case.get("id")):
                     raise CheckError(f"{path}: result {outcome.get('id')!r} does not match case {case.get('id')!r}")
-                counts["cases"] += 1
-                verdict = parser_verdict(outcome)
-                counts[verdict] += 1
-                if verdict == "limit":
-                    continue
-                accepted, why = grammar.accepts(case["format"])
-                if accepted == (verdict == "accept"):
-                    counts["agree"] += 1
-                    continue
-                if verdict == "accept":
-                    problems.append(
-                        f"{case['id']}: parser accepts, grammar rejects: {case['format']!r}\n"
-                        f"    grammar: {why}")
-                else:
-                    problems.append(
-                        f"{case['id']}: parser rejects, grammar accepts: {case['format']!r}\n"
-                        f"    parser: {outcome.get('error')}")
+                checked_cases.append((case, outcome))
+
+        bound = [(case, outcome) for case, outcome in checked_cases if outcome.get("stage") == "bind"]
+        reruns = run_with_fitting_arguments(
+            args.sift, [case["format"] for case, _ in bound], specifier, "bind") if bound else []
+        rerun_of = {id(case): rerun for (case, _), rerun in zip(bound, reruns)}
+        counts["bind"] = len(bound)
+
+        for case, outcome in checked_cases:
+            counts["cases"] += 1
+            if id(case) in rerun_of:
+                outcome = rerun_of[id(case)]
+            verdict = parser_verdict(outcome)
+            counts[verdict] += 1
+            if verdict == "limit":
+                continue
+            accepted, why = grammar.accepts(case["format"])
+            if accepted == (verdict == "accept"):
+                counts["agree"] += 1
+                continue
+            if verdict == "accept":
+                problems.append(
+                    f"{case['id']}: parser accepts, grammar rejects: {case['format']!r}\n"
+                    f"    grammar: {why}")
+            else:
+                problems.append(
+                    f"{case['id']}: parser rejects, grammar accepts: {case['format']!r}\n"
+                    f"    parser: {outcome.get('error')}")
 
         # ---- Example strings
         example_counts = {}
@@ -210,20 +248,7 @@ def main(argv: list[str]) -> int:
                 problems.append(f"{path} is missing")
                 continue
             examples = read_examples(path)
-            with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as tmp:
-                for n, text in enumerate(examples, 1):
-                    case = {"id": f"{name}:{n}", "format": text, "object": {}, "expect": True}
-                    arguments = example_arguments(text, specifier)
-                    if arguments:
-                        case["args"] = arguments
-                    tmp.write(json.dumps(case) + "\n")
-                tmp_path = tmp.name
-            try:
-                outcomes = run_sift(args.sift, tmp_path)
-            finally:
-                os.unlink(tmp_path)
-            if len(outcomes) != len(examples):
-                raise CheckError(f"{path}: {len(examples)} lines but {len(outcomes)} results from sift check")
+            outcomes = run_with_fitting_arguments(args.sift, examples, specifier, name)
             good = 0
             for n, (text, outcome) in enumerate(zip(examples, outcomes), 1):
                 verdict = parser_verdict(outcome)
@@ -246,8 +271,9 @@ def main(argv: list[str]) -> int:
 
     checked = counts["accept"] + counts["reject"]
     print(
-        f"cases: {counts['cases']} (parser accepts {counts['accept']}, rejects {counts['reject']}; "
-        f"skipped as limits {counts['limit']}); grammar agrees on {counts['agree']} of {checked}")
+        f"cases: {counts['cases']} (parser accepts {counts['accept']}, rejects {counts['reject']}, "
+        f"skipped as limits {counts['limit']}; {counts['bind']} bind errors re-run with fitting arguments); "
+        f"grammar agrees on {counts['agree']} of {checked}")
     if example_counts:
         print("examples: " + ", ".join(f"{name} {g} of {t} as expected" for name, (g, t) in example_counts.items()))
     for problem in problems:

@@ -58,6 +58,13 @@ enum Operators {
         _ options: ComparisonOptions, bothNil: Bool, _ accept: @escaping @Sendable (ComparisonResult) -> Bool
     ) -> Test {
         return { a, b throws(Failure) in
+            // Fast paths: two integers, two doubles.
+            if case .int(let x) = a, case .int(let y) = b {
+                return accept(x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame))
+            }
+            if case .double(let x) = a, case .double(let y) = b, !x.isNaN, !y.isNaN {
+                return accept(x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame))
+            }
             if a.isNull || b.isNull { return a.isNull && b.isNull && bothNil }
             if case .double(let x) = a, x.isNaN { return false }
             if case .double(let y) = b, y.isNaN { return false }
@@ -98,8 +105,10 @@ enum Operators {
     ) -> Test {
         if case .string(let needle)? = constant {
             let key = StringSemantics.key(needle, options)
+            let ascii = ASCIINeedle(needle, options)
             return { a, b throws(Failure) in
                 guard let (x, _) = try strings(a, b, name) else { return false }
+                if let ascii, let answer = ascii.search(x, kind) { return answer }
                 return StringSemantics.search(StringSemantics.key(x, options), key, kind)
             }
         }
