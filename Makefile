@@ -51,7 +51,7 @@ check-cases: build
 grammar-check: build python-deps
 	$(PYTHON) grammar/check_grammar.py --sift $(SIFT) $(CASES)
 
-test: deps swift-test
+test: deps swift-test grammar-check
 
 repl: system-deps
 	$(SWIFT) build --product sift

@@ -39,6 +39,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # keep grammar/ free of __pycache__
 
 import ebnf_to_lark  # noqa: E402
 
@@ -145,7 +146,10 @@ def example_arguments(text: str, specifier: re.Pattern) -> list:
                     else:
                         index = following
                         following += 1
-                    arguments[index] = ARGUMENT_FOR_CONVERSION[spec[-1]]
+                    # %@ takes anything: another specifier of the same
+                    # argument decides its type.
+                    if spec[-1] != "@" or index not in arguments:
+                        arguments[index] = ARGUMENT_FOR_CONVERSION[spec[-1]]
                 i = m.end()
                 continue
         i += 1
