@@ -51,6 +51,13 @@ struct ErrorTests {
         #expect(predicate.code.stage == "bind" || predicate.code.stage == "parse")
     }
 
+    @Test func wrongArgumentForATypeOrSelectorIsABindError() throws {
+        #expect(error("CAST(x, %@) == 1", [.value(3)])?.code == .argument)
+        #expect(error("FUNCTION(x, %@) == 1", [.value("")])?.code == .argument)
+        #expect(error("CAST(x, 3) == 1")?.code == .syntax)
+        #expect(error("CAST(x, %@) == 1", [.value("NSNumber")]) == nil)
+    }
+
     @Test func renderedWithACaret() throws {
         let e = try #require(error("name == (1"))
         #expect(e.rendered() == """

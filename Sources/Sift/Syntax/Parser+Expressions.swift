@@ -402,7 +402,9 @@ extension Parser {
     private func makeCast(_ arguments: [ExpressionNode], range: SourceRange) throws(ParseError) -> ExpressionNode {
         guard arguments.count == 2 else { throw arityError("CAST", 2, arguments.count, range) }
         guard case .constant(.string(let type)) = arguments[1].kind else {
-            throw error("the type in CAST must be a string such as 'NSDate'", arguments[1].range ?? range)
+            throw error(
+                "the type in CAST must be a string such as 'NSDate'", arguments[1].range ?? range,
+                fromSpecifier(arguments[1]) ? .argument : .syntax)
         }
         if type == "NSDate", case .constant(let value) = arguments[0].kind {
             switch value {
@@ -426,6 +428,13 @@ extension Parser {
         return ExpressionNode(.cast(arguments[0], type: type), range: range)
     }
 
+    /// Whether an operand was written as a format specifier (`%@`), so that
+    /// a wrong value in it is the argument's fault, not the text's.
+    private func fromSpecifier(_ e: ExpressionNode) -> Bool {
+        guard let r = e.range, r.lowerBound < bytes.count else { return false }
+        return bytes[r.lowerBound] == UInt8(ascii: "%")
+    }
+
     /// `FUNCTION(receiver, "selector", args…)`.
     private func makeInvocation(_ arguments: [ExpressionNode], range: SourceRange) throws(ParseError)
         -> ExpressionNode
@@ -434,7 +443,9 @@ extension Parser {
             throw error("FUNCTION takes a receiver, a selector and its arguments, got \(arguments.count)", range)
         }
         guard case .constant(.string(let selector)) = arguments[1].kind, !selector.isEmpty else {
-            throw error("the selector in FUNCTION must be a string such as 'uppercaseString'", arguments[1].range ?? range)
+            throw error(
+                "the selector in FUNCTION must be a string such as 'uppercaseString'", arguments[1].range ?? range,
+                fromSpecifier(arguments[1]) ? .argument : .syntax)
         }
         return ExpressionNode(.invocation(arguments[0], selector: selector, Array(arguments.dropFirst(2))), range: range)
     }
