@@ -7,7 +7,7 @@ public struct SiftCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sift",
         abstract: "Parse, print and check Apple's predicate format strings.",
-        subcommands: [FormatCommand.self, ASTCommand.self, CheckCommand.self]
+        subcommands: [FilterCommand.self, FormatCommand.self, ASTCommand.self, CheckCommand.self]
     )
 
     public init() {}

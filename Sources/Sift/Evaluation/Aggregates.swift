@@ -8,7 +8,7 @@ enum Aggregates {
         out.reserveCapacity(values.count)
         for v in values {
             guard let n = NumericValue(v) else {
-                throw Failure(.typeMismatch, "\(what) needs numbers, got a \(v.typeName)")
+                throw Failure(.typeMismatch, "\(what) needs numbers, got \(Functions.describe(v))")
             }
             out.append(n)
         }
@@ -51,7 +51,7 @@ enum Aggregates {
         switch value {
         case .array(let items): return items
         case .set(let items): return Array(items)
-        default: throw Failure(.notACollection, "\(what) needs an array or a set, not a \(value.typeName)")
+        default: throw Failure(.notACollection, "\(what) needs an array or a set, not \(Functions.describe(value))")
         }
     }
 

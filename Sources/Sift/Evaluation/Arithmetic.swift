@@ -10,7 +10,7 @@ import Foundation
 enum Arithmetic {
     static func operand(_ v: Value, _ what: String) throws(Failure) -> NumericValue {
         guard let n = NumericValue(v) else {
-            throw Failure(.typeMismatch, "\(what) needs numbers, got \(v.isNull ? "nil" : "a \(v.typeName)")")
+            throw Failure(.typeMismatch, "\(what) needs numbers, got \(Functions.describe(v))")
         }
         return n
     }

@@ -55,7 +55,9 @@ enum Functions {
     }
 
     static func describe(_ v: Value) -> String {
-        v.isNull ? "nil" : "a \(v.typeName)"
+        if v.isNull { return "nil" }
+        let name = v.typeName
+        return ("aeiou".contains(name.prefix(1).lowercased()) ? "an " : "a ") + name
     }
 
     // MARK: - CAST

@@ -58,7 +58,7 @@ enum KeyValueAccess {
             return .set(out)
         default:
             if let v = methodKey(key, on: value) { return v }
-            throw Failure(.unknownKey, "a \(value.typeName) has no key '\(key)'")
+            throw Failure(.unknownKey, "\(Functions.describe(value)) has no key '\(key)'")
         }
     }
 
@@ -115,7 +115,7 @@ enum KeyValueAccess {
         case .set(let items): elements = Array(items)
         case .dictionary(let d): elements = Array(d.values)
         default:
-            throw Failure(.notACollection, "\(op) needs an array or a set, not a \(value.typeName)")
+            throw Failure(.notACollection, "\(op) needs an array or a set, not \(Functions.describe(value))")
         }
         if op == "@count" { return .int(elements.count) }
         guard !rest.isEmpty else {
@@ -151,7 +151,7 @@ enum KeyValueAccess {
                 case .array(let items): flat.append(contentsOf: items)
                 case .set(let items): flat.append(contentsOf: items)
                 case .null, .nsNull: continue
-                default: throw Failure(.notACollection, "\(op) needs collections, got a \(v.typeName)")
+                default: throw Failure(.notACollection, "\(op) needs collections, got \(Functions.describe(v))")
                 }
             }
             switch op {

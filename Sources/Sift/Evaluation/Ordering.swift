@@ -19,7 +19,7 @@ enum Ordering {
                 guard let order = NumericValue.compare(x, y) else { throw nanFailure }
                 return order
             }
-            throw Failure(.typeMismatch, "cannot compare a \(a.typeName) with a \(b.typeName)")
+            throw Failure(.typeMismatch, "cannot compare \(Functions.describe(a)) with \(Functions.describe(b))")
         }
     }
 

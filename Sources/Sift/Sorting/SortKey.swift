@@ -186,8 +186,8 @@ public enum Sorting {
         try permutation(values, by: keys).map { values[$0] }
     }
 
-    /// The indices of `values` in sorted order.
-    static func permutation(_ values: [Value], by keys: [SortKey]) throws(EvaluationError) -> [Int] {
+    /// The indices of `values` in sorted order (stable).
+    public static func permutation(_ values: [Value], by keys: [SortKey]) throws(EvaluationError) -> [Int] {
         guard !keys.isEmpty, values.count > 1 else { return Array(values.indices) }
         var rows: [(index: Int, keys: [Value])] = []
         rows.reserveCapacity(values.count)

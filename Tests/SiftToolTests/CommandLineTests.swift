@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// The `sift` executable, run as a user runs it.
+struct CommandLineTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var binary: URL? {
+        for config in ["debug", "release"] {
+            let url = root.appendingPathComponent(".build/\(config)/sift")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func sift(_ arguments: [String], input: String = "") throws -> Run {
+        let binary = try #require(Self.binary, "build the sift product first (swift build)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func format() throws {
+        let ok = try sift(["format", "name beginswith[c] %@ AND age > %d", "--arg", #""ste""#, "--arg", "30"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout == "name BEGINSWITH[c] \"ste\" AND age > 30\n")
+        let bad = try sift(["format", "age == (1"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("^"))
+        #expect(try sift(["format"]).status == 2)
+        #expect(try sift(["--help"]).status == 0)
+    }
+
+    @Test func filter() throws {
+        let records = """
+            {"name":"Ann","age":31}
+            {"name":"bob","age":20}
+
+            {"name":"Cid","age":45}
+            """
+        let hits = try sift(["filter", "age > 30"], input: records)
+        #expect(hits.status == 0)
+        #expect(hits.stdout == "{\"name\":\"Ann\",\"age\":31}\n{\"name\":\"Cid\",\"age\":45}\n")
+        let sorted = try sift(["filter", "age > 0", "--sort", "age DESC", "--limit", "2"], input: records)
+        #expect(sorted.stdout == "{\"name\":\"Cid\",\"age\":45}\n{\"name\":\"Ann\",\"age\":31}\n")
+        #expect(try sift(["filter", "age > 0", "--count"], input: records).stdout == "3\n")
+        #expect(try sift(["filter", "age > 99"], input: records).status == 1)
+        let array = try sift(["filter", "a == %@", "--arg", "2"], input: #"[{"a":1},{"a":2}]"#)
+        #expect(array.stdout == "{\"a\":2}\n")
+        let error = try sift(["filter", "name < 5"], input: records)
+        #expect(error.status == 2)
+        #expect(error.stderr.contains("record 1"))
+        #expect(try sift(["filter", "a == 1"], input: "{not json").status == 2)
+    }
+
+    @Test func check() throws {
+        let cases = """
+            {"id":"a","format":"age > 3","object":{"age":5},"expect":true}
+            {"id":"b","format":"age >","object":{},"expect":"parse_error"}
+            """
+        let run = try sift(["check", "-"], input: cases)
+        #expect(run.status == 0)
+        #expect(run.stdout == """
+            {"id":"a","ok":true,"result":true,"canonical":"age > 3"}
+            {"id":"b","ok":false,"stage":"parse","error":"expected an expression after '>', found the end of the input (1:6)"}
+
+            """)
+        let failing = try sift(["check", "-"], input: #"{"id":"c","format":"1 == 1","object":{},"expect":false}"#)
+        #expect(failing.status == 1)
+    }
+}
