@@ -104,6 +104,12 @@ struct TypedFilterTests {
         }
     }
 
+    /// Values are copied all through evaluation; an object case stored
+    /// inline would make every one of them about 100 bytes.
+    @Test func valuesStaySmall() {
+        #expect(MemoryLayout<Value>.size <= 24)
+    }
+
     @Test func typedCollectionHelpers() throws {
         let f = try Filter("year >= 1990").compiled(for: Book.self)
         #expect(try books.filter(f).map(\.title) == ["Good Omens", "Untitled"])

@@ -27,7 +27,8 @@ public enum Value: Sendable {
     case set(Set<Value>)
     case dictionary([String: Value])
     /// An object of the user's type, read through ``KeyValueReadable``.
-    case object(ObjectValue)
+    /// (Boxed, so that every other value stays small: 21 bytes.)
+    indirect case object(ObjectValue)
 }
 
 // MARK: - Convenience
