@@ -26,9 +26,13 @@ public struct CompiledFilter: Sendable {
 /// A ``Filter`` compiled for objects of one ``KeyValueReadable`` type: the
 /// root object's keys are resolved to the type's readers when compiling, so
 /// evaluation reads properties directly, without boxing the object.
+///
+/// The collection methods (`filter`, `count(where:)`, `first(where:)`) are
+/// inlinable, so that they are specialised for the element type in the
+/// caller's module and read elements in place.
 public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     public let filter: Filter
-    private let test: Compiler<Root>.TestFunction
+    @usableFromInline let test: @Sendable (Root, Scope) throws(EvaluationError) -> Bool
 
     public init(_ filter: Filter, for type: Root.Type = Root.self) {
         self.filter = filter
@@ -37,6 +41,7 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     }
 
     /// Whether `object` matches.
+    @inlinable
     public func evaluate(with object: Root, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
         try test(object, Scope(variables: variables))
     }
@@ -44,32 +49,71 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
 
 extension Sequence where Element: KeyValueReadable {
     /// The elements that match, in order.
+    @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
         var out: [Element] = []
         let scope = Scope(variables: [:])
-        for element in self where try filter.evaluateFast(element, scope) { out.append(element) }
+        for element in self where try filter.test(element, scope) { out.append(element) }
         return out
     }
 
     /// The first element that matches.
+    @inlinable
     public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {
+        let scope = Scope(variables: [:])
+        for element in self where try filter.test(element, scope) { return element }
+        return nil
+    }
+
+    /// How many elements match.
+    @inlinable
+    public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
+        var n = 0
+        let scope = Scope(variables: [:])
+        for element in self where try filter.test(element, scope) { n += 1 }
+        return n
+    }
+}
+
+extension Array where Element: KeyValueReadable {
+    /// The elements that match, in order (read in place, not copied).
+    @inlinable
+    public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
+        var out: [Element] = []
+        let scope = Scope(variables: [:])
+        for i in indices where try filter.test(self[i], scope) { out.append(self[i]) }
+        return out
+    }
+
+    /// How many elements match (read in place, not copied).
+    @inlinable
+    public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
+        var n = 0
+        let scope = Scope(variables: [:])
+        for i in indices where try filter.test(self[i], scope) { n += 1 }
+        return n
+    }
+}
+
+extension Sequence where Element: ValueConvertible {
+    /// The elements that match, in order.
+    public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Element] {
+        var out: [Element] = []
+        for element in self where try filter.evaluate(with: element) { out.append(element) }
+        return out
+    }
+
+    /// The first element that matches.
+    public func first(where filter: CompiledFilter) throws(EvaluationError) -> Element? {
         for element in self where try filter.evaluate(with: element) { return element }
         return nil
     }
 
     /// How many elements match.
-    public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
+    public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
         var n = 0
-        let scope = Scope(variables: [:])
-        for element in self where try filter.evaluateFast(element, scope) { n += 1 }
+        for element in self where try filter.evaluate(with: element) { n += 1 }
         return n
-    }
-}
-
-extension TypedFilter {
-    @inline(__always)
-    func evaluateFast(_ object: Root, _ scope: Scope) throws(EvaluationError) -> Bool {
-        try test(object, scope)
     }
 }
 
@@ -94,27 +138,5 @@ extension Sequence where Element: ValueConvertible {
     /// The elements that match, in order (compiling the filter once).
     public func filter(_ filter: Filter) throws(EvaluationError) -> [Element] {
         try self.filter(filter.compiled())
-    }
-}
-
-extension Sequence where Element: ValueConvertible {
-    /// The elements that match, in order.
-    public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Element] {
-        var out: [Element] = []
-        for element in self where try filter.evaluate(with: element) { out.append(element) }
-        return out
-    }
-
-    /// The first element that matches.
-    public func first(where filter: CompiledFilter) throws(EvaluationError) -> Element? {
-        for element in self where try filter.evaluate(with: element) { return element }
-        return nil
-    }
-
-    /// How many elements match.
-    public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
-        var n = 0
-        for element in self where try filter.evaluate(with: element) { n += 1 }
-        return n
     }
 }

@@ -3,8 +3,14 @@ import Foundation
 /// The variables in scope while a compiled predicate runs: substitution
 /// variables and `SUBQUERY` variables. The object (`SELF`) is passed
 /// separately, with its own type.
+@usableFromInline
 struct Scope: Sendable {
-    var variables: [String: Value]
+    @usableFromInline var variables: [String: Value]
+
+    @usableFromInline
+    init(variables: [String: Value]) {
+        self.variables = variables
+    }
 }
 
 /// How a compiled predicate reads its root object (`SELF`): its keys,
