@@ -64,7 +64,7 @@ struct FilterCommand: ParsableCommand {
         if !sortKeys.isEmpty {
             let order: [Int]
             do {
-                order = try Sorting.permutation(kept.map(\.1), by: sortKeys)
+                order = try Sorting.permutation(kept.map { $0.1 }, by: sortKeys)
             } catch {
                 Terminal.printError(error.rendered(colors: false))
                 throw ExitCode(2)

@@ -5,7 +5,7 @@ extension ExpressionNode {
         throws(ParseError)
     {
         self = try FormatParser.parseExpression(
-            format, arguments: arguments.map(\.formatArgument), options: options)
+            format, arguments: arguments.map { $0.formatArgument }, options: options)
     }
 }
 
@@ -15,6 +15,6 @@ extension PredicateNode {
         throws(ParseError)
     {
         self = try FormatParser.parsePredicate(
-            format, arguments: arguments.map(\.formatArgument), options: options)
+            format, arguments: arguments.map { $0.formatArgument }, options: options)
     }
 }

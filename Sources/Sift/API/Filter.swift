@@ -37,7 +37,7 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
         throws(ParseError)
     {
         predicate = try FormatParser.parsePredicate(
-            format, arguments: arguments.map(\.formatArgument), options: options)
+            format, arguments: arguments.map { $0.formatArgument }, options: options)
         source = format
     }
 
@@ -57,7 +57,7 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
     public func substituting(
         _ variables: [String: any ValueConvertible], allowingUnbound: Bool = false
     ) throws(ParseError) -> Filter {
-        let values = variables.mapValues(\.predicateValue)
+        let values = variables.mapValues { $0.predicateValue }
         var substitution = Substitution(
             variables: values, allowingUnbound: allowingUnbound, source: source ?? format)
         return Filter(try substitution.apply(predicate), source: source)

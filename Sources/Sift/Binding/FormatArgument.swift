@@ -79,15 +79,19 @@ extension Optional: ValueConvertible where Wrapped: ValueConvertible {
 
 extension Array: FormatArgumentConvertible where Element: ValueConvertible {}
 extension Array: ValueConvertible where Element: ValueConvertible {
-    public var predicateValue: Value { .array(map(\.predicateValue)) }
+    // Closures rather than key paths: a key path used as a function is
+    // looked up at run time on every call, which is slow in generic code.
+    @inlinable
+    public var predicateValue: Value { .array(map { $0.predicateValue }) }
 }
 
 extension Set: FormatArgumentConvertible where Element: ValueConvertible {}
 extension Set: ValueConvertible where Element: ValueConvertible {
-    public var predicateValue: Value { .set(Set<Value>(map(\.predicateValue))) }
+    @inlinable
+    public var predicateValue: Value { .set(Set<Value>(map { $0.predicateValue })) }
 }
 
 extension Dictionary: FormatArgumentConvertible where Key == String, Value: ValueConvertible {}
 extension Dictionary: ValueConvertible where Key == String, Value: ValueConvertible {
-    public var predicateValue: Sift.Value { .dictionary(mapValues(\.predicateValue)) }
+    public var predicateValue: Sift.Value { .dictionary(mapValues { $0.predicateValue }) }
 }

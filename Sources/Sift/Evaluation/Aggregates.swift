@@ -84,7 +84,7 @@ enum Aggregates {
     /// The population standard deviation.
     static func stddev(_ values: [Value]) throws(Failure) -> Value {
         guard !values.isEmpty else { return .null }
-        let xs = try numbers(values, what: "stddev:").map(\.doubleValue)
+        let xs = try numbers(values, what: "stddev:").map { $0.doubleValue }
         let mean = xs.reduce(0, +) / Double(xs.count)
         let variance = xs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(xs.count)
         return .double(variance.squareRoot())

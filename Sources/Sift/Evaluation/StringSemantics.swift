@@ -16,7 +16,7 @@ enum StringSemantics {
     /// sequence of Unicode scalars (UTF-8 bytes for ASCII input).
     static func key(_ s: String, _ options: ComparisonOptions) -> [UInt32] {
         if options.contains(.normalized) {
-            return s.unicodeScalars.map(\.value)
+            return s.unicodeScalars.map { $0.value }
         }
         let fold = options.contains(.caseInsensitive)
         if s.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -28,9 +28,9 @@ enum StringSemantics {
         if fold { t = t.uppercased().lowercased() }
         t = t.decomposedStringWithCanonicalMapping
         if options.contains(.diacriticInsensitive) {
-            return t.unicodeScalars.lazy.filter { !isCombiningMark($0) }.map(\.value)
+            return t.unicodeScalars.lazy.filter { !isCombiningMark($0) }.map { $0.value }
         }
-        return t.unicodeScalars.map(\.value)
+        return t.unicodeScalars.map { $0.value }
     }
 
     static func isCombiningMark(_ u: Unicode.Scalar) -> Bool {

@@ -62,7 +62,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// The typed elements that match, sorted and sliced (`properties` and
     /// `distinct` apply to values; use ``execute(on:)`` for those).
     public func execute<Element: ValueConvertible>(on elements: [Element]) throws(EvaluationError) -> [Element] {
-        let values = elements.map(\.predicateValue)
+        let values = elements.map { $0.predicateValue }
         var indices: [Int] = []
         let compiled = filter?.compiled()
         for (i, v) in values.enumerated() where qualifies(v) {

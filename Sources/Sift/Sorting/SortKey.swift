@@ -218,7 +218,7 @@ public enum Sorting {
             return a.index < b.index
         }
         if let failure { throw failure }
-        return rows.map(\.index)
+        return rows.map { $0.index }
     }
 
     private static func sortError(_ f: Failure, _ key: SortKey) -> EvaluationError {
@@ -232,6 +232,6 @@ extension Sequence where Element: ValueConvertible {
     /// The elements sorted by `keys` (stable).
     public func sorted(by keys: [SortKey]) throws(EvaluationError) -> [Element] {
         let elements = Array(self)
-        return try Sorting.permutation(elements.map(\.predicateValue), by: keys).map { elements[$0] }
+        return try Sorting.permutation(elements.map { $0.predicateValue }, by: keys).map { elements[$0] }
     }
 }

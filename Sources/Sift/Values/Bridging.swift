@@ -16,7 +16,7 @@ extension JSONValue: ValueConvertible {
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
-        case .array(let items): return .array(items.map(\.converted))
+        case .array(let items): return .array(items.map { $0.converted })
         case .object(let o):
             var d: [String: Value] = [:]
             d.reserveCapacity(o.count)

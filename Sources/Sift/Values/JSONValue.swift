@@ -48,7 +48,7 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
-    public var keys: [String] { members.map(\.key) }
+    public var keys: [String] { members.map { $0.key } }
     public var count: Int { members.count }
 
     public static func == (a: JSONObject, b: JSONObject) -> Bool {

@@ -52,33 +52,28 @@ public struct KeyTable<Root>: Sendable {
 /// An object of a ``KeyValueReadable`` type inside a ``Value``.
 ///
 /// Equality is the type's own `==` when it is `Hashable` (as `isEqual:`
-/// is for value objects), and never true otherwise, except for the same
-/// class instance.
+/// is for value objects), identity for class instances, and never true
+/// otherwise. Nothing is computed when the object is wrapped: reading a key
+/// goes straight to the type's ``KeyTable``.
 public struct ObjectValue: Sendable, Hashable, CustomStringConvertible {
     public let base: any KeyValueReadable
-    private let read: @Sendable (String) -> Value?
-    // Built from `base`, which is Sendable.
-    nonisolated(unsafe) private let identity: AnyHashable?
 
     public init<T: KeyValueReadable>(_ base: T) {
         self.base = base
-        let table = T.keyTable
-        read = { key in table.reader(forKey: key).map { $0(base) } }
-        if let h = base as? any Hashable {
-            identity = AnyHashable(h)
-        } else if T.self is AnyClass {
-            identity = AnyHashable(ObjectIdentifier(base as AnyObject))
-        } else {
-            identity = nil
-        }
     }
 
     /// The value for `key`, or nil if the type has no such key.
-    public func value(forKey key: String) -> Value? { read(key) }
+    public func value(forKey key: String) -> Value? { base.predicateValue(forKey: key) }
 
     public var typeName: String { String(describing: type(of: base)) }
 
     public var description: String { String(describing: base) }
+
+    private var identity: AnyHashable? {
+        if let h = base as? any Hashable { return AnyHashable(h) }
+        if type(of: base) is AnyClass { return AnyHashable(ObjectIdentifier(base as AnyObject)) }
+        return nil
+    }
 
     public static func == (a: ObjectValue, b: ObjectValue) -> Bool {
         guard let x = a.identity, let y = b.identity else { return false }
@@ -87,6 +82,13 @@ public struct ObjectValue: Sendable, Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(identity)
+    }
+}
+
+extension KeyValueReadable {
+    /// The value for `key` through the type's ``KeyTable``, or nil.
+    func predicateValue(forKey key: String) -> Value? {
+        Self.keyTable.reader(forKey: key).map { read in read(self) }
     }
 }
 

@@ -124,7 +124,7 @@ enum NumericValue {
         case (.int(let x), .double(let y)):
             return compareIntDouble(x, y)
         case (.double(let x), .int(let y)):
-            return compareIntDouble(y, x).map(\.reversed)
+            return compareIntDouble(y, x).map { $0.reversed }
         case (.double(let x), .double(let y)):
             if x.isNaN || y.isNaN { return nil }
             return x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
@@ -134,7 +134,7 @@ enum NumericValue {
             let dy = Decimal(y)
             return x < dy ? .orderedAscending : (x > dy ? .orderedDescending : .orderedSame)
         case (.int, .decimal):
-            return compare(b, a).map(\.reversed)
+            return compare(b, a).map { $0.reversed }
         case (.decimal, .double), (.double, .decimal):
             return compare(.double(a.doubleValue), .double(b.doubleValue))
         }
