@@ -27,6 +27,36 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "EvalBenchmarks",
+            dependencies: [
+                "EvalSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sift", package: "Sift"),
+            ],
+            path: "Benchmarks/EvalBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // The data set and the five predicates, shared by EvalBenchmarks and EvalProfile.
+        .target(
+            name: "EvalSupport",
+            dependencies: [
+                .product(name: "Sift", package: "Sift"),
+            ],
+            path: "Support/EvalSupport"
+        ),
+        // Not a benchmark (the plugin runs only executables under Benchmarks/):
+        // one predicate in a loop, for callgrind; match counts; the data as JSON.
+        .executableTarget(
+            name: "EvalProfile",
+            dependencies: [
+                "EvalSupport",
+                .product(name: "Sift", package: "Sift"),
+            ],
+            path: "Tools/EvalProfile"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

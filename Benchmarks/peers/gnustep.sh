@@ -7,6 +7,7 @@
 #   SKIP_APT=1 Benchmarks/peers/gnustep.sh      never call apt-get
 #   RUNS=3 ITERS=100000 REPS=3 Benchmarks/peers/gnustep.sh
 #   GNUSTEP_PEER_DIR=/path/to/gnustep Benchmarks/peers/gnustep.sh
+#   BUILD_ONLY=1 Benchmarks/peers/gnustep.sh    build nspred and stop (gnustep-eval.sh uses this)
 #
 # The peer's sources stay where they are: nspred is compiled into
 # Benchmarks/.build/peers/ (git-ignored). Each format runs in RUNS separate
@@ -58,6 +59,7 @@ if [ ! -x "$bin" ] || [ "$peer/nspred.m" -nt "$bin" ]; then
   gcc -x objective-c -O2 $objc_flags "$peer/nspred.m" -o "$bin" $base_libs
   echo "built $bin" >&2
 fi
+[ -z "${BUILD_ONLY:-}" ] || exit 0
 
 formats=(
   "age > 30"

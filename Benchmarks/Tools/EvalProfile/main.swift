@@ -1,0 +1,115 @@
+// Runs one evaluation predicate over the generated people many times, for
+// profiling (callgrind, perf) and for checking the match counts.
+//
+//   EvalProfile [--case 1-5] [--variant typed|filter|dynamic|inline|hand|opaque|predicate] [--n N] [--reps R]
+//   EvalProfile --counts [--n N]     match counts of every variant, for all five cases
+//   EvalProfile --json FILE [--n N]  write the data as a JSON array (for nspred --data)
+import EvalSupport
+import Foundation
+import Sift
+
+var caseNumber = 1
+var variant = "typed"
+var count = PeopleData.defaultCount
+var reps = 20
+var mode = "run"
+var jsonPath = ""
+
+var arguments = CommandLine.arguments.dropFirst()
+@MainActor func nextArgument(_ flag: String) -> String {
+    guard let v = arguments.popFirst() else {
+        FileHandle.standardError.write("missing value after \(flag)\n".data(using: .utf8)!)
+        exit(2)
+    }
+    return v
+}
+while let a = arguments.popFirst() {
+    switch a {
+    case "--case": caseNumber = Int(nextArgument(a)) ?? 1
+    case "--variant": variant = nextArgument(a)
+    case "--n": count = Int(nextArgument(a)) ?? count
+    case "--reps": reps = Int(nextArgument(a)) ?? reps
+    case "--counts": mode = "counts"
+    case "--json": mode = "json"; jsonPath = nextArgument(a)
+    default:
+        FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+
+let people = PeopleData.make(count: count)
+
+@inline(never) func keep<T>(_ x: T) { withExtendedLifetime(x) {} }
+
+/// One pass over the data. Tools/profile.sh has callgrind collect only
+/// inside this function, so the data generation is not counted.
+@inline(never) func measured(_ body: () throws -> Int) throws -> Int { try body() }
+
+/// The hand-written condition inlined into `count(where:)`.
+@inline(never) func inlineCount(_ number: Int) -> Int {
+    switch number {
+    case 1: return people.count(where: HandWritten.age)
+    case 2: return people.count(where: HandWritten.beginsWith)
+    case 3: return people.count(where: HandWritten.containsCD)
+    case 4: return people.count(where: HandWritten.anyTag)
+    default: return people.count(where: HandWritten.compound)
+    }
+}
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+switch mode {
+case "json":
+    let bytes = PeopleData.json(people)
+    guard FileManager.default.createFile(atPath: jsonPath, contents: Data(bytes)) else {
+        FileHandle.standardError.write("cannot write \(jsonPath)\n".data(using: .utf8)!)
+        exit(1)
+    }
+    print("wrote \(people.count) objects, \(bytes.count) bytes, to \(jsonPath)")
+
+case "counts":
+    let values = people.map(\.dynamicValue)
+    let nonASCII = people.filter { $0.name.utf8.contains { $0 >= 0x80 } }.count
+    let heapNames = people.filter { $0.name.utf8.count > 15 }.count
+    print("n=\(people.count) non-ASCII names=\(nonASCII) names over 15 UTF-8 bytes=\(heapNames)")
+    print("case\thand\topaque\ttyped\ttypedFilter\tdynamic\t#Predicate\tformat")
+    for c in evalCases {
+        let typed = try Filter(c.format).compiled(for: Person.self)
+        let dynamic = try Filter(c.format).compiled()
+        let hand = people.count(where: c.handWritten)
+        let opaque = opaqueCount(people, c.handWritten)
+        let t = try people.count(where: typed)
+        let tf = try people.filter(typed).count
+        let d = try values.count(where: dynamic)
+        let p = try predicateCount(people, c.predicate)
+        print("\(c.number)\t\(hand)\t\(opaque)\t\(t)\t\(tf)\t\(d)\t\(p)\t\(c.format)")
+    }
+
+default:
+    guard let c = evalCases.first(where: { $0.number == caseNumber }) else {
+        FileHandle.standardError.write("no case \(caseNumber)\n".data(using: .utf8)!)
+        exit(2)
+    }
+    let typed = try Filter(c.format).compiled(for: Person.self)
+    let dynamic = try Filter(c.format).compiled()
+    let values = variant == "dynamic" ? people.map(\.dynamicValue) : []
+    let body: () throws -> Int
+    switch variant {
+    case "typed": body = { try people.count(where: typed) }
+    case "filter": body = { let r = try people.filter(typed); keep(r); return r.count }
+    case "dynamic": body = { try values.count(where: dynamic) }
+    case "inline": body = { inlineCount(c.number) }
+    case "hand": body = { people.count(where: c.handWritten) }
+    case "opaque": body = { opaqueCount(people, c.handWritten) }
+    case "predicate": body = { try predicateCount(people, c.predicate) }
+    default:
+        FileHandle.standardError.write("unknown variant \(variant)\n".data(using: .utf8)!)
+        exit(2)
+    }
+    var matches = 0
+    let t0 = now()
+    for _ in 0..<reps { matches = try measured(body) }
+    let t1 = now()
+    let ns = Double(t1 - t0) / Double(reps * max(people.count, 1))
+    print("case \(c.number) \(variant) n=\(people.count) reps=\(reps) matches=\(matches) \(String(format: "%.1f", ns)) ns/object: \(c.format)")
+}
