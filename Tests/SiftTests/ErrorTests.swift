@@ -55,6 +55,7 @@ struct ErrorTests {
         #expect(error("CAST(x, %@) == 1", [.value(3)])?.code == .argument)
         #expect(error("FUNCTION(x, %@) == 1", [.value("")])?.code == .argument)
         #expect(error("CAST(x, 3) == 1")?.code == .syntax)
+        #expect(error("CAST(x, %d) == 1", [.value(3)])?.code == .syntax)
         #expect(error("CAST(x, %@) == 1", [.value("NSNumber")]) == nil)
     }
 

@@ -19,6 +19,8 @@ struct RootAccess<Root>: Sendable {
     typealias Reader = @Sendable (Root) throws(Failure) -> Value
     let value: @Sendable (Root) -> Value
     let reader: @Sendable (String) -> Reader
+    /// The typed reader of a whole key path, when the root's type has one.
+    var typedPath: @Sendable ([String]) -> KeyReader<Root>? = { _ in nil }
 }
 
 extension RootAccess where Root == Value {
@@ -38,6 +40,10 @@ extension RootAccess where Root: KeyValueReadable {
                 if key == "self" || key == "SELF" { return { root throws(Failure) in .object(ObjectValue(root)) } }
                 let name = String(describing: Root.self)
                 return { _ throws(Failure) in throw Failure(.unknownKey, "\(name) has no key '\(key)'") }
+            },
+            typedPath: { keys in
+                guard let first = keys.first else { return nil }
+                return KeyReader.path(keys, from: Root.keyTable.typedReader(forKey: first))
             })
     }
 }
@@ -98,6 +104,7 @@ struct Compiler<Root> {
     }
 
     private func comparison(_ c: Comparison, range: SourceRange?) -> TestFunction {
+        if let direct = TypedComparison<Root>.make(c, root: root) { return direct }
         let lhs = expression(c.lhs)
         let rhs = expression(c.rhs)
         var constant: Value?

@@ -428,11 +428,12 @@ extension Parser {
         return ExpressionNode(.cast(arguments[0], type: type), range: range)
     }
 
-    /// Whether an operand was written as a format specifier (`%@`), so that
-    /// a wrong value in it is the argument's fault, not the text's.
+    /// Whether an operand was written as `%@` (or `%1$@`), which can stand
+    /// for a value of any kind, so that a wrong one is the argument's fault,
+    /// not the text's. (`%d` can never give a string: that is the text's.)
     private func fromSpecifier(_ e: ExpressionNode) -> Bool {
-        guard let r = e.range, r.lowerBound < bytes.count else { return false }
-        return bytes[r.lowerBound] == UInt8(ascii: "%")
+        guard let r = e.range, r.lowerBound < r.upperBound, r.upperBound <= bytes.count else { return false }
+        return bytes[r.lowerBound] == UInt8(ascii: "%") && bytes[r.upperBound - 1] == UInt8(ascii: "@")
     }
 
     /// `FUNCTION(receiver, "selector", args…)`.

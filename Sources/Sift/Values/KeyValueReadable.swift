@@ -32,21 +32,118 @@ extension KeyValueReadable {
 }
 
 /// The readers of a ``KeyValueReadable`` type's keys.
+///
+/// Readers can return a ``Value`` (`{ .int($0.year) }`), or say the
+/// property's type (`.int { $0.year }`, `.string { $0.title }`,
+/// `.strings { $0.tags }`, `.object { $0.author }`). Typed readers let a
+/// ``TypedFilter`` compare without building values: `year > 1980` becomes a
+/// direct integer comparison, and `author.name` reads through the nested
+/// type's table when compiling.
 public struct KeyTable<Root>: Sendable {
     public typealias Reader = @Sendable (Root) -> Value
 
-    let readers: [String: Reader]
+    let readers: [String: KeyReader<Root>]
 
+    /// A table of readers that return values.
     public init(_ readers: [String: Reader]) {
+        self.readers = readers.mapValues { KeyReader.value($0) }
+    }
+
+    /// A table of typed readers.
+    public init(typed readers: [String: KeyReader<Root>]) {
         self.readers = readers
     }
 
     /// The reader for `key`, or nil if the type has no such key.
     public func reader(forKey key: String) -> Reader? {
+        readers[key]?.valueReader
+    }
+
+    /// The typed reader for `key`, or nil if the type has no such key.
+    public func typedReader(forKey key: String) -> KeyReader<Root>? {
         readers[key]
     }
 
     public var keys: [String] { readers.keys.sorted() }
+}
+
+/// How to read one key of a type: as a ``Value``, or as the property's own
+/// type so that compiled filters can skip building values.
+public struct KeyReader<Root>: Sendable {
+    enum Kind: Sendable {
+        case value(@Sendable (Root) -> Value)
+        case int(@Sendable (Root) -> Int)
+        case double(@Sendable (Root) -> Double)
+        case string(@Sendable (Root) -> String)
+        case bool(@Sendable (Root) -> Bool)
+        case strings(@Sendable (Root) -> [String])
+        case object(value: @Sendable (Root) -> Value, nested: @Sendable (String) -> KeyReader<Root>?)
+    }
+
+    let kind: Kind
+
+    public static func value(_ read: @escaping @Sendable (Root) -> Value) -> KeyReader { KeyReader(kind: .value(read)) }
+    public static func int(_ read: @escaping @Sendable (Root) -> Int) -> KeyReader { KeyReader(kind: .int(read)) }
+    public static func double(_ read: @escaping @Sendable (Root) -> Double) -> KeyReader { KeyReader(kind: .double(read)) }
+    public static func string(_ read: @escaping @Sendable (Root) -> String) -> KeyReader { KeyReader(kind: .string(read)) }
+    public static func bool(_ read: @escaping @Sendable (Root) -> Bool) -> KeyReader { KeyReader(kind: .bool(read)) }
+    /// A to-many attribute of strings (`tags`).
+    public static func strings(_ read: @escaping @Sendable (Root) -> [String]) -> KeyReader {
+        KeyReader(kind: .strings(read))
+    }
+
+    /// A to-one relationship: key paths through it (`author.name`) are
+    /// resolved through `T`'s table when a filter is compiled.
+    public static func object<T: KeyValueReadable>(_ read: @escaping @Sendable (Root) -> T) -> KeyReader {
+        KeyReader(kind: .object(
+            value: { .object(ObjectValue(read($0))) },
+            nested: { key in T.keyTable.typedReader(forKey: key)?.composed(after: read) }))
+    }
+
+    /// A to-many relationship (`authors`), read as an array of objects.
+    public static func objects<T: KeyValueReadable>(_ read: @escaping @Sendable (Root) -> [T]) -> KeyReader {
+        KeyReader(kind: .value({ root in .array(read(root).map { .object(ObjectValue($0)) }) }))
+    }
+
+    /// The reader as one that returns a ``Value``.
+    public var valueReader: @Sendable (Root) -> Value {
+        switch kind {
+        case .value(let f): return f
+        case .int(let f): return { .int(f($0)) }
+        case .double(let f): return { .double(f($0)) }
+        case .string(let f): return { .string(f($0)) }
+        case .bool(let f): return { .bool(f($0)) }
+        case .strings(let f): return { .array(f($0).map { .string($0) }) }
+        case .object(let f, _): return f
+        }
+    }
+
+    /// This reader applied to what `outer` reads.
+    func composed<Outer>(after outer: @escaping @Sendable (Outer) -> Root) -> KeyReader<Outer> {
+        switch kind {
+        case .value(let f): return .value { f(outer($0)) }
+        case .int(let f): return .int { f(outer($0)) }
+        case .double(let f): return .double { f(outer($0)) }
+        case .string(let f): return .string { f(outer($0)) }
+        case .bool(let f): return .bool { f(outer($0)) }
+        case .strings(let f): return .strings { f(outer($0)) }
+        case .object(let f, let nested):
+            return KeyReader<Outer>(kind: .object(
+                value: { f(outer($0)) },
+                nested: { key in nested(key)?.composed(after: outer) }))
+        }
+    }
+
+    /// The reader of a key path through to-one relationships, if every step
+    /// but the last is a typed relationship.
+    static func path(_ keys: [String], from first: KeyReader<Root>?) -> KeyReader<Root>? {
+        guard var reader = first else { return nil }
+        for key in keys.dropFirst() {
+            guard case .object(_, let nested) = reader.kind, let next = nested(key) else { return nil }
+            reader = next
+        }
+        return reader
+    }
 }
 
 /// An object of a ``KeyValueReadable`` type inside a ``Value``.
