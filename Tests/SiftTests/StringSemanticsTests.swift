@@ -27,6 +27,31 @@ struct StringSemanticsTests {
         #expect(checked > 10_000)
     }
 
+    /// Folding only the first (last) n + 1 characters for a prefix (suffix)
+    /// gives the same answer as folding the whole string.
+    @Test func boundedFoldingAgreesWithWholeFolding() {
+        var rng = SplitMix(seed: 9)
+        let alphabet: [String] = ["a", "B", "é", "\u{301}", "\u{308}", "ß", "S", "ﬀ", "f", "İ", "i", "Σ", "ς", "😀", "\u{1F3FB}"]
+        let optionSets: [ComparisonOptions] = [[], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]]
+        for _ in 0..<4000 {
+            func word(_ max: UInt64) -> String {
+                (0..<Int(rng.next() % max)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined()
+            }
+            let hay = word(7)
+            let needle = word(4)
+            guard !needle.isEmpty else { continue }
+            for options in optionSets {
+                let n = StringSemantics.key(needle, options)
+                let whole = StringSemantics.key(hay, options)
+                for kind in [StringSemantics.Search.prefix, .suffix] {
+                    #expect(
+                        StringSemantics.search(hay, key: n, kind, options) == StringSemantics.search(whole, n, kind),
+                        "\(hay.unicodeScalars.map { String($0.value, radix: 16) }) \(kind) \(needle.unicodeScalars.map { String($0.value, radix: 16) }) [\(options.letters)]")
+                }
+            }
+        }
+    }
+
     @Test func likePatterns() {
         func like(_ s: String, _ p: String) -> Bool {
             LikePattern.matches(StringSemantics.key(s, []), LikePattern.compile(StringSemantics.key(p, [])))

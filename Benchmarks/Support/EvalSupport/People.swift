@@ -10,8 +10,8 @@ public struct Author: KeyValueReadable, Sendable {
         self.name = name
     }
 
-    public static let keyTable = KeyTable<Author>([
-        "name": { .string($0.name) },
+    public static let keyTable = KeyTable<Author>(typed: [
+        "name": .string { $0.name },
     ])
 }
 
@@ -30,12 +30,12 @@ public struct Person: KeyValueReadable, Sendable {
         self.author = author
     }
 
-    public static let keyTable = KeyTable<Person>([
-        "name": { .string($0.name) },
-        "age": { .int($0.age) },
-        "score": { .double($0.score) },
-        "tags": { $0.tags.predicateValue },
-        "author": { $0.author.predicateValue },
+    public static let keyTable = KeyTable<Person>(typed: [
+        "name": .string { $0.name },
+        "age": .int { $0.age },
+        "score": .double { $0.score },
+        "tags": .strings { $0.tags },
+        "author": .object { $0.author },
     ])
 }
 

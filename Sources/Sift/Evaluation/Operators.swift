@@ -109,7 +109,7 @@ enum Operators {
             return { a, b throws(Failure) in
                 guard let (x, _) = try strings(a, b, name) else { return false }
                 if let ascii, let answer = ascii.search(x, kind) { return answer }
-                return StringSemantics.search(StringSemantics.key(x, options), key, kind)
+                return StringSemantics.search(x, key: key, kind, options)
             }
         }
         return { a, b throws(Failure) in

@@ -82,9 +82,23 @@ enum StringSemantics {
     /// matches, as in Foundation.
     static func search(_ haystack: String, _ needle: String, _ kind: Search, _ options: ComparisonOptions) -> Bool {
         if needle.isEmpty { return false }
-        let h = key(haystack, options)
         let n = key(needle, options)
-        return search(h, n, kind)
+        return search(haystack, key: n, kind, options)
+    }
+
+    /// Searches for an already folded needle. For a prefix or suffix only
+    /// the characters that can take part are folded: every character folds
+    /// to at least one scalar, except a run of combining marks at the very
+    /// start, which is one character; so `n + 1` characters are enough.
+    static func search(_ haystack: String, key n: [UInt32], _ kind: Search, _ options: ComparisonOptions) -> Bool {
+        switch kind {
+        case .prefix:
+            return search(key(String(haystack.prefix(n.count + 1)), options), n, kind)
+        case .suffix:
+            return search(key(String(haystack.suffix(n.count + 1)), options), n, kind)
+        case .substring:
+            return search(key(haystack, options), n, kind)
+        }
     }
 
     static func search(_ h: [UInt32], _ n: [UInt32], _ kind: Search) -> Bool {

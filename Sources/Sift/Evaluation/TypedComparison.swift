@@ -81,10 +81,10 @@ enum TypedComparison<Root> {
                 return { r, _ in
                     let s = read(r)
                     if let answer = ascii.search(s, kind) { return answer }
-                    return StringSemantics.search(StringSemantics.key(s, options), key, kind)
+                    return StringSemantics.search(s, key: key, kind, options)
                 }
             }
-            return { r, _ in StringSemantics.search(StringSemantics.key(read(r), options), key, kind) }
+            return { r, _ in StringSemantics.search(read(r), key: key, kind, options) }
         default:
             return nil
         }
