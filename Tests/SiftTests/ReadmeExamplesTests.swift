@@ -55,4 +55,35 @@ struct ReadmeExamplesTests {
         let books: [Value] = [book, ["title": "Other", "tags": []]]
         #expect(try books.filter(filter) == [book])
     }
+
+    @Test func ownTypes() throws {
+        struct Author: KeyValueReadable {
+            var name: String
+            static let keyTable = KeyTable<Author>(typed: ["name": .string { $0.name }])
+        }
+        struct Book: KeyValueReadable {
+            var title: String
+            var year: Int
+            var tags: [String]
+            var editor: Author
+            var authors: [Author]
+            static let keyTable = KeyTable<Book>(typed: [
+                "title": .string { $0.title },
+                "year": .int { $0.year },
+                "tags": .strings { $0.tags },
+                "editor": .object { $0.editor },
+                "authors": .objects { $0.authors },
+            ])
+        }
+        let books = [
+            Book(title: "Good Omens", year: 1990, tags: ["comedy"], editor: Author(name: "Ed"),
+                 authors: [Author(name: "Terry Pratchett"), Author(name: "Neil Gaiman")]),
+            Book(title: "It", year: 1986, tags: [], editor: Author(name: "Al"), authors: [Author(name: "Stephen King")]),
+        ]
+        let gaiman = try Filter("ANY authors.name CONTAINS[c] 'gaiman' AND year < 2000").compiled(for: Book.self)
+        #expect(try books.filter(gaiman).map(\.title) == ["Good Omens"])
+        #expect(try books.first(where: gaiman)?.year == 1990)
+        #expect(try books.count(where: gaiman) == 1)
+        #expect(try books.count(where: Filter("editor.name == 'Al' AND NOT 'comedy' IN tags").compiled(for: Book.self)) == 1)
+    }
 }
