@@ -58,7 +58,7 @@ struct TypedReaderTests {
         "name BEGINSWITH[cd] 'e'", "name CONTAINS ''", "name ==[c] 'AB'",
         "ANY tags == 'x'", "ALL tags == 'x'", "ANY tags != 'x'", "NONE tags == 'y'", "'x' IN tags", "'é' IN tags",
         "mentor.name == 'Ann'", "mentor.level >= 3", "age > 30 AND score < 0.5 OR mentor.name == 'Ann'",
-        "mentor.name BEGINSWITH[c] 'an'",
+        "mentor.name BEGINSWITH[c] 'an'", "score > 9007199254740993",
     ]
 
     @Test(arguments: formats)
@@ -75,6 +75,14 @@ struct TypedReaderTests {
         }
         // Guard against a vacuous comparison.
         #expect(matches < Self.members.count || format.contains("!=") || format.contains("ALL") || format.contains("NONE"))
+    }
+
+    /// Extreme constants take the general path, and never trap.
+    @Test func extremeConstants() throws {
+        let m = Self.members[0]
+        #expect(try Filter("score > %d", Int.min).compiled(for: Member.self).evaluate(with: m))
+        #expect(try !Filter("age < %d", Int.min).compiled(for: Member.self).evaluate(with: m))
+        #expect(try !Filter("score == %d", Int.max).compiled(for: Member.self).evaluate(with: m))
     }
 
     @Test func valueReadersStillWork() throws {

@@ -41,7 +41,7 @@ enum TypedComparison<Root> {
             return ordered(op, read, c)
         case (.double(let read), .double(let c)):
             return ordered(op, read, c)
-        case (.double(let read), .int(let c)) where abs(c) <= 1 << 53:
+        case (.double(let read), .int(let c)) where c.magnitude <= 1 << 53:
             return ordered(op, read, Double(c))
         case (.string(let read), .string(let c)):
             return string(op, options, read, c)
