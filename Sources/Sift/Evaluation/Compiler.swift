@@ -59,8 +59,12 @@ struct Compiler<Root> {
     let source: String
     let root: RootAccess<Root>
 
-    private func error(_ failure: Failure, _ range: SourceRange?) -> EvaluationError {
-        EvaluationError(failure.code, failure.message, range: range ?? SourceRange(0, source.utf8.count), source: source)
+    /// Turns failures of the node at `range` into errors that point at it
+    /// (at the whole predicate when the node has no range).
+    private func failure(at range: SourceRange?) -> @Sendable (Failure) -> EvaluationError {
+        let source = self.source
+        let range = range ?? SourceRange(0, source.utf8.count)
+        return { f in EvaluationError(f.code, f.message, range: range, source: source) }
     }
 
     // MARK: - Predicates
@@ -111,9 +115,7 @@ struct Compiler<Root> {
         if case .constant(let v) = c.rhs.kind { constant = v }
         let test = Operators.make(c.op, c.options, constant: constant)
         let source = self.source
-        @Sendable func fail(_ f: Failure) -> EvaluationError {
-            EvaluationError(f.code, f.message, range: range ?? SourceRange(0, source.utf8.count), source: source)
-        }
+        let fail = failure(at: range)
         switch c.modifier {
         case .direct:
             return { r, s throws(EvaluationError) in
@@ -151,11 +153,7 @@ struct Compiler<Root> {
     // MARK: - Expressions
 
     func expression(_ e: ExpressionNode) -> ValueFunction {
-        let range = e.range
-        let source = self.source
-        @Sendable func fail(_ f: Failure) -> EvaluationError {
-            EvaluationError(f.code, f.message, range: range ?? SourceRange(0, source.utf8.count), source: source)
-        }
+        let fail = failure(at: e.range)
         switch e.kind {
         case .constant(let v):
             return { _, _ in v }

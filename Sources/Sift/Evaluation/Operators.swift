@@ -103,13 +103,11 @@ enum Operators {
     private static func search(
         _ kind: StringSemantics.Search, _ name: String, _ options: ComparisonOptions, constant: Value?
     ) -> Test {
-        if case .string(let needle)? = constant {
-            let key = StringSemantics.key(needle, options)
-            let ascii = ASCIINeedle(needle, options)
+        if case .string(let text)? = constant {
+            let needle = StringSemantics.Needle(text, kind, options)
             return { a, b throws(Failure) in
                 guard let (x, _) = try strings(a, b, name) else { return false }
-                if let ascii, let answer = ascii.search(x, kind) { return answer }
-                return StringSemantics.search(x, key: key, kind, options)
+                return needle.found(in: x)
             }
         }
         return { a, b throws(Failure) in

@@ -101,6 +101,28 @@ enum StringSemantics {
         }
     }
 
+    /// A constant needle prepared once: folded for the Unicode path, and as
+    /// bytes for the ASCII fast path when it is ASCII.
+    struct Needle: Sendable {
+        let key: [UInt32]
+        let ascii: ASCIINeedle?
+        let kind: Search
+        let options: ComparisonOptions
+
+        init(_ needle: String, _ kind: Search, _ options: ComparisonOptions) {
+            key = StringSemantics.key(needle, options)
+            ascii = ASCIINeedle(needle, options)
+            self.kind = kind
+            self.options = options
+        }
+
+        /// Whether `haystack` begins with, ends with or contains the needle.
+        func found(in haystack: String) -> Bool {
+            if let ascii, let answer = ascii.search(haystack, kind) { return answer }
+            return StringSemantics.search(haystack, key: key, kind, options)
+        }
+    }
+
     static func search(_ h: [UInt32], _ n: [UInt32], _ kind: Search) -> Bool {
         if n.isEmpty || n.count > h.count { return false }
         switch kind {

@@ -75,16 +75,8 @@ enum TypedComparison<Root> {
             return { r, _ in read(r).utf8.elementsEqual(c.utf8) == equal }
         case .beginsWith, .endsWith, .contains:
             let kind: StringSemantics.Search = op == .beginsWith ? .prefix : (op == .endsWith ? .suffix : .substring)
-            guard !c.isEmpty else { return { _, _ in false } }
-            let key = StringSemantics.key(c, options)
-            if let ascii = ASCIINeedle(c, options) {
-                return { r, _ in
-                    let s = read(r)
-                    if let answer = ascii.search(s, kind) { return answer }
-                    return StringSemantics.search(s, key: key, kind, options)
-                }
-            }
-            return { r, _ in StringSemantics.search(read(r), key: key, kind, options) }
+            let needle = StringSemantics.Needle(c, kind, options)
+            return { r, _ in needle.found(in: read(r)) }
         default:
             return nil
         }

@@ -54,9 +54,7 @@ public struct FetchRequest: Sendable, Hashable {
             rows = projected
         }
         if distinct { rows = KeyValueAccess.distinct(rows) }
-        let start = min(max(0, offset), rows.count)
-        let end = limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
-        return Array(rows[start..<end])
+        return page(rows)
     }
 
     /// The typed elements that match, sorted and sliced (`properties` and
@@ -70,10 +68,7 @@ public struct FetchRequest: Sendable, Hashable {
             indices.append(i)
         }
         let order = try Sorting.permutation(indices.map { values[$0] }, by: sort)
-        let sorted = order.map { elements[indices[$0]] }
-        let start = min(max(0, offset), sorted.count)
-        let end = limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
-        return Array(sorted[start..<end])
+        return page(order.map { elements[indices[$0]] })
     }
 
     /// How many values match (offset and limit apply, as to a count fetch).
@@ -91,6 +86,13 @@ public struct FetchRequest: Sendable, Hashable {
             out.append(object)
         }
         return out
+    }
+
+    /// The part of `rows` that `offset` and `limit` select.
+    private func page<T>(_ rows: [T]) -> [T] {
+        let start = min(max(0, offset), rows.count)
+        let end = limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
+        return Array(rows[start..<end])
     }
 
     private func qualifies(_ object: Value) -> Bool {
