@@ -2,7 +2,7 @@
 # make test   install what is missing, build, and run every test
 SWIFT ?= swift
 PYTHON ?= python3
-APT_PACKAGES = libpcre2-dev pkg-config
+APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev
 LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl
@@ -39,8 +39,10 @@ deps: system-deps python-deps
 build: system-deps
 	$(SWIFT) build --build-tests
 
+# The tests run against a throwaway PostgreSQL server of their own
+# (SIFT_POSTGRES); scripts/postgres.sh starts it and removes it afterwards.
 swift-test: build
-	$(SWIFT) test --skip-build
+	scripts/postgres.sh run $(SWIFT) test --skip-build
 
 # The conformance cases through the command-line runner: every case must
 # parse (or fail to parse) as expected; results are compared by the tests.

@@ -6,10 +6,13 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Sift", targets: ["Sift"]),
+        .library(name: "SiftSQL", targets: ["SiftSQL"]),
+        .library(name: "SiftSQLite", targets: ["SiftSQLite"]),
         .executable(name: "sift", targets: ["sift"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -20,6 +23,21 @@ let package = Package(
         .target(
             name: "Sift",
             dependencies: ["CPCRE2"]
+        ),
+        .target(
+            name: "SiftSQL",
+            dependencies: ["Sift"]
+        ),
+        .target(
+            name: "SiftSQLite",
+            dependencies: ["SiftSQL", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // libpq, for running lowered statements on a real PostgreSQL server
+        // in the tests; the library itself stays driver-free.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(
             name: "SiftTool",
@@ -35,6 +53,10 @@ let package = Package(
         .testTarget(
             name: "SiftTests",
             dependencies: ["Sift"]
+        ),
+        .testTarget(
+            name: "SiftSQLTests",
+            dependencies: ["SiftSQL", "SiftSQLite", "Sift", "CLibPQ"]
         ),
         .testTarget(
             name: "SiftToolTests",

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The string semantics of the evaluator, for the SQL lowering and the
+/// functions it registers on a database: one implementation, so that a
+/// predicate answers the same in memory and in SQL.
+package enum StringOperations {
+    /// Where a search looks for its needle.
+    package enum SearchKind: Int, Sendable {
+        case prefix = 0, suffix = 1, substring = 2
+    }
+
+    /// The form in which strings are compared under `options`: canonical
+    /// decomposition, case-folded for `[c]`, without combining marks for
+    /// `[d]`, untouched for `[n]`. Two strings are equal under the options
+    /// exactly when their folded forms are equal.
+    package static func folded(_ s: String, _ options: ComparisonOptions) -> String {
+        var out = String.UnicodeScalarView()
+        for v in StringSemantics.key(s, options) {
+            if let u = Unicode.Scalar(v) { out.append(u) }
+        }
+        return String(out)
+    }
+
+    /// `compare:options:` as the evaluator orders strings: -1, 0 or 1.
+    package static func compare(_ a: String, _ b: String, _ options: ComparisonOptions) -> Int {
+        switch StringSemantics.compare(a, b, options) {
+        case .orderedAscending: return -1
+        case .orderedSame: return 0
+        case .orderedDescending: return 1
+        }
+    }
+
+    /// BEGINSWITH / ENDSWITH / CONTAINS.
+    package static func search(_ haystack: String, _ needle: String, _ kind: SearchKind, _ options: ComparisonOptions)
+        -> Bool
+    {
+        let k: StringSemantics.Search
+        switch kind {
+        case .prefix: k = .prefix
+        case .suffix: k = .suffix
+        case .substring: k = .substring
+        }
+        return StringSemantics.search(haystack, needle, k, options)
+    }
+
+    /// LIKE.
+    package static func like(_ s: String, _ pattern: String, _ options: ComparisonOptions) -> Bool {
+        LikePattern.matches(StringSemantics.key(s, options), LikePattern.compile(StringSemantics.key(pattern, options)))
+    }
+
+    /// One element of a LIKE pattern after folding.
+    package enum LikeElement: Equatable, Sendable {
+        case literal(Unicode.Scalar)
+        /// `?`: one character (one Unicode scalar).
+        case one
+        /// `*`: any run of characters.
+        case any
+    }
+
+    /// A LIKE pattern folded under `options` and split into its elements.
+    package static func likeElements(_ pattern: String, _ options: ComparisonOptions) -> [LikeElement] {
+        LikePattern.compile(StringSemantics.key(pattern, options)).map {
+            switch $0 {
+            case .literal(let v): return .literal(Unicode.Scalar(v) ?? "\u{FFFD}")
+            case .any: return .one
+            case .star: return .any
+            }
+        }
+    }
+
+    /// The order of two strings under a sort comparison: -1, 0 or 1.
+    package static func sortOrder(_ a: String, _ b: String, _ comparison: SortKey.Comparison) -> Int {
+        let order: ComparisonResult
+        switch comparison {
+        case .compare: order = StringSemantics.compare(a, b, [])
+        case .caseInsensitive: order = StringSemantics.compare(a, b, [.caseInsensitive])
+        case .localized: order = a.compare(b, options: [], range: nil, locale: SortKey.locale)
+        case .localizedCaseInsensitive: order = a.compare(b, options: [.caseInsensitive], range: nil, locale: SortKey.locale)
+        case .localizedStandard:
+            order = a.compare(b, options: [.caseInsensitive, .numeric], range: nil, locale: SortKey.locale)
+        }
+        switch order {
+        case .orderedAscending: return -1
+        case .orderedSame: return 0
+        case .orderedDescending: return 1
+        }
+    }
+}
+
+/// A MATCHES pattern compiled as the evaluator compiles it (PCRE2, whole
+/// string, `[c]` caseless, `[d]` on diacritic-folded text).
+package final class MatchesPattern: @unchecked Sendable {
+    private let regex: CompiledRegex
+    private let foldDiacritics: Bool
+
+    package init(_ pattern: String, options: ComparisonOptions) throws(EvaluationError) {
+        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
+        foldDiacritics = options.contains(.diacriticInsensitive) && !options.contains(.normalized)
+        do throws(Failure) {
+            regex = try CompiledRegex(
+                foldDiacritics ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern,
+                caseInsensitive: caseless)
+        } catch {
+            throw EvaluationError(error.code, error.message, range: SourceRange(0, pattern.utf8.count), source: pattern)
+        }
+    }
+
+    /// Whether the whole of `subject` matches.
+    package func matches(_ subject: String) throws(EvaluationError) -> Bool {
+        do throws(Failure) {
+            return try regex.matches(foldDiacritics ? StringOperations.folded(subject, [.diacriticInsensitive]) : subject)
+        } catch {
+            throw EvaluationError(error.code, error.message, range: SourceRange(0, subject.utf8.count), source: subject)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Sift
+
+/// A fetch request lowered to SQL, with what the executor needs to read its
+/// rows back.
+public struct SQLQuery: Sendable, Hashable {
+    public var statement: SQLStatement
+    /// The selected columns, in order: the key each row's value is reported
+    /// under and its storage type.
+    public var columns: [ResultColumn]
+    /// The entity fetched.
+    public var entity: Entity
+
+    public struct ResultColumn: Sendable, Hashable {
+        /// The attribute name, or the key path as written for fetched
+        /// properties (`author.name`); the primary key under its column name.
+        public var name: String
+        public var type: AttributeType
+        public var isPrimaryKey: Bool
+    }
+}
+
+extension FetchRequest {
+    /// The SQL that fetches this request's rows: the primary key and every
+    /// attribute of the entity (or the fetched properties), filtered,
+    /// sorted (primary key last, for a stable order), and sliced.
+    ///
+    /// ```swift
+    /// let request = FetchRequest(entity: "Book", filter: try Filter("year > %d", 1980), sort: [.ascending("title")], limit: 20)
+    /// let query = try request.sql(in: schema, dialect: .sqlite)
+    /// query.statement.sql   // SELECT t0."id", t0."title", … FROM "books" t0 WHERE t0."year" > ?1 ORDER BY … LIMIT ?2
+    /// ```
+    public func sql(in schema: Schema, dialect: SQLDialect) throws(SQLLoweringError) -> SQLQuery {
+        try FetchLowering(request: self, schema: schema, dialect: dialect).select(counting: false)
+    }
+
+    /// The SQL that counts this request's rows (offset and limit apply).
+    public func countSQL(in schema: Schema, dialect: SQLDialect) throws(SQLLoweringError) -> SQLStatement {
+        try FetchLowering(request: self, schema: schema, dialect: dialect).select(counting: true).statement
+    }
+}
+
+extension Filter {
+    /// This predicate as a SQL condition on the rows of `entity` (aliased
+    /// `t0`), with the `LEFT JOIN`s its to-one key paths need.
+    public func sqlCondition(in schema: Schema, entity: String, dialect: SQLDialect) throws(SQLLoweringError)
+        -> (joins: String, condition: String, bindings: [SQLValue])
+    {
+        let request = FetchRequest(entity: entity, filter: self)
+        let lowering = try FetchLowering(request: request, schema: schema, dialect: dialect)
+        let condition = try lowering.lowering.predicate(predicate, lowering.root, negated: false)
+        return (lowering.root.joins.joined(), condition, lowering.ctx.bindings)
+    }
+}
+
+struct FetchLowering {
+    let request: FetchRequest
+    let entity: Entity
+    let ctx: LoweringContext
+    let root: Scope
+    var lowering: Lowering { Lowering(ctx: ctx) }
+
+    init(request: FetchRequest, schema: Schema, dialect: SQLDialect) throws(SQLLoweringError) {
+        let source = request.filter.map { $0.source ?? $0.format } ?? ""
+        self.request = request
+        guard let name = request.entity, let entity = schema.entity(named: name) else {
+            let known = schema.entities.map(\.name).joined(separator: ", ")
+            throw SQLLoweringError(
+                .unknownEntity,
+                request.entity == nil
+                    ? "a SQL fetch needs an entity (one of \(known))"
+                    : "unknown entity \(request.entity ?? ""); the schema has \(known)",
+                entity: request.entity ?? "", range: SourceRange(0, 0), source: source)
+        }
+        self.entity = entity
+        ctx = LoweringContext(schema: schema, dialect: dialect, source: source)
+        root = Scope(entity: entity, alias: ctx.alias())
+    }
+
+    func select(counting: Bool) throws(SQLLoweringError) -> SQLQuery {
+        let l = lowering
+        let q = ctx.q
+        // Selected columns first: their bindings (none) and joins come before
+        // the WHERE clause's.
+        var columns: [SQLQuery.ResultColumn] = []
+        var selected: [String] = []
+        if let properties = request.properties {
+            for p in properties {
+                let column = try propertyColumn(p)
+                selected.append("\(column.sql) AS \(q(p))")
+                columns.append(.init(name: p, type: column.type, isPrimaryKey: false))
+            }
+        } else {
+            selected.append("\(root.alias).\(q(entity.primaryKey))")
+            columns.append(.init(name: entity.primaryKey, type: .integer, isPrimaryKey: true))
+            for a in entity.attributes where a.column != entity.primaryKey {
+                selected.append("\(root.alias).\(q(a.column))")
+                columns.append(.init(name: a.name, type: a.type, isPrimaryKey: false))
+            }
+        }
+        var conditions: [String] = []
+        if let d = entity.discriminator { conditions.append(Scope.discriminate(d, alias: root.alias, ctx)) }
+        if let filter = request.filter {
+            let c = try l.predicate(filter.predicate, root, negated: false)
+            if c != ctx.dialect.trueLiteral { conditions.append(c) }
+        }
+        var order: [String] = []
+        if !counting || request.limit != nil || request.offset > 0 {
+            order = try orderBy(selectedKeys: request.properties)
+        }
+        let distinct = request.distinct && request.properties != nil
+        var sql = "SELECT " + (distinct ? "DISTINCT " : "")
+        sql += selected.joined(separator: ", ")
+        sql += " FROM \(q(entity.table)) \(root.alias)" + root.joins.joined()
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
+        if let limit = request.limit {
+            sql += " LIMIT " + ctx.bind(.integer(Int64(max(0, limit))))
+        } else if request.offset > 0, ctx.dialect == .sqlite {
+            sql += " LIMIT -1"
+        }
+        if request.offset > 0 { sql += " OFFSET " + ctx.bind(.integer(Int64(request.offset))) }
+        if counting {
+            if request.limit != nil || request.offset > 0 || distinct {
+                sql = "SELECT COUNT(*) FROM (\(sql)) counted"
+            } else {
+                sql = "SELECT COUNT(*) FROM \(q(entity.table)) \(root.alias)" + root.joins.joined()
+                if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            }
+            columns = [.init(name: "count", type: .integer, isPrimaryKey: false)]
+        }
+        return SQLQuery(statement: SQLStatement(sql: sql, bindings: ctx.bindings), columns: columns, entity: entity)
+    }
+
+    /// A fetched property: an attribute, or one through to-one relationships.
+    private func propertyColumn(_ keyPath: String) throws(SQLLoweringError) -> Column {
+        let range = SourceRange(0, keyPath.utf8.count)
+        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        switch try lowering.resolve(components, from: root.alias, entity, root, nullable: false, range: range) {
+        case .column(let c): return c
+        default:
+            throw SQLLoweringError(
+                .toManyKey, "fetched property \(keyPath) must be an attribute (through to-one relationships)",
+                entity: entity.name, key: keyPath, range: range, source: keyPath)
+        }
+    }
+
+    /// `ORDER BY` terms: each sort key with its collation and the nil
+    /// placement of the in-memory sort, then the primary key.
+    private func orderBy(selectedKeys: [String]?) throws(SQLLoweringError) -> [String] {
+        var terms: [String] = []
+        for key in request.sort {
+            let written = key.keyPath.joined(separator: ".")
+            let range = SourceRange(0, written.utf8.count)
+            if request.distinct, let selectedKeys, !selectedKeys.contains(written) {
+                throw SQLLoweringError(
+                    .unsupported, "a distinct fetch can only sort by fetched properties; \(written) is not one",
+                    entity: entity.name, key: written, range: range, source: written)
+            }
+            guard case .column(let c) = try lowering.resolve(key.keyPath, from: root.alias, entity, root, nullable: false, range: range)
+            else {
+                throw SQLLoweringError(
+                    .toManyKey, "sort key \(written) must be an attribute (through to-one relationships)",
+                    entity: entity.name, key: written, range: range, source: written)
+            }
+            var term = lowering.numeric(c)
+            if c.type == .string {
+                switch ctx.dialect {
+                case .sqlite:
+                    term += " COLLATE \(SQLiteFunctions.collation(key.comparison))"
+                case .postgreSQL:
+                    switch key.comparison {
+                    case .compare: term = "(\(lowering.fold(c.sql, [])) COLLATE \"C\")"
+                    case .caseInsensitive: term = "(\(lowering.fold(c.sql, [.caseInsensitive])) COLLATE \"C\")"
+                    case .localized: term = "(\(c.sql) COLLATE \"und-x-icu\")"
+                    case .localizedCaseInsensitive: term = "(lower(\(c.sql)) COLLATE \"und-x-icu\")"
+                    case .localizedStandard:
+                        throw SQLLoweringError(
+                            .unsupported,
+                            "localizedStandardCompare: has no PostgreSQL collation built in; sort with localizedCompare: or in memory",
+                            entity: entity.name, key: written, range: range, source: key.description)
+                    }
+                }
+            }
+            term += key.ascending ? " ASC" : " DESC"
+            if ctx.dialect == .postgreSQL { term += key.ascending ? " NULLS FIRST" : " NULLS LAST" }
+            terms.append(term)
+        }
+        if request.distinct, let selectedKeys {
+            // Rows equal in every sort key come in the order of their columns.
+            for (i, _) in selectedKeys.enumerated() { terms.append(String(i + 1)) }
+        } else {
+            terms.append("\(root.alias).\(ctx.q(entity.primaryKey))")
+        }
+        return terms
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+import Sift
+
+/// Comparison leaves: one operator between two operands, each a column (or
+/// scalar subquery) or a constant, written so that the condition holds
+/// exactly where the evaluator answers true (or, when `negated`, exactly
+/// where it answers false).
+extension Lowering {
+    func leaf(
+        _ lhs: Operand, _ op: ComparisonOperator, _ rhs: Operand, _ options: ComparisonOptions, negated: Bool,
+        range: SourceRange?, _ scope: Scope
+    ) throws(SQLLoweringError) -> String {
+        switch (lhs, rhs) {
+        case (.constant(let a), .constant(let b)):
+            return try constantLeaf(a, op, b, options, negated: negated, range: range, scope)
+        case (.column(let c), .constant(let v)):
+            return try columnConstant(c, op, v, options, negated: negated, range: range, scope)
+        case (.constant(let v), .column(let c)):
+            switch op {
+            case .equalTo, .notEqualTo:
+                return try columnConstant(c, op, v, options, negated: negated, range: range, scope)
+            case .lessThan: return try columnConstant(c, .greaterThan, v, options, negated: negated, range: range, scope)
+            case .greaterThan: return try columnConstant(c, .lessThan, v, options, negated: negated, range: range, scope)
+            case .lessThanOrEqualTo:
+                return try columnConstant(c, .greaterThanOrEqualTo, v, options, negated: negated, range: range, scope)
+            case .greaterThanOrEqualTo:
+                return try columnConstant(c, .lessThanOrEqualTo, v, options, negated: negated, range: range, scope)
+            case .contains:
+                // `{1, 2} CONTAINS age` is `age IN {1, 2}`; `'abc' CONTAINS name` a substring search.
+                if case .string(let s) = v {
+                    return try search(.text(bound: s), .column(c.sql), .substring, options, negated: negated, range: range, scope)
+                }
+                return try columnConstant(c, .in, v, options, negated: negated, range: range, scope)
+            case .in:
+                // `'x' IN name`: name contains 'x'.
+                return try columnConstant(c, .contains, v, options, negated: negated, range: range, scope)
+            case .beginsWith, .endsWith:
+                guard case .string(let s) = v else {
+                    if v.isNull { return polarity(false, negated) }
+                    throw mismatch(op, c, v, scope, range)
+                }
+                try requireText(c, op, scope, range)
+                return try search(
+                    .text(bound: s), .column(c.sql), op == .beginsWith ? .prefix : .suffix, options, negated: negated,
+                    range: range, scope)
+            default:
+                throw error(
+                    .unsupported, "\(op.symbol) with a key path on its right has no SQL form", entity: scope.entity,
+                    key: c.key, range: range)
+            }
+        case (.column(let a), .column(let b)):
+            return try columnColumn(a, op, b, options, negated: negated, range: range, scope)
+        default:
+            throw error(.unsupported, "this comparison has no SQL form", entity: scope.entity, range: range)
+        }
+    }
+
+    /// A comparison of two constants, answered now by the evaluator.
+    private func constantLeaf(
+        _ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: ComparisonOptions, negated: Bool,
+        range: SourceRange?, _ scope: Scope
+    ) throws(SQLLoweringError) -> String {
+        let node = PredicateNode.compare(.constant(a), op, .constant(b), options: options)
+        do {
+            let answer = try Filter(node).evaluate(with: Value.null)
+            return polarity(answer, negated)
+        } catch {
+            throw self.error(.typeMismatch, "\(error.message)", entity: scope.entity, range: range)
+        }
+    }
+
+    func polarity(_ answer: Bool, _ negated: Bool) -> String {
+        answer != negated ? dialect.trueLiteral : dialect.falseLiteral
+    }
+
+    /// `NOT COALESCE(condition, FALSE)`: true exactly where `condition` is
+    /// not true.
+    func not(_ condition: String) -> String {
+        "NOT COALESCE(\(condition), \(dialect.falseLiteral))"
+    }
+
+    func mismatch(_ op: ComparisonOperator, _ c: Column, _ v: Value, _ scope: Scope, _ range: SourceRange?)
+        -> SQLLoweringError
+    {
+        error(
+            .typeMismatch, "\(op.symbol) cannot compare \(c.key) (\(c.isRelationship ? "a relationship" : c.type.name)) with \(describe(v))",
+            entity: scope.entity, key: c.key, range: range)
+    }
+
+    func requireText(_ c: Column, _ op: ComparisonOperator, _ scope: Scope, _ range: SourceRange?)
+        throws(SQLLoweringError)
+    {
+        guard c.type == .string, !c.isRelationship else {
+            throw error(
+                .typeMismatch, "\(op.symbol) needs a string; \(c.key) is \(c.isRelationship ? "a relationship" : c.type.name)",
+                entity: scope.entity, key: c.key, range: range)
+        }
+    }
+
+    private func describe(_ v: Value) -> String {
+        switch v {
+        case .string(let s): return "the string \"\(s)\""
+        case .null, .nsNull: return "nil"
+        default: return "\(v.typeName) \(Filter(.compare(.constant(v), .equalTo, .constant(v))).format.split(separator: " ").first ?? "")"
+        }
+    }
+
+    // MARK: - Column against constant
+
+    private func columnConstant(
+        _ c: Column, _ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions, negated: Bool,
+        range: SourceRange?, _ scope: Scope
+    ) throws(SQLLoweringError) -> String {
+        let folds = c.type == .string && Self.folds(options)
+        switch op {
+        case .equalTo, .notEqualTo:
+            let neg = negated != (op == .notEqualTo)
+            if v.isNull {
+                guard c.nullable else { return polarity(false, neg) }
+                return neg ? "\(c.sql) IS NOT NULL" : "\(c.sql) IS NULL"
+            }
+            guard !c.isRelationship else {
+                throw error(
+                    .unsupported, "\(c.key) is a relationship: compare it with nil, or compare one of its keys",
+                    entity: scope.entity, key: c.key, range: range)
+            }
+            guard let bound = equalityValue(v, for: c.type) else { return polarity(false, neg) }
+            let (lhs, value) = folds ? (fold(c.sql, options), SQLValue.text(fold(v, options))) : (c.sql, bound)
+            let p = ctx.bind(value)
+            if !neg { return "\(lhs) = \(p)" }
+            if !c.nullable { return "\(lhs) <> \(p)" }
+            return dialect == .sqlite ? "\(lhs) IS NOT \(p)" : "(\(lhs) <> \(p) OR \(c.sql) IS NULL)"
+
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            let inclusive = op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo
+            if v.isNull {
+                // Ordering against nil: only nil <= nil and nil >= nil hold.
+                guard inclusive, c.nullable else { return polarity(false, negated) }
+                return negated ? "\(c.sql) IS NOT NULL" : "\(c.sql) IS NULL"
+            }
+            guard !c.isRelationship, let bound = orderingValue(v, for: c.type) else { throw mismatch(op, c, v, scope, range) }
+            if c.type == .string {
+                let condition = stringOrdering(c.sql, Self.sqlOperator(op), .text(bound: v.stringValue ?? ""), options)
+                return negated ? not(condition) : condition
+            }
+            if negated && !c.nullable {
+                return "\(numeric(c)) \(Self.sqlOperator(Self.inverse(op))) \(ctx.bind(bound))"
+            }
+            let condition = "\(numeric(c)) \(Self.sqlOperator(op)) \(ctx.bind(bound))"
+            return negated ? not(condition) : condition
+
+        case .between:
+            guard case .array(let bounds) = v, bounds.count == 2 else {
+                throw error(.typeMismatch, "BETWEEN needs a collection of two bounds, as in {1, 10}", entity: scope.entity,
+                            range: range)
+            }
+            if bounds[0].isNull || bounds[1].isNull { return polarity(false, negated) }
+            guard !c.isRelationship, let lo = orderingValue(bounds[0], for: c.type),
+                let hi = orderingValue(bounds[1], for: c.type)
+            else { throw mismatch(op, c, bounds[orderingValue(bounds[0], for: c.type) == nil ? 0 : 1], scope, range) }
+            let condition: String
+            if c.type == .string {
+                condition = "(" + stringOrdering(c.sql, ">=", .text(bound: bounds[0].stringValue ?? ""), options)
+                    + " AND " + stringOrdering(c.sql, "<=", .text(bound: bounds[1].stringValue ?? ""), options) + ")"
+            } else {
+                condition = "\(numeric(c)) BETWEEN \(ctx.bind(lo)) AND \(ctx.bind(hi))"
+            }
+            return negated ? not(condition) : condition
+
+        case .in:
+            let members: [Value]
+            switch v {
+            case .array(let items): members = items
+            case .set(let items): members = Array(items)
+            case .dictionary(let d): members = Array(d.values)
+            case .null, .nsNull: return polarity(false, negated)
+            case .string(let s):
+                // `name IN 'text'`: name is a substring of the text.
+                try requireText(c, op, scope, range)
+                return try search(.text(bound: s), .column(c.sql), .substring, options, negated: negated, range: range, scope)
+            default: throw mismatch(op, c, v, scope, range)
+            }
+            return try membership(c, members, options, negated: negated, range: range, scope)
+
+        case .contains, .beginsWith, .endsWith:
+            if v.isNull { return polarity(false, negated) }
+            try requireText(c, op, scope, range)
+            guard case .string(let s) = v else { throw mismatch(op, c, v, scope, range) }
+            let kind: StringOperations.SearchKind = op == .contains ? .substring : (op == .beginsWith ? .prefix : .suffix)
+            return try search(.column(c.sql), .text(bound: s), kind, options, negated: negated, range: range, scope)
+
+        case .like:
+            if v.isNull { return polarity(false, negated) }
+            try requireText(c, op, scope, range)
+            guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
+            return like(c, pattern, options, negated: negated)
+
+        case .matches:
+            if v.isNull { return polarity(false, negated) }
+            try requireText(c, op, scope, range)
+            guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
+            return try matches(c, pattern, options, negated: negated, range: range, scope)
+
+        default:
+            throw error(.unsupported, "\(op.symbol) has no SQL form", entity: scope.entity, range: range)
+        }
+    }
+
+    // MARK: - Column against column
+
+    private func columnColumn(
+        _ a: Column, _ op: ComparisonOperator, _ b: Column, _ options: ComparisonOptions, negated: Bool,
+        range: SourceRange?, _ scope: Scope
+    ) throws(SQLLoweringError) -> String {
+        let same = Self.kind(a) == Self.kind(b)
+        switch op {
+        case .equalTo, .notEqualTo:
+            let neg = negated != (op == .notEqualTo)
+            guard same else {
+                // Values of different kinds are never equal; nil equals nil.
+                let bothNil = "(\(a.sql) IS NULL AND \(b.sql) IS NULL)"
+                return neg ? not(bothNil) : bothNil
+            }
+            let folds = a.type == .string && Self.folds(options)
+            let x = folds ? fold(a.sql, options) : numeric(a)
+            let y = folds ? fold(b.sql, options) : numeric(b)
+            switch dialect {
+            case .sqlite: return neg ? "\(x) IS NOT \(y)" : "\(x) IS \(y)"
+            case .postgreSQL: return neg ? "\(x) IS DISTINCT FROM \(y)" : "\(x) IS NOT DISTINCT FROM \(y)"
+            }
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            guard same, !a.isRelationship, !b.isRelationship, a.type != .blob, a.type != .uuid else {
+                throw error(
+                    .typeMismatch, "\(op.symbol) cannot order \(a.key) (\(a.type.name)) against \(b.key) (\(b.type.name))",
+                    entity: scope.entity, key: b.key, range: range)
+            }
+            let sqlOp = Self.sqlOperator(op)
+            var condition =
+                a.type == .string
+                ? stringOrdering(a.sql, sqlOp, .column(b.sql), options) : "\(numeric(a)) \(sqlOp) \(numeric(b))"
+            if op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo, a.nullable, b.nullable {
+                condition = "(\(condition) OR (\(a.sql) IS NULL AND \(b.sql) IS NULL))"
+            }
+            return negated ? not(condition) : condition
+        case .contains, .beginsWith, .endsWith:
+            try requireText(a, op, scope, range)
+            try requireText(b, op, scope, range)
+            let kind: StringOperations.SearchKind = op == .contains ? .substring : (op == .beginsWith ? .prefix : .suffix)
+            return try search(.column(a.sql), .column(b.sql), kind, options, negated: negated, range: range, scope)
+        case .in:
+            try requireText(a, op, scope, range)
+            try requireText(b, op, scope, range)
+            return try search(.column(b.sql), .column(a.sql), .substring, options, negated: negated, range: range, scope)
+        default:
+            throw error(
+                .unsupported, "\(op.symbol) between two key paths has no SQL form", entity: scope.entity, key: b.key,
+                range: range)
+        }
+    }
+
+    // MARK: - Values
+
+    /// The kinds of column values that can equal each other.
+    static func kind(_ c: Column) -> Int {
+        if c.isRelationship { return 7 }
+        switch c.type {
+        case .integer, .double, .boolean: return 0
+        case .string: return 1
+        case .date(let e): return 2 + (e == .iso8601 ? 10 : 0)
+        case .blob: return 3
+        case .uuid: return 4
+        }
+    }
+
+    /// Whether string options change the comparison (`[c]`, `[d]` without `[n]`).
+    static func folds(_ options: ComparisonOptions) -> Bool {
+        !options.contains(.normalized)
+            && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
+    }
+
+    /// The bound form of `v` for an equality test against a column of
+    /// `type`, or nil when no value of the column can equal it.
+    func equalityValue(_ v: Value, for type: AttributeType) -> SQLValue? {
+        switch (type, v) {
+        case (.boolean, _):
+            guard let d = Self.number(v) else { return nil }
+            if d == 0 { return dialect == .sqlite ? .integer(0) : .boolean(false) }
+            if d == 1 { return dialect == .sqlite ? .integer(1) : .boolean(true) }
+            return nil
+        default:
+            return orderingValue(v, for: type)
+        }
+    }
+
+    /// The bound form of `v` for ordering against a column of `type`, or nil
+    /// for a value of another kind.
+    func orderingValue(_ v: Value, for type: AttributeType) -> SQLValue? {
+        switch (type, v) {
+        case (.integer, .int(let i)), (.double, .int(let i)), (.boolean, .int(let i)): return .integer(Int64(i))
+        case (.integer, .bool(let b)), (.double, .bool(let b)), (.boolean, .bool(let b)): return .integer(b ? 1 : 0)
+        case (.integer, _), (.double, _), (.boolean, _):
+            guard let d = Self.number(v) else { return nil }
+            return .real(d)
+        case (.string, .string(let s)): return .text(s)
+        case (.date(let e), .date(let d)): return Self.date(d, e)
+        case (.blob, .data(let d)): return .blob(d)
+        case (.uuid, .uuid(let u)): return .text(u.uuidString)
+        default: return nil
+        }
+    }
+
+    static func number(_ v: Value) -> Double? {
+        switch v {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        case .bool(let b): return b ? 1 : 0
+        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+        default: return nil
+        }
+    }
+
+    static func date(_ d: Date, _ e: DateEncoding) -> SQLValue {
+        switch e {
+        case .referenceSeconds: return .real(d.timeIntervalSinceReferenceDate)
+        case .unixSeconds: return .real(d.timeIntervalSince1970)
+        case .iso8601: return .text(iso8601(d))
+        }
+    }
+
+    /// `2024-05-01T12:00:00.000Z`.
+    static func iso8601(_ d: Date) -> String {
+        d.formatted(
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .gmt))
+    }
+
+    /// A column as a number: PostgreSQL's booleans are cast to integers.
+    func numeric(_ c: Column) -> String {
+        c.type == .boolean && dialect == .postgreSQL ? "CAST(\(c.sql) AS INTEGER)" : c.sql
+    }
+
+    static func sqlOperator(_ op: ComparisonOperator) -> String {
+        switch op {
+        case .lessThan: return "<"
+        case .lessThanOrEqualTo: return "<="
+        case .greaterThan: return ">"
+        default: return ">="
+        }
+    }
+
+    static func inverse(_ op: ComparisonOperator) -> ComparisonOperator {
+        switch op {
+        case .lessThan: return .greaterThanOrEqualTo
+        case .lessThanOrEqualTo: return .greaterThan
+        case .greaterThan: return .lessThanOrEqualTo
+        default: return .lessThan
+        }
+    }
+}

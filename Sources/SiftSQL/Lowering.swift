@@ -1,0 +1,357 @@
+import Foundation
+import Sift
+
+/// Lowers predicates to SQL conditions that hold exactly where the
+/// evaluator answers true. NOT is pushed down to the leaves, and every leaf
+/// is written for its polarity so that a nil never turns a row the
+/// evaluator keeps into a row SQL drops.
+struct Lowering {
+    let ctx: LoweringContext
+
+    var dialect: SQLDialect { ctx.dialect }
+
+    func error(
+        _ code: SQLLoweringError.Code, _ message: String, entity: Entity, key: String? = nil, range: SourceRange?
+    ) -> SQLLoweringError {
+        SQLLoweringError(
+            code, message, entity: entity.name, key: key, range: range ?? SourceRange(0, ctx.source.utf8.count),
+            source: ctx.source)
+    }
+
+    // MARK: - Predicates
+
+    func predicate(_ p: PredicateNode, _ scope: Scope, negated: Bool) throws(SQLLoweringError) -> String {
+        switch p.kind {
+        case .constant(let b):
+            return b != negated ? dialect.trueLiteral : dialect.falseLiteral
+        case .not(let inner):
+            return try predicate(inner, scope, negated: !negated)
+        case .and(let children), .or(let children):
+            var isAnd = true
+            if case .or = p.kind { isAnd = false }
+            if negated { isAnd.toggle() }
+            if children.isEmpty {
+                return isAnd ? dialect.trueLiteral : dialect.falseLiteral
+            }
+            var parts: [String] = []
+            for child in children { parts.append(try predicate(child, scope, negated: negated)) }
+            if parts.count == 1 { return parts[0] }
+            return "(" + parts.joined(separator: isAnd ? " AND " : " OR ") + ")"
+        case .comparison(let c):
+            return try comparison(c, range: p.range, scope, negated: negated)
+        }
+    }
+
+    private func comparison(_ c: Comparison, range: SourceRange?, _ scope: Scope, negated: Bool)
+        throws(SQLLoweringError) -> String
+    {
+        if c.modifier != .direct {
+            let lhs = try operand(c.lhs, scope)
+            guard case .toMany(let many) = lhs else {
+                throw error(
+                    .unsupported, "\(c.modifier == .any ? "ANY" : "ALL") needs a to-many key path on its left",
+                    entity: scope.entity, range: c.lhs.range ?? range)
+            }
+            let rhs = try operand(c.rhs, scope)
+            let all = c.modifier == .all
+            return try exists(many, scope, negated: all != negated, range: c.lhs.range) { child throws(SQLLoweringError) in
+                let element = try self.element(many, child, range: c.lhs.range)
+                return try self.leaf(element, c.op, rhs, c.options, negated: all, range: range, child)
+            }
+        }
+        let lhs = try operand(c.lhs, scope)
+        let rhs = try operand(c.rhs, scope)
+        switch (lhs, rhs) {
+        case (.toMany(let many), .constant), (.toMany(let many), .column):
+            // `tags.name CONTAINS 'x'`: membership, as ANY tags.name == 'x'.
+            guard c.op == .contains else { throw toManyError(many, scope, c.lhs.range ?? range) }
+            return try membership(many, rhs, c.options, negated: negated, range: range, c.lhs.range, scope)
+        case (.constant, .toMany(let many)), (.column, .toMany(let many)):
+            guard c.op == .in else { throw toManyError(many, scope, c.rhs.range ?? range) }
+            return try membership(many, lhs, c.options, negated: negated, range: range, c.rhs.range, scope)
+        case (.toMany(let many), _):
+            throw toManyError(many, scope, c.lhs.range ?? range)
+        case (_, .toMany(let many)):
+            throw toManyError(many, scope, c.rhs.range ?? range)
+        default:
+            return try leaf(lhs, c.op, rhs, c.options, negated: negated, range: range, scope)
+        }
+    }
+
+    /// `tags.name CONTAINS x` / `x IN tags.name`: some element equals x;
+    /// nil is a member of nothing.
+    private func membership(
+        _ many: ToMany, _ value: Operand, _ options: ComparisonOptions, negated: Bool, range: SourceRange?,
+        _ keyRange: SourceRange?, _ scope: Scope
+    ) throws(SQLLoweringError) -> String {
+        if case .constant(let v) = value, v.isNull { return polarity(false, negated) }
+        return try exists(many, scope, negated: negated, range: keyRange) { child throws(SQLLoweringError) in
+            let equal = try self.leaf(
+                try self.element(many, child, range: keyRange), .equalTo, value, options, negated: false, range: range, child)
+            if case .column(let c) = value, c.nullable { return "\(equal) AND \(c.sql) IS NOT NULL" }
+            return equal
+        }
+    }
+
+    private func toManyError(_ many: ToMany, _ scope: Scope, _ range: SourceRange?) -> SQLLoweringError {
+        error(
+            .toManyKey,
+            "to-many key \(many.key) not allowed here: use ANY, ALL, NONE, @count or SUBQUERY",
+            entity: many.owner, key: many.key, range: range)
+    }
+
+    // MARK: - Operands
+
+    func operand(_ e: ExpressionNode, _ scope: Scope) throws(SQLLoweringError) -> Operand {
+        switch e.kind {
+        case .constant(let v):
+            return .constant(v)
+        case .keyPath(let components):
+            return try resolve(components, from: scope.alias, scope.entity, scope, nullable: false, range: e.range)
+        case .path(let base, let components):
+            switch base.kind {
+            case .variable(let name):
+                guard let target = scope.scope(forVariable: name) else {
+                    throw error(.unsupported, "$\(name) is not a SUBQUERY variable", entity: scope.entity, range: e.range)
+                }
+                // The variable's rows are visible here only if they are
+                // this scope's or an enclosing scope's rows.
+                return try resolve(components, from: target.alias, target.entity, scope, nullable: false, range: e.range)
+            case .subquery(let collection, let variable, let inner):
+                guard components == ["@count"] else {
+                    throw error(
+                        .unsupported, "only SUBQUERY(…).@count has a SQL form", entity: scope.entity, range: e.range)
+                }
+                return .column(try subqueryCount(collection, variable, inner, scope, range: e.range))
+            case .evaluatedObject:
+                return try resolve(components, from: scope.alias, scope.entity, scope, nullable: false, range: e.range)
+            default:
+                throw error(.unsupported, "this key path has no SQL form", entity: scope.entity, range: e.range)
+            }
+        case .variable(let name):
+            throw error(
+                .unsupported, "$\(name) stands for an object: compare one of its keys, as in $\(name).name",
+                entity: scope.entity, range: e.range)
+        case .function(let f, _):
+            throw error(
+                .unsupported, "\(f) has no SQL form yet: compare key paths and constants", entity: scope.entity,
+                range: e.range)
+        default:
+            throw error(
+                .unsupported, "this expression has no SQL form: compare key paths and constants", entity: scope.entity,
+                range: e.range)
+        }
+    }
+
+    /// Resolves a key path from the table aliased `alias` (of `entity`),
+    /// joining to-one relationships in `scope`.
+    func resolve(
+        _ components: [String], from alias: String, _ entity: Entity, _ scope: Scope, nullable: Bool,
+        range: SourceRange?
+    ) throws(SQLLoweringError) -> Operand {
+        var alias = alias
+        var entity = entity
+        var nullable = nullable
+        let written = components.joined(separator: ".")
+        guard !components.isEmpty else {
+            throw error(.unsupported, "an object cannot be compared in SQL: compare one of its keys", entity: entity,
+                        range: range)
+        }
+        for (i, key) in components.enumerated() {
+            let isLast = i == components.count - 1
+            if let a = entity.attribute(named: key) {
+                guard isLast else {
+                    throw error(
+                        .unknownKey, "\(key) is an attribute of \(entity.name); it has no key \(components[i + 1])",
+                        entity: entity, key: components[i + 1], range: range)
+                }
+                return .column(
+                    Column(sql: "\(alias).\(ctx.q(a.column))", type: a.type, nullable: nullable || a.isOptional,
+                           key: written))
+            }
+            guard let r = entity.relationship(named: key) else {
+                throw error(
+                    .unknownKey, "keypath \(written) not found in entity \(entity.name): it has no key \(key)",
+                    entity: entity, key: key, range: range)
+            }
+            guard let destination = ctx.entity(r.destination) else {
+                throw error(.unknownEntity, "relationship \(entity.name).\(key) points at an unknown entity \(r.destination)",
+                            entity: entity, key: key, range: range)
+            }
+            switch r.kind {
+            case .toOne(let column):
+                if isLast {
+                    return .column(
+                        Column(sql: "\(alias).\(ctx.q(column))", type: .integer, nullable: true, isRelationship: true,
+                               key: written))
+                }
+                alias = scope.join(from: alias, r, column: column, to: destination, ctx)
+                entity = destination
+                nullable = true
+            case .toMany, .manyToMany:
+                let many = ToMany(
+                    ownerAlias: alias, owner: entity, relationship: r, destination: destination,
+                    rest: Array(components[(i + 1)...]), key: written)
+                if let op = many.rest.first, op.hasPrefix("@") {
+                    return .column(try aggregate(many, op, Array(many.rest.dropFirst()), scope, range: range))
+                }
+                return .toMany(many)
+            }
+        }
+        throw error(.unknownKey, "keypath \(written) not found in entity \(entity.name)", entity: entity, range: range)
+    }
+
+    /// The value of one element of a to-many key path, inside the subquery
+    /// over the relationship's rows.
+    func element(_ many: ToMany, _ child: Scope, range: SourceRange?) throws(SQLLoweringError) -> Operand {
+        guard !many.rest.isEmpty else {
+            throw error(
+                .unsupported, "\(many.key) are objects: compare one of their keys, as in \(many.key).name",
+                entity: many.owner, key: many.key, range: range)
+        }
+        let resolved = try resolve(many.rest, from: child.alias, child.entity, child, nullable: false, range: range)
+        if case .toMany(let inner) = resolved {
+            throw error(
+                .unsupported, "\(many.key) crosses two to-many relationships; only one has a SQL form",
+                entity: inner.owner, key: inner.key, range: range)
+        }
+        return resolved
+    }
+
+    // MARK: - Subqueries
+
+    /// `FROM … WHERE <correlation>` for the rows of a to-many relationship,
+    /// with a scope for them.
+    private func rows(of many: ToMany, variable: String?, _ scope: Scope) -> (Scope, from: String, correlation: String) {
+        let a = ctx.alias()
+        let child = Scope(entity: many.destination, alias: a, variable: variable, parent: scope)
+        var correlation: String
+        var from: String
+        switch many.relationship.kind {
+        case .toMany(let inverse):
+            from = "\(ctx.q(many.destination.table)) \(a)"
+            correlation = "\(a).\(ctx.q(inverse)) = \(many.ownerAlias).\(ctx.q(many.owner.primaryKey))"
+        case .manyToMany(let table, let source, let destination):
+            let link = ctx.alias()
+            from = "\(ctx.q(table)) \(link) JOIN \(ctx.q(many.destination.table)) \(a) ON \(a).\(ctx.q(many.destination.primaryKey)) = \(link).\(ctx.q(destination))"
+            correlation = "\(link).\(ctx.q(source)) = \(many.ownerAlias).\(ctx.q(many.owner.primaryKey))"
+        case .toOne:
+            from = ""
+            correlation = dialect.falseLiteral
+        }
+        if let d = many.destination.discriminator { correlation += " AND " + Scope.discriminate(d, alias: a, ctx) }
+        return (child, from, correlation)
+    }
+
+    /// `EXISTS (SELECT 1 FROM rows WHERE correlation AND condition)`, or
+    /// `NOT EXISTS` when `negated`.
+    func exists(
+        _ many: ToMany, _ scope: Scope, variable: String? = nil, negated: Bool, range: SourceRange?,
+        _ condition: (Scope) throws(SQLLoweringError) -> String?
+    ) throws(SQLLoweringError) -> String {
+        let (child, from, correlation) = rows(of: many, variable: variable, scope)
+        let inner = try condition(child)
+        var sql = "SELECT 1 FROM \(from)" + child.joins.joined() + " WHERE \(correlation)"
+        if let inner { sql += " AND " + inner }
+        return (negated ? "NOT EXISTS (" : "EXISTS (") + sql + ")"
+    }
+
+    /// `@count`, `@sum.k`, `@avg.k`, `@min.k`, `@max.k` of a to-many
+    /// relationship as a scalar subquery, with the evaluator's answers for
+    /// empty relationships and nil members.
+    private func aggregate(_ many: ToMany, _ op: String, _ path: [String], _ scope: Scope, range: SourceRange?)
+        throws(SQLLoweringError) -> Column
+    {
+        let key = many.key
+        if op == "@count" {
+            guard path.isEmpty else {
+                throw error(.unsupported, "@count takes no key path after it", entity: many.owner, key: key, range: range)
+            }
+            if case .manyToMany(let table, let source, _) = many.relationship.kind, many.destination.discriminator == nil {
+                let link = ctx.alias()
+                return Column(
+                    sql: "(SELECT COUNT(*) FROM \(ctx.q(table)) \(link) WHERE \(link).\(ctx.q(source)) = \(many.ownerAlias).\(ctx.q(many.owner.primaryKey)))",
+                    type: .integer, nullable: false, key: key)
+            }
+            let (child, from, correlation) = rows(of: many, variable: nil, scope)
+            return Column(
+                sql: "(SELECT COUNT(*) FROM \(from)" + child.joins.joined() + " WHERE \(correlation))", type: .integer,
+                nullable: false, key: key)
+        }
+        guard ["@sum", "@avg", "@min", "@max"].contains(op) else {
+            throw error(.unsupported, "\(op) has no SQL form (@count, @sum, @avg, @min, @max do)", entity: many.owner,
+                        key: key, range: range)
+        }
+        guard !path.isEmpty else {
+            throw error(.unsupported, "\(op) needs a key path after it, as in \(op).price", entity: many.owner, key: key,
+                        range: range)
+        }
+        let (child, from, correlation) = rows(of: many, variable: nil, scope)
+        guard case .column(let c) = try resolve(path, from: child.alias, child.entity, child, nullable: false, range: range),
+            !c.isRelationship
+        else {
+            throw error(.unsupported, "\(op) needs an attribute after it", entity: many.destination, range: range)
+        }
+        let numeric: Bool
+        switch c.type {
+        case .integer, .double, .boolean: numeric = true
+        case .date(let e): numeric = e != .iso8601
+        default: numeric = false
+        }
+        guard numeric || ((op == "@min" || op == "@max") && c.type != .string) else {
+            throw error(
+                .typeMismatch, "\(op) needs a number\(op == "@min" || op == "@max" ? " or a date" : ""); \(c.key) is \(c.type.name)",
+                entity: many.destination, key: c.key, range: range)
+        }
+        if (op == "@sum" || op == "@avg"), case .date = c.type {
+            throw error(.typeMismatch, "\(op) needs numbers; \(c.key) is a date", entity: many.destination, key: c.key,
+                        range: range)
+        }
+        let value = c.type == .boolean && dialect == .postgreSQL ? "CAST(\(c.sql) AS INTEGER)" : c.sql
+        let select: String
+        let type: AttributeType
+        var nullable = true
+        switch (op, dialect) {
+        case ("@sum", .sqlite):
+            select = "TOTAL(\(value))"
+            type = .double
+            nullable = false
+        case ("@sum", .postgreSQL):
+            select = "COALESCE(SUM(\(value)), 0)"
+            type = .double
+            nullable = false
+        case ("@avg", .sqlite):
+            // nil members count as 0 and stay in the denominator.
+            select = "TOTAL(\(value)) / NULLIF(COUNT(*), 0)"
+            type = .double
+        case ("@avg", _):
+            select = "CAST(COALESCE(SUM(\(value)), 0) AS DOUBLE PRECISION) / NULLIF(COUNT(*), 0)"
+            type = .double
+        case ("@min", _):
+            select = "MIN(\(value))"
+            type = c.type
+        default:
+            select = "MAX(\(value))"
+            type = c.type
+        }
+        return Column(
+            sql: "(SELECT \(select) FROM \(from)" + child.joins.joined() + " WHERE \(correlation))", type: type,
+            nullable: nullable, key: key)
+    }
+
+    /// `SUBQUERY(rel, $x, P).@count` as a scalar subquery.
+    private func subqueryCount(
+        _ collection: ExpressionNode, _ variable: String, _ inner: PredicateNode, _ scope: Scope, range: SourceRange?
+    ) throws(SQLLoweringError) -> Column {
+        guard case .toMany(let many) = try operand(collection, scope), many.rest.isEmpty else {
+            throw error(
+                .unsupported, "SUBQUERY needs a to-many relationship as its collection", entity: scope.entity,
+                range: collection.range ?? range)
+        }
+        let (child, from, correlation) = rows(of: many, variable: variable, scope)
+        let condition = try predicate(inner, child, negated: false)
+        return Column(
+            sql: "(SELECT COUNT(*) FROM \(from)" + child.joins.joined() + " WHERE \(correlation) AND \(condition))",
+            type: .integer, nullable: false, key: "SUBQUERY")
+    }
+}

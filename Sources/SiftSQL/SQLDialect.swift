@@ -1,0 +1,18 @@
+/// The SQL flavour a statement is written in.
+public enum SQLDialect: String, Sendable, Hashable, Codable, CaseIterable {
+    case sqlite
+    case postgreSQL = "postgres"
+
+    /// `name` as a quoted identifier, embedded quotes doubled.
+    public func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The placeholder of the `n`th parameter (1-based).
+    func placeholder(_ n: Int) -> String {
+        self == .sqlite ? "?" : "$\(n)"
+    }
+
+    var trueLiteral: String { self == .sqlite ? "1" : "TRUE" }
+    var falseLiteral: String { self == .sqlite ? "0" : "FALSE" }
+}

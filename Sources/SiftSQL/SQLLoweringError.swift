@@ -1,0 +1,40 @@
+import Sift
+
+/// A fetch request that cannot be lowered to SQL, reported before any SQL
+/// reaches a database: an unknown key path, a to-many key without an
+/// aggregate, a type the column cannot hold, or a construct the dialect
+/// cannot express with the same meaning as in memory.
+public struct SQLLoweringError: SourceDiagnostic, Hashable, Sendable {
+    public enum Code: String, Sendable, Hashable, Codable {
+        /// The request names an entity the schema does not have.
+        case unknownEntity
+        /// A key path names no attribute or relationship of its entity.
+        case unknownKey
+        /// A to-many relationship used where one value is needed
+        /// (`tags.name == 'x'`: say `ANY tags.name == 'x'`).
+        case toManyKey
+        /// A constant of a kind the operator cannot compare with the column
+        /// (`name < 5`), as the evaluator would raise.
+        case typeMismatch
+        /// A construct with no SQL form of the same meaning in this dialect.
+        case unsupported
+    }
+
+    public var code: Code
+    public var message: String
+    /// The entity the key path was resolved against.
+    public var entity: String
+    /// The key at fault, if any.
+    public var key: String?
+    public var range: SourceRange
+    public var source: String
+
+    public init(_ code: Code, _ message: String, entity: String, key: String? = nil, range: SourceRange, source: String) {
+        self.code = code
+        self.message = message
+        self.entity = entity
+        self.key = key
+        self.range = range
+        self.source = source
+    }
+}

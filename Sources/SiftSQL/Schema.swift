@@ -1,0 +1,324 @@
+import Foundation
+
+/// The tables a fetch request is lowered against: entities with their
+/// attributes and relationships. Key paths in predicates and sort orders
+/// name entities' attributes and relationships, never columns: every
+/// identifier in the SQL comes from here.
+///
+/// Declare one in Swift, or load it from JSON (see ``Schema/init(json:)``):
+///
+/// ```swift
+/// let schema = Schema([
+///     Entity("Author", table: "authors", attributes: [
+///         Attribute("name", .string),
+///     ], relationships: [
+///         .toMany("books", "Book", inverseColumn: "author_id"),
+///     ]),
+///     Entity("Book", table: "books", attributes: [
+///         Attribute("title", .string, optional: false),
+///         Attribute("year", .integer),
+///     ], relationships: [
+///         .toOne("author", "Author", column: "author_id"),
+///     ]),
+/// ])
+/// ```
+public struct Schema: Sendable, Hashable, Codable {
+    public var entities: [Entity]
+
+    public init(_ entities: [Entity]) {
+        self.entities = entities
+    }
+
+    /// The entity called `name`: its exact name first, then ignoring case.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name } ?? entities.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// A schema from its JSON form:
+    ///
+    /// ```json
+    /// {"entities": [{"name": "Book", "table": "books", "primaryKey": "id",
+    ///   "attributes": [{"name": "title", "type": "string", "optional": false},
+    ///                  {"name": "published", "type": "date", "dateEncoding": "unix"}],
+    ///   "relationships": [{"name": "author", "destination": "Author", "toOne": "author_id"},
+    ///                     {"name": "chapters", "destination": "Chapter", "toMany": "book_id"},
+    ///                     {"name": "tags", "destination": "Tag", "joinTable": "book_tags",
+    ///                      "sourceColumn": "book_id", "destinationColumn": "tag_id"}]}]}
+    /// ```
+    public init(json: Data) throws {
+        self = try JSONDecoder().decode(Schema.self, from: json)
+        try validate()
+    }
+
+    /// The JSON form, as ``init(json:)`` reads it.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// Checks that names are unique within an entity and that every
+    /// relationship's destination exists.
+    public func validate() throws(SchemaError) {
+        var seen: Set<String> = []
+        for entity in entities {
+            guard seen.insert(entity.name).inserted else { throw SchemaError("entity \(entity.name) is declared twice") }
+            var names: Set<String> = []
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+                guard names.insert(name).inserted else {
+                    throw SchemaError("entity \(entity.name) declares \(name) twice")
+                }
+            }
+            for r in entity.relationships where self.entity(named: r.destination) == nil {
+                throw SchemaError("relationship \(entity.name).\(r.name) points at an unknown entity \(r.destination)")
+            }
+        }
+    }
+}
+
+/// A schema that does not hold together.
+public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { "error: " + message }
+}
+
+/// An entity: a table whose rows are its objects.
+public struct Entity: Sendable, Hashable, Codable {
+    public var name: String
+    public var table: String
+    /// The primary-key column (an integer or text key). Sorting always ends
+    /// with it, so that equal sort keys give a stable order.
+    public var primaryKey: String
+    public var attributes: [Attribute]
+    public var relationships: [Relationship]
+    /// For tables shared by several entities (Core Data's sub-entities): the
+    /// column telling them apart and this entity's values in it.
+    public var discriminator: Discriminator?
+
+    public init(
+        _ name: String, table: String? = nil, primaryKey: String = "id", attributes: [Attribute],
+        relationships: [Relationship] = [], discriminator: Discriminator? = nil
+    ) {
+        self.name = name
+        self.table = table ?? name
+        self.primaryKey = primaryKey
+        self.attributes = attributes
+        self.relationships = relationships
+        self.discriminator = discriminator
+    }
+
+    public func attribute(named name: String) -> Attribute? {
+        attributes.first { $0.name == name }
+    }
+
+    public func relationship(named name: String) -> Relationship? {
+        relationships.first { $0.name == name }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, table, primaryKey, attributes, relationships, discriminator
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        table = try c.decodeIfPresent(String.self, forKey: .table) ?? name
+        primaryKey = try c.decodeIfPresent(String.self, forKey: .primaryKey) ?? "id"
+        attributes = try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? []
+        relationships = try c.decodeIfPresent([Relationship].self, forKey: .relationships) ?? []
+        discriminator = try c.decodeIfPresent(Discriminator.self, forKey: .discriminator)
+    }
+}
+
+/// Core Data's `Z_ENT`: which rows of a shared table belong to an entity.
+public struct Discriminator: Sendable, Hashable, Codable {
+    public var column: String
+    public var values: [Int]
+
+    public init(column: String, values: [Int]) {
+        self.column = column
+        self.values = values
+    }
+}
+
+/// An attribute: a column with a storage type.
+public struct Attribute: Sendable, Hashable, Codable {
+    public var name: String
+    public var column: String
+    public var type: AttributeType
+    /// Whether the column may hold NULL. Non-optional columns need no nil
+    /// handling in the SQL.
+    public var isOptional: Bool
+
+    public init(_ name: String, _ type: AttributeType, column: String? = nil, optional: Bool = true) {
+        self.name = name
+        self.column = column ?? name
+        self.type = type
+        self.isOptional = optional
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, column, type, optional, dateEncoding
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        column = try c.decodeIfPresent(String.self, forKey: .column) ?? name
+        isOptional = try c.decodeIfPresent(Bool.self, forKey: .optional) ?? true
+        let typeName = try c.decode(String.self, forKey: .type)
+        let encoding = try c.decodeIfPresent(DateEncoding.self, forKey: .dateEncoding) ?? .referenceSeconds
+        guard let t = AttributeType(name: typeName, dateEncoding: encoding) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: c,
+                debugDescription: "unknown attribute type \(typeName) (integer, double, string, boolean, date, blob, uuid)")
+        }
+        type = t
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(column, forKey: .column)
+        try c.encode(type.name, forKey: .type)
+        try c.encode(isOptional, forKey: .optional)
+        if case .date(let e) = type { try c.encode(e, forKey: .dateEncoding) }
+    }
+}
+
+/// How an attribute is stored.
+public enum AttributeType: Sendable, Hashable {
+    /// INTEGER / `bigint`.
+    case integer
+    /// REAL / `double precision`.
+    case double
+    /// TEXT / `text`.
+    case string
+    /// 0 or 1 on SQLite, `boolean` on PostgreSQL.
+    case boolean
+    /// A date, stored as its encoding says.
+    case date(DateEncoding)
+    /// BLOB / `bytea`.
+    case blob
+    /// A UUID stored as its upper-case text form (`E621E1F8-C36C-495A-…`).
+    case uuid
+
+    /// The name used in the JSON form.
+    public var name: String {
+        switch self {
+        case .integer: return "integer"
+        case .double: return "double"
+        case .string: return "string"
+        case .boolean: return "boolean"
+        case .date: return "date"
+        case .blob: return "blob"
+        case .uuid: return "uuid"
+        }
+    }
+
+    init?(name: String, dateEncoding: DateEncoding) {
+        switch name.lowercased() {
+        case "integer", "int", "int64": self = .integer
+        case "double", "real", "float", "decimal": self = .double
+        case "string", "text": self = .string
+        case "boolean", "bool": self = .boolean
+        case "date": self = .date(dateEncoding)
+        case "blob", "data", "binary": self = .blob
+        case "uuid": self = .uuid
+        default: return nil
+        }
+    }
+}
+
+/// How a date column stores its value.
+public enum DateEncoding: String, Sendable, Hashable, Codable, CaseIterable {
+    /// REAL seconds since 2001-01-01 00:00 UTC, as Core Data stores dates.
+    case referenceSeconds = "reference"
+    /// REAL seconds since 1970-01-01 00:00 UTC.
+    case unixSeconds = "unix"
+    /// TEXT `2024-05-01T12:00:00.000Z` (ISO 8601, UTC, milliseconds), which
+    /// sorts as it compares.
+    case iso8601
+}
+
+/// A relationship from one entity to another.
+public struct Relationship: Sendable, Hashable, Codable {
+    public var name: String
+    /// The entity at the other end.
+    public var destination: String
+    public var kind: Kind
+
+    public enum Kind: Sendable, Hashable {
+        /// This table's `column` holds the destination's primary key.
+        case toOne(column: String)
+        /// The destination table's `inverseColumn` holds this entity's
+        /// primary key.
+        case toMany(inverseColumn: String)
+        /// A join table with a column for each side's primary key.
+        case manyToMany(table: String, sourceColumn: String, destinationColumn: String)
+    }
+
+    public init(_ name: String, _ destination: String, _ kind: Kind) {
+        self.name = name
+        self.destination = destination
+        self.kind = kind
+    }
+
+    public static func toOne(_ name: String, _ destination: String, column: String) -> Relationship {
+        Relationship(name, destination, .toOne(column: column))
+    }
+
+    public static func toMany(_ name: String, _ destination: String, inverseColumn: String) -> Relationship {
+        Relationship(name, destination, .toMany(inverseColumn: inverseColumn))
+    }
+
+    public static func manyToMany(
+        _ name: String, _ destination: String, joinTable: String, sourceColumn: String, destinationColumn: String
+    ) -> Relationship {
+        Relationship(
+            name, destination, .manyToMany(table: joinTable, sourceColumn: sourceColumn, destinationColumn: destinationColumn))
+    }
+
+    public var isToMany: Bool {
+        if case .toOne = kind { return false }
+        return true
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, destination, toOne, toMany, joinTable, sourceColumn, destinationColumn
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        destination = try c.decode(String.self, forKey: .destination)
+        if let column = try c.decodeIfPresent(String.self, forKey: .toOne) {
+            kind = .toOne(column: column)
+        } else if let column = try c.decodeIfPresent(String.self, forKey: .toMany) {
+            kind = .toMany(inverseColumn: column)
+        } else if let table = try c.decodeIfPresent(String.self, forKey: .joinTable) {
+            kind = .manyToMany(
+                table: table, sourceColumn: try c.decode(String.self, forKey: .sourceColumn),
+                destinationColumn: try c.decode(String.self, forKey: .destinationColumn))
+        } else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .name, in: c,
+                debugDescription: "relationship \(name) needs \"toOne\", \"toMany\" or \"joinTable\"")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(destination, forKey: .destination)
+        switch kind {
+        case .toOne(let column): try c.encode(column, forKey: .toOne)
+        case .toMany(let column): try c.encode(column, forKey: .toMany)
+        case .manyToMany(let table, let s, let d):
+            try c.encode(table, forKey: .joinTable)
+            try c.encode(s, forKey: .sourceColumn)
+            try c.encode(d, forKey: .destinationColumn)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+extension Schema {
+    /// `CREATE TABLE` statements for the schema: each entity's table (primary
+    /// key, attributes, to-one key columns and the key columns of to-many
+    /// relationships pointing at it) and each join table, with an index on
+    /// every key column. For new databases and tests; an existing database
+    /// keeps its own tables.
+    public func createStatements(dialect: SQLDialect) -> [String] {
+        let q = dialect.quote
+        var tables: [(name: String, columns: [(String, String)])] = []
+        var indexes: [(table: String, column: String)] = []
+        func add(_ table: String, _ column: String, _ type: String) {
+            guard let i = tables.firstIndex(where: { $0.name == table }) else { return }
+            if !tables[i].columns.contains(where: { $0.0 == column }) { tables[i].columns.append((column, type)) }
+        }
+        let key = dialect == .sqlite ? "INTEGER" : "BIGINT"
+        for e in entities where !tables.contains(where: { $0.name == e.table }) {
+            tables.append((e.table, [(e.primaryKey, key + " PRIMARY KEY")]))
+        }
+        for e in entities {
+            if let d = e.discriminator { add(e.table, d.column, key) }
+            for a in e.attributes { add(e.table, a.column, Self.columnType(a.type, dialect)) }
+            for r in e.relationships {
+                switch r.kind {
+                case .toOne(let column):
+                    add(e.table, column, key)
+                    indexes.append((e.table, column))
+                case .toMany(let inverse):
+                    if let d = entity(named: r.destination) {
+                        add(d.table, inverse, key)
+                        indexes.append((d.table, inverse))
+                    }
+                case .manyToMany(let table, let s, let d):
+                    if !tables.contains(where: { $0.name == table }) {
+                        tables.append((table, [(s, key + " NOT NULL"), (d, key + " NOT NULL")]))
+                        indexes.append((table, s))
+                        indexes.append((table, d))
+                    }
+                }
+            }
+        }
+        var out = tables.map { t in
+            "CREATE TABLE \(q(t.name)) (" + t.columns.map { "\(q($0.0)) \($0.1)" }.joined(separator: ", ") + ")"
+        }
+        var seen: Set<String> = []
+        for (table, column) in indexes where seen.insert(table + "." + column).inserted {
+            out.append("CREATE INDEX \(q(table + "_" + column)) ON \(q(table)) (\(q(column)))")
+        }
+        return out
+    }
+
+    static func columnType(_ type: AttributeType, _ dialect: SQLDialect) -> String {
+        switch (type, dialect) {
+        case (.integer, .sqlite): return "INTEGER"
+        case (.integer, .postgreSQL): return "BIGINT"
+        case (.double, .sqlite): return "REAL"
+        case (.double, .postgreSQL): return "DOUBLE PRECISION"
+        case (.string, _), (.uuid, _): return "TEXT"
+        case (.boolean, .sqlite): return "INTEGER"
+        case (.boolean, .postgreSQL): return "BOOLEAN"
+        case (.date(.iso8601), _): return "TEXT"
+        case (.date, .sqlite): return "REAL"
+        case (.date, .postgreSQL): return "DOUBLE PRECISION"
+        case (.blob, .sqlite): return "BLOB"
+        case (.blob, .postgreSQL): return "BYTEA"
+        }
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+import Sift
+
+/// One side of a string operation: SQL (a column or subquery) or a
+/// constant to bind.
+enum TextSide {
+    case column(String)
+    case text(bound: String)
+}
+
+/// The names of the functions and collations the SQLite dialect calls.
+/// `SiftSQLite` registers them on every connection it opens (or on a
+/// user's own database); they run the evaluator's own string code.
+public enum SQLiteFunctions {
+    /// `sift_fold(text, options)`: the folded form of `text` under the
+    /// option bits (`[c]` 1, `[d]` 2, `[n]` 4): equal folded forms mean
+    /// equal strings under the options.
+    public static let fold = "sift_fold"
+    /// `sift_compare(a, b, options)`: -1, 0 or 1, as `compare:options:`;
+    /// NULL when either is NULL.
+    public static let compare = "sift_compare"
+    /// `sift_search(haystack, needle, kind, options)`: 1 or 0, for prefix
+    /// (0), suffix (1) and substring (2) searches; 0 when either is NULL.
+    public static let search = "sift_search"
+    /// `sift_like(text, pattern, options)`: 1 or 0; 0 for NULL.
+    public static let like = "sift_like"
+    /// `sift_matches(text, pattern, options)`: 1 or 0 (PCRE2, whole
+    /// string); 0 for NULL.
+    public static let matches = "sift_matches"
+    /// The collation of each sort comparison.
+    public static func collation(_ comparison: SortKey.Comparison) -> String {
+        switch comparison {
+        case .compare: return "sift_compare"
+        case .caseInsensitive: return "sift_case_insensitive"
+        case .localized: return "sift_localized"
+        case .localizedCaseInsensitive: return "sift_localized_case_insensitive"
+        case .localizedStandard: return "sift_localized_standard"
+        }
+    }
+}
+
+extension Lowering {
+    /// The option bits passed to the SQLite functions (`[l]` changes nothing).
+    static func bits(_ options: ComparisonOptions) -> Int {
+        options.intersection([.caseInsensitive, .diacriticInsensitive, .normalized]).rawValue
+    }
+
+    /// A string column in the form compared under `options`.
+    func fold(_ sql: String, _ options: ComparisonOptions) -> String {
+        switch dialect {
+        case .sqlite:
+            return "\(SQLiteFunctions.fold)(\(sql), \(Self.bits(options)))"
+        case .postgreSQL:
+            if options.contains(.normalized) { return sql }
+            var s = sql
+            if options.contains(.caseInsensitive) {
+                // As Swift's uppercased().lowercased(): İ lowers to i + U+0307,
+                // and ß folds to ss (PostgreSQL's upper and lower keep it).
+                s = "replace(lower(upper(replace(\(s), chr(304), 'i' || chr(775)))), chr(223), 'ss')"
+            }
+            s = "normalize(\(s), NFD)"
+            if options.contains(.diacriticInsensitive) {
+                s = "regexp_replace(\(s), '\(Self.combiningMarks)', '', 'g')"
+            }
+            return s
+        }
+    }
+
+    /// The combining-mark blocks PostgreSQL strips for `[d]`: the Latin,
+    /// Greek and Cyrillic marks (other scripts' marks are kept).
+    static let combiningMarks = "[\\u0300-\\u036F\\u0483-\\u0489\\u1AB0-\\u1AFF\\u1DC0-\\u1DFF\\u20D0-\\u20FF\\uFE20-\\uFE2F]"
+
+    /// A constant in the form compared under `options`, as the evaluator
+    /// folds it.
+    func fold(_ v: Value, _ options: ComparisonOptions) -> String {
+        StringOperations.folded(v.stringValue ?? "", options)
+    }
+
+    private func side(_ s: TextSide, _ options: ComparisonOptions) -> String {
+        switch (s, dialect) {
+        case (.column(let sql), .sqlite): return sql
+        case (.text(let t), .sqlite): return ctx.bind(.text(t))
+        case (.column(let sql), .postgreSQL): return fold(sql, options)
+        case (.text(let t), .postgreSQL): return ctx.bind(.text(StringOperations.folded(t, options)))
+        }
+    }
+
+    /// `lhs OP rhs` for strings, ordered as `compare:options:` orders them.
+    func stringOrdering(_ lhs: String, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions) -> String {
+        switch dialect {
+        case .sqlite:
+            return "\(SQLiteFunctions.compare)(\(lhs), \(side(rhs, options)), \(Self.bits(options))) \(op) 0"
+        case .postgreSQL:
+            return "(\(fold(lhs, options)) COLLATE \"C\") \(op) \(side(rhs, options))"
+        }
+    }
+
+    /// BEGINSWITH / ENDSWITH / CONTAINS. An empty needle never matches.
+    func search(
+        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        negated: Bool, range: SourceRange?, _ scope: Scope
+    ) throws(SQLLoweringError) -> String {
+        if case .text(let n) = needle, n.isEmpty { return polarity(false, negated) }
+        if case .text(let h) = haystack, case .text(let n) = needle {
+            return polarity(StringOperations.search(h, n, kind, options), negated)
+        }
+        switch dialect {
+        case .sqlite:
+            let call =
+                "\(SQLiteFunctions.search)(\(side(haystack, options)), \(side(needle, options)), \(kind.rawValue), \(Self.bits(options)))"
+            return negated ? "NOT " + call : call
+        case .postgreSQL:
+            let h = side(haystack, options)
+            let condition: String
+            if case .text(let n) = needle {
+                let folded = StringOperations.folded(n, options)
+                let escaped = Self.likeEscaped(folded)
+                let pattern: String
+                switch kind {
+                case .prefix: pattern = escaped + "%"
+                case .suffix: pattern = "%" + escaped
+                case .substring: pattern = "%" + escaped + "%"
+                }
+                condition = "(\(h) COLLATE \"C\") LIKE \(ctx.bind(.text(pattern))) ESCAPE '\\'"
+            } else {
+                let n = side(needle, options)
+                switch kind {
+                case .prefix: condition = "(starts_with(\(h), \(n)) AND \(n) <> '')"
+                case .suffix: condition = "(right(\(h), length(\(n))) = \(n) AND \(n) <> '')"
+                case .substring: condition = "(strpos(\(h), \(n)) > 0 AND \(n) <> '')"
+                }
+            }
+            return negated ? not(condition) : condition
+        }
+    }
+
+    /// `%`, `_` and `\` escaped for `LIKE … ESCAPE '\'`.
+    static func likeEscaped(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars {
+            if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
+            out.unicodeScalars.append(ch)
+        }
+        return out
+    }
+
+    /// LIKE with `*`, `?` and backslash escapes, whole-string.
+    func like(_ c: Column, _ pattern: String, _ options: ComparisonOptions, negated: Bool) -> String {
+        switch dialect {
+        case .sqlite:
+            let call = "\(SQLiteFunctions.like)(\(c.sql), \(ctx.bind(.text(pattern))), \(Self.bits(options)))"
+            return negated ? "NOT " + call : call
+        case .postgreSQL:
+            var translated = ""
+            for element in StringOperations.likeElements(pattern, options) {
+                switch element {
+                case .literal(let u): translated += Self.likeEscaped(String(u))
+                case .one: translated += "_"
+                case .any: translated += "%"
+                }
+            }
+            let condition = "(\(fold(c.sql, options)) COLLATE \"C\") LIKE \(ctx.bind(.text(translated))) ESCAPE '\\'"
+            return negated ? not(condition) : condition
+        }
+    }
+
+    /// MATCHES: the whole string matches the regular expression.
+    func matches(
+        _ c: Column, _ pattern: String, _ options: ComparisonOptions, negated: Bool, range: SourceRange?, _ scope: Scope
+    ) throws(SQLLoweringError) -> String {
+        do {
+            _ = try MatchesPattern(pattern, options: options)
+        } catch {
+            throw self.error(.typeMismatch, "MATCHES: \(error.message)", entity: scope.entity, key: c.key, range: range)
+        }
+        switch dialect {
+        case .sqlite:
+            let call = "\(SQLiteFunctions.matches)(\(c.sql), \(ctx.bind(.text(pattern))), \(Self.bits(options)))"
+            return negated ? "NOT " + call : call
+        case .postgreSQL:
+            let folding = Self.folds(options) && options.contains(.diacriticInsensitive)
+            let source = folding ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern
+            guard let translated = POSIXRegex.translate(source) else {
+                throw error(
+                    .unsupported,
+                    "MATCHES on PostgreSQL takes literal characters, ., [...] sets, groups, | and quantifiers; this pattern has a construct whose meaning differs there",
+                    entity: scope.entity, key: c.key, range: range)
+            }
+            let subject = folding ? fold(c.sql, [.diacriticInsensitive]) : c.sql
+            let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
+            let condition = "\(subject) \(caseless ? "~*" : "~") \(ctx.bind(.text("^(?:" + translated + ")$")))"
+            return negated ? not(condition) : condition
+        }
+    }
+
+    /// `column IN (…)`: members of another kind, and nil, never match.
+    func membership(
+        _ c: Column, _ members: [Value], _ options: ComparisonOptions, negated: Bool, range: SourceRange?, _ scope: Scope
+    ) throws(SQLLoweringError) -> String {
+        guard !c.isRelationship else {
+            throw error(.unsupported, "\(c.key) is a relationship: IN needs an attribute", entity: scope.entity,
+                        key: c.key, range: range)
+        }
+        let folds = c.type == .string && Self.folds(options)
+        var values: [SQLValue] = []
+        var seen: Set<SQLValue> = []
+        for m in members where !m.isNull {
+            guard let v = folds ? (m.stringValue.map { SQLValue.text(fold(.string($0), options)) }) : equalityValue(m, for: c.type)
+            else { continue }
+            if seen.insert(v).inserted { values.append(v) }
+        }
+        if values.isEmpty { return polarity(false, negated) }
+        let lhs = folds ? fold(c.sql, options) : c.sql
+        let condition: String
+        switch dialect {
+        case .postgreSQL:
+            condition = "\(lhs) = ANY(\(ctx.bind(.array(values))))"
+        case .sqlite:
+            if values.count > 32, let json = Self.json(values) {
+                condition = "\(lhs) IN (SELECT value FROM json_each(\(ctx.bind(.text(json)))))"
+            } else {
+                condition = "\(lhs) IN (" + values.map { ctx.bind($0) }.joined(separator: ", ") + ")"
+            }
+        }
+        return negated ? not(condition) : condition
+    }
+
+    /// A JSON array of the values, or nil if one has no JSON form.
+    static func json(_ values: [SQLValue]) -> String? {
+        var parts: [String] = []
+        for v in values {
+            switch v {
+            case .integer(let i): parts.append(String(i))
+            case .real(let d):
+                guard d.isFinite else { return nil }
+                parts.append("\(d)")
+            case .boolean(let b): parts.append(b ? "1" : "0")
+            case .text(let s):
+                guard let data = try? JSONSerialization.data(withJSONObject: [s], options: [.fragmentsAllowed]),
+                    let text = String(data: data, encoding: .utf8)
+                else { return nil }
+                parts.append(String(text.dropFirst().dropLast()))
+            default: return nil
+            }
+        }
+        return "[" + parts.joined(separator: ",") + "]"
+    }
+}
+
+/// The part of PCRE2's syntax whose meaning PostgreSQL's regular
+/// expressions share, translated: literal characters, escaped punctuation,
+/// `.` (not matching a newline, as in PCRE2), bracket sets of literal
+/// characters and ranges, groups, `|`, and the quantifiers `* + ? {m,n}`
+/// (greedy or lazy). Anything else (classes such as `\d`, look-around,
+/// back-references, anchors, possessive quantifiers, inline options) is
+/// refused.
+enum POSIXRegex {
+    static func translate(_ pattern: String) -> String? {
+        let s = Array(pattern.unicodeScalars)
+        var out = ""
+        var i = 0
+        var lastWasQuantifier = false
+        var canQuantify = false
+        while i < s.count {
+            let c = s[i]
+            switch c {
+            case "\\":
+                guard i + 1 < s.count else { return nil }
+                let n = s[i + 1]
+                guard n.isASCII, !n.properties.isAlphabetic, !("0"..."9").contains(n), n != " " else { return nil }
+                out += "\\" + String(n)
+                i += 2
+                lastWasQuantifier = false
+                canQuantify = true
+                continue
+            case ".":
+                out += "[^\\n]"
+                canQuantify = true
+                lastWasQuantifier = false
+            case "[":
+                var j = i + 1
+                var set = "["
+                if j < s.count, s[j] == "^" { return nil }  // negated sets differ on newlines
+                if j < s.count, s[j] == "]" {
+                    set += "\\]"
+                    j += 1
+                }
+                while j < s.count, s[j] != "]" {
+                    let m = s[j]
+                    if m == "[" || m == "\\" || m == "&" || m == "~" { return nil }
+                    set.unicodeScalars.append(m)
+                    j += 1
+                }
+                guard j < s.count else { return nil }
+                out += set + "]"
+                i = j + 1
+                canQuantify = true
+                lastWasQuantifier = false
+                continue
+            case "(":
+                if i + 1 < s.count, s[i + 1] == "?" { return nil }
+                out += "("
+                canQuantify = false
+                lastWasQuantifier = false
+            case ")", "|":
+                out.unicodeScalars.append(c)
+                canQuantify = c == ")"
+                lastWasQuantifier = false
+            case "*", "+", "?":
+                if lastWasQuantifier {
+                    guard c == "?" else { return nil }  // lazy is fine; possessive is not
+                    out += "?"
+                    lastWasQuantifier = false
+                    canQuantify = false
+                    break
+                }
+                guard canQuantify else { return nil }
+                out.unicodeScalars.append(c)
+                lastWasQuantifier = true
+            case "{":
+                guard canQuantify, !lastWasQuantifier else { return nil }
+                var j = i + 1
+                var body = ""
+                while j < s.count, s[j] != "}" {
+                    guard ("0"..."9").contains(s[j]) || s[j] == "," else { return nil }
+                    body.unicodeScalars.append(s[j])
+                    j += 1
+                }
+                guard j < s.count, !body.isEmpty, body.first != ",",
+                    body.split(separator: ",", omittingEmptySubsequences: false).count <= 2,
+                    body.split(separator: ",").allSatisfy({ (Int($0) ?? 1000) <= 255 })
+                else { return nil }
+                out += "{" + body + "}"
+                i = j + 1
+                lastWasQuantifier = true
+                continue
+            case "^", "$", "}", "]":
+                return nil
+            default:
+                if c.properties.isWhitespace && c != " " { return nil }
+                out.unicodeScalars.append(c)
+                canQuantify = true
+                lastWasQuantifier = false
+            }
+            i += 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import Sift
+import SiftSQL
+
+extension Database {
+    /// Registers the functions and collations that lowered SQLite
+    /// statements call (``SQLiteFunctions``): the evaluator's own string
+    /// folding, comparison, search, LIKE and PCRE2 MATCHES, so that a
+    /// predicate answers the same in SQL as in memory.
+    ///
+    /// Call it once per connection, for instance from
+    /// `Configuration.prepareDatabase`, or use ``Configuration/sift``.
+    public func registerSiftFunctions() {
+        for f in SiftFunctions.functions { add(function: f) }
+        for c in SiftFunctions.collations { add(collation: c) }
+    }
+}
+
+extension Configuration {
+    /// A configuration whose connections have the Sift functions registered.
+    public static var sift: Configuration {
+        var c = Configuration()
+        c.prepareDatabase { db in db.registerSiftFunctions() }
+        return c
+    }
+}
+
+enum SiftFunctions {
+    static func options(_ v: DatabaseValue) -> ComparisonOptions {
+        ComparisonOptions(rawValue: Int.fromDatabaseValue(v) ?? 0)
+    }
+
+    static func text(_ v: DatabaseValue) -> String? {
+        String.fromDatabaseValue(v)
+    }
+
+    static let functions: [DatabaseFunction] = [
+        DatabaseFunction(SQLiteFunctions.fold, argumentCount: 2, pure: true) { args in
+            guard let s = text(args[0]) else { return nil }
+            return StringOperations.folded(s, options(args[1]))
+        },
+        DatabaseFunction(SQLiteFunctions.compare, argumentCount: 3, pure: true) { args in
+            guard let a = text(args[0]), let b = text(args[1]) else { return nil }
+            return StringOperations.compare(a, b, options(args[2]))
+        },
+        DatabaseFunction(SQLiteFunctions.search, argumentCount: 4, pure: true) { args in
+            guard let h = text(args[0]), let n = text(args[1]),
+                let kind = StringOperations.SearchKind(rawValue: Int.fromDatabaseValue(args[2]) ?? -1)
+            else { return 0 }
+            return StringOperations.search(h, n, kind, options(args[3])) ? 1 : 0
+        },
+        DatabaseFunction(SQLiteFunctions.like, argumentCount: 3, pure: true) { args in
+            guard let s = text(args[0]), let p = text(args[1]) else { return 0 }
+            return StringOperations.like(s, p, options(args[2])) ? 1 : 0
+        },
+        matchesFunction(),
+    ]
+
+    /// MATCHES, with the compiled patterns of the connection cached.
+    private static func matchesFunction() -> DatabaseFunction {
+        let cache = PatternCache()
+        return DatabaseFunction(SQLiteFunctions.matches, argumentCount: 3, pure: true) { args in
+            guard let s = text(args[0]), let p = text(args[1]) else { return 0 }
+            return try cache.pattern(p, options(args[2])).matches(s) ? 1 : 0
+        }
+    }
+
+    static let collations: [DatabaseCollation] = SortKey.Comparison.allCases.map { comparison in
+        DatabaseCollation(SQLiteFunctions.collation(comparison)) { a, b in
+            switch StringOperations.sortOrder(a, b, comparison) {
+            case ..<0: return .orderedAscending
+            case 0: return .orderedSame
+            default: return .orderedDescending
+            }
+        }
+    }
+}
+
+/// Compiled MATCHES patterns, shared by the statements of a connection.
+final class PatternCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var patterns: [String: MatchesPattern] = [:]
+    private static let capacity = 128
+
+    func pattern(_ pattern: String, _ options: ComparisonOptions) throws -> MatchesPattern {
+        let key = "\(options.rawValue):\(pattern)"
+        lock.lock()
+        defer { lock.unlock() }
+        if let p = patterns[key] { return p }
+        let compiled = try MatchesPattern(pattern, options: options)
+        if patterns.count >= Self.capacity { patterns.removeAll(keepingCapacity: true) }
+        patterns[key] = compiled
+        return compiled
+    }
+}
