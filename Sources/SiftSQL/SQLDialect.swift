@@ -10,7 +10,7 @@ public enum SQLDialect: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The placeholder of the `n`th parameter (1-based).
     func placeholder(_ n: Int) -> String {
-        self == .sqlite ? "?" : "$\(n)"
+        self == .sqlite ? "?\(n)" : "$\(n)"
     }
 
     var trueLiteral: String { self == .sqlite ? "1" : "TRUE" }

@@ -17,8 +17,8 @@ public enum SQLValue: Sendable, Hashable {
 
 /// SQL text with its bound values, ready for any client.
 ///
-/// SQLite statements use `?` placeholders; PostgreSQL statements use `$1`,
-/// `$2`, … in the order of ``bindings``.
+/// SQLite statements use `?1`, `?2`, … and PostgreSQL statements `$1`,
+/// `$2`, …: the numbers index ``bindings``.
 public struct SQLStatement: Sendable, Hashable, CustomStringConvertible {
     public var sql: String
     public var bindings: [SQLValue]

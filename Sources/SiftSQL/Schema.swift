@@ -108,12 +108,16 @@ public struct Entity: Sendable, Hashable, Codable {
         self.discriminator = discriminator
     }
 
+    /// The attribute called `name`: its exact name first, then ignoring
+    /// case (so that `title` finds Core Data's `ZTITLE` read as `TITLE`).
     public func attribute(named name: String) -> Attribute? {
-        attributes.first { $0.name == name }
+        attributes.first { $0.name == name } ?? attributes.first { $0.name.lowercased() == name.lowercased() }
     }
 
+    /// The relationship called `name`: its exact name first, then ignoring case.
     public func relationship(named name: String) -> Relationship? {
         relationships.first { $0.name == name }
+            ?? relationships.first { $0.name.lowercased() == name.lowercased() }
     }
 
     private enum CodingKeys: String, CodingKey {

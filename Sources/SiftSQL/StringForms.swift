@@ -104,6 +104,54 @@ extension Lowering {
         if case .text(let h) = haystack, case .text(let n) = needle {
             return polarity(StringOperations.search(h, n, kind, options), negated)
         }
+        if kind == .prefix, case .column(let column) = haystack, case .text(let n) = needle, !Self.folds(options) {
+            if let condition = prefixRange(column, n, options) { return negated ? not(condition) : condition }
+        }
+        return searchCall(haystack, needle, kind, options, negated: negated)
+    }
+
+    /// BEGINSWITH without `[c]`/`[d]` as index ranges. With `[n]` the
+    /// prefix is literal: the strings from `p` up to `p` with its last
+    /// character incremented. Without options a string also begins with an
+    /// ASCII prefix `ab` when its canonical decomposition does (`aḃ…`), and
+    /// then its UTF-8 starts with `a` and a non-ASCII character: a second
+    /// range, checked exactly.
+    private func prefixRange(_ column: String, _ prefix: String, _ options: ComparisonOptions) -> String? {
+        let c = dialect == .postgreSQL ? "(\(column) COLLATE \"C\")" : column
+        func range(_ low: String, _ high: String?) -> String {
+            var r = "\(c) >= \(ctx.bind(.text(low)))"
+            if let high { r += " AND \(c) < \(ctx.bind(.text(high)))" }
+            return r
+        }
+        if options.contains(.normalized) { return "(" + range(prefix, Self.successor(prefix)) + ")" }
+        guard prefix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let head = String(prefix.dropLast())
+        let exact = searchCall(.column(column), .text(bound: prefix), .prefix, options, negated: false)
+        return "((" + range(prefix, Self.successor(prefix)) + ") OR (" + range(head + "\u{80}", Self.successor(head))
+            + " AND " + exact + "))"
+    }
+
+    /// The least string above every string that begins with `s` (code
+    /// point order), or nil if there is none.
+    static func successor(_ s: String) -> String? {
+        var scalars = Array(s.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            if let u = Unicode.Scalar(next) {
+                scalars.append(u)
+                var out = String.UnicodeScalarView()
+                out.append(contentsOf: scalars)
+                return String(out)
+            }
+        }
+        return nil
+    }
+
+    private func searchCall(
+        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        negated: Bool
+    ) -> String {
         switch dialect {
         case .sqlite:
             let call =

@@ -120,4 +120,63 @@ final class DifferentialTests: XCTestCase {
         XCTAssertTrue(failures.isEmpty, "seed \(seed):\n" + failures.prefix(15).joined(separator: "\n"))
         XCTAssertGreaterThan(compared, Self.cases / 2)
     }
+
+    /// Sort orders (with their collations and nil placement), offsets,
+    /// limits and counts, on filtered and unfiltered requests.
+    func testGeneratedFetches() throws {
+        let seed = Self.seed &+ 1
+        print("differential fetch seed \(seed)")
+        let engines = try Self.engines(seed: seed)
+        var generator = PredicateGenerator(seed: seed)
+        let keys = ["title", "year", "price", "published", "author.name", "author.age", "code", "author.active"]
+        var failures: [String] = []
+        var compared = 0
+        for n in 0..<(Self.cases / 3) {
+            var sort: [SortKey] = []
+            for _ in 0..<Int.random(in: 1...2, using: &generator.rng) {
+                let comparisons: [SortKey.Comparison] = [.compare, .caseInsensitive, .localized, .localizedCaseInsensitive, .localizedStandard]
+                sort.append(SortKey(generator.pick(keys), ascending: generator.chance(0.5), comparison: generator.pick(comparisons)))
+            }
+            var filter: Filter?
+            if generator.chance(0.5) {
+                let (format, args) = generator.predicate(depth: 2)
+                filter = try Filter(format, arguments: args)
+            }
+            let limit: Int? = generator.chance(0.5) ? Int.random(in: 0...20, using: &generator.rng) : nil
+            let offset = generator.chance(0.4) ? Int.random(in: 0...30, using: &generator.rng) : 0
+            let request = Sift.FetchRequest(entity: "Book", filter: filter, sort: sort, offset: offset, limit: limit)
+            guard let expected = Self.memoryIDs(request, engines.library.books) else { continue }
+            compared += 1
+            let expectedCount = try request.count(on: engines.library.books)
+            let label = "fetch \(n) [\(filter?.format ?? "all")] sort \(sort) offset \(offset) limit \(limit.map(String.init) ?? "none")"
+            do {
+                let q = try request.sql(in: Library.schema, dialect: .sqlite)
+                let got = try Self.sqliteIDs(q, engines.sqlite)
+                if got != expected { failures.append("\(label)\n  memory \(expected)\n  sqlite \(got)\n  \(q.statement)") }
+                let c = try request.countSQL(in: Library.schema, dialect: .sqlite)
+                let count = try engines.sqlite.read { try Int.fetchOne($0, sql: c.sql, arguments: c.arguments) }
+                if count != expectedCount { failures.append("\(label): count memory \(expectedCount) sqlite \(count ?? -1)\n  \(c)") }
+            } catch {
+                failures.append("\(label): SQLite: \(error)")
+            }
+            if let pg = engines.postgres, !sort.contains(where: { $0.comparison != .compare && $0.comparison != .caseInsensitive }) {
+                do {
+                    let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
+                    let got = try Self.postgresIDs(q, pg)
+                    if got != expected { failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement)") }
+                    let c = try request.countSQL(in: Library.schema, dialect: .postgreSQL)
+                    let count = try pg.query(c).first?.first
+                    if count != .integer(Int64(expectedCount)) {
+                        failures.append("\(label): count memory \(expectedCount) postgres \(String(describing: count))\n  \(c)")
+                    }
+                } catch {
+                    failures.append("\(label): PostgreSQL: \(error)")
+                }
+            }
+            if failures.count >= 10 { break }
+        }
+        print("differential fetch: \(compared) requests compared")
+        XCTAssertTrue(failures.isEmpty, "seed \(seed):\n" + failures.prefix(10).joined(separator: "\n"))
+        XCTAssertGreaterThan(compared, Self.cases / 6)
+    }
 }

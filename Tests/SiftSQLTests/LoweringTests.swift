@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+import Sift
+import SiftSQL
+import SiftSQLite
+import XCTest
+
+/// The SQL shapes of SQL.md, the errors for what cannot be lowered, and the
+/// planner's use of indexes.
+final class LoweringTests: XCTestCase {
+    let schema = Library.schema
+
+    func sql(_ format: String, _ args: any FormatArgumentConvertible..., dialect: SQLDialect = .sqlite) throws -> SQLStatement {
+        try Filter(format, arguments: args).sqlStatement(schema, dialect)
+    }
+
+    func where_(_ format: String, _ args: any FormatArgumentConvertible..., dialect: SQLDialect = .sqlite) throws -> String {
+        let s = try Filter(format, arguments: args).sqlStatement(schema, dialect).sql
+        guard let w = s.range(of: " WHERE "), let o = s.range(of: " ORDER BY ") else { return s }
+        return String(s[w.upperBound..<o.lowerBound])
+    }
+
+    func testComparisonShapesKeepNilRows() throws {
+        XCTAssertEqual(try where_("year > 2000"), #"t0."year" > ?1"#)
+        XCTAssertEqual(try where_("NOT year > 2000"), #"NOT COALESCE(t0."year" > ?1, 0)"#)
+        XCTAssertEqual(try where_("year != 2000"), #"t0."year" IS NOT ?1"#)
+        XCTAssertEqual(try where_("year != 2000", dialect: .postgreSQL), #"(t0."year" <> $1 OR t0."year" IS NULL)"#)
+        XCTAssertEqual(try where_("title != 'x'"), #"t0."title" <> ?1"#, "title is not optional")
+        XCTAssertEqual(try where_("year == nil"), #"t0."year" IS NULL"#)
+        XCTAssertEqual(try where_("year IN {1, 2, nil}", dialect: .postgreSQL), #"t0."year" = ANY($1)"#)
+        XCTAssertEqual(try where_("year IN {}"), "0")
+        XCTAssertEqual(try where_("year < nil"), "0")
+        XCTAssertEqual(try where_("year BETWEEN {1990, 2000}"), #"t0."year" BETWEEN ?1 AND ?2"#)
+        XCTAssertEqual(try where_("year == 'x'"), "0", "a string never equals a number")
+        XCTAssertEqual(try where_("title == author.name", dialect: .postgreSQL), #"t0."title" IS NOT DISTINCT FROM t1."name""#)
+    }
+
+    func testToOneIsALeftJoinAndToManyIsASubquery() throws {
+        let s = try sql("author.name == 'Ann' AND author.age > 30 AND ANY tags.name == 'x' AND chapters.@count > 2")
+        XCTAssertEqual(s.sql.components(separatedBy: "LEFT JOIN").count, 2, "one join per distinct path: \(s.sql)")
+        XCTAssertTrue(s.sql.contains(#"EXISTS (SELECT 1 FROM "book_tags" t3 JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t3."book_id" = t0."id" AND t2."name" = ?3)"#), s.sql)
+        XCTAssertTrue(s.sql.contains(#"(SELECT COUNT(*) FROM "book_tags""#) == false)
+        XCTAssertTrue(s.sql.contains(#"(SELECT COUNT(*) FROM "chapters" t4 WHERE t4."book_id" = t0."id") > ?4"#), s.sql)
+        XCTAssertEqual(s.bindings, [.text("Ann"), .integer(30), .text("x"), .integer(2)])
+        XCTAssertEqual(
+            try where_("ALL chapters.pages > 10"),
+            #"NOT EXISTS (SELECT 1 FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND NOT COALESCE(t1."pages" > ?1, 0))"#)
+        XCTAssertEqual(
+            try where_("NONE chapters.pages > 10"),
+            #"NOT EXISTS (SELECT 1 FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND t1."pages" > ?1)"#)
+        XCTAssertTrue(try where_("chapters.@sum.pages > 3").contains("TOTAL("))
+        XCTAssertTrue(try where_("chapters.@sum.pages > 3", dialect: .postgreSQL).contains("COALESCE(SUM("))
+    }
+
+    func testStringsAndPatternsAreBoundNeverWritten() throws {
+        let hostile = "x' OR 1=1 --"
+        for dialect in SQLDialect.allCases {
+            for format in ["title == %@", "title CONTAINS[cd] %@", "title LIKE %@", "title BEGINSWITH %@", "title MATCHES %@"] {
+                let s = try sql(format, hostile, dialect: dialect)
+                XCTAssertFalse(s.sql.contains("1=1"), "\(dialect) \(format): \(s.sql)")
+            }
+        }
+        XCTAssertEqual(try where_("title LIKE %@", "a%_*", dialect: .postgreSQL), #"(normalize(t0."title", NFD) COLLATE "C") LIKE $1 ESCAPE '\'"#)
+        XCTAssertEqual(try sql("title LIKE %@", "a%_*", dialect: .postgreSQL).bindings, [.text(#"a\%\_%"#)])
+        let quoted = Schema([Entity("Odd", table: #"we"ird"#, attributes: [Attribute("n", .integer, column: #"c"ol"#)])])
+        let q = try Sift.FetchRequest(entity: "Odd", filter: try Filter("n > 1")).sql(in: quoted, dialect: .sqlite)
+        XCTAssertTrue(q.statement.sql.contains(#"FROM "we""ird" t0 WHERE t0."c""ol" > ?1"#), q.statement.sql)
+    }
+
+    func testWhatCannotBeLoweredIsAnErrorWithItsKeyAndRange() throws {
+        func failure(_ format: String, dialect: SQLDialect = .sqlite) -> SQLLoweringError? {
+            do {
+                _ = try Filter(format).sqlStatement(schema, dialect)
+                return nil
+            } catch let e as SQLLoweringError {
+                return e
+            } catch {
+                XCTFail("\(format): \(error)")
+                return nil
+            }
+        }
+        let unknown = failure("year > 1 AND author.nmae == 'x'")
+        XCTAssertEqual(unknown?.code, .unknownKey)
+        XCTAssertEqual(unknown?.entity, "Author")
+        XCTAssertEqual(unknown?.key, "nmae")
+        XCTAssertEqual(unknown?.rendered(), """
+            error: keypath author.nmae not found in entity Author: it has no key nmae (column 14)
+             | year > 1 AND author.nmae == 'x'
+             |              ^~~~~~~~~~~
+            """)
+        XCTAssertEqual(failure("tags.name == 'x'")?.code, .toManyKey)
+        XCTAssertEqual(failure("title < 5")?.code, .typeMismatch)
+        XCTAssertEqual(failure("title BEGINSWITH 5")?.code, .typeMismatch)
+        XCTAssertEqual(failure("title MATCHES '('")?.code, .typeMismatch)
+        XCTAssertEqual(failure(#"title MATCHES '\\d+'"#, dialect: .postgreSQL)?.code, .unsupported)
+        XCTAssertNil(failure(#"title MATCHES '\\d+'"#, dialect: .sqlite))
+        XCTAssertEqual(failure("year + 1 > 2")?.code, .unsupported)
+        XCTAssertEqual(failure("ANY year > 2")?.code, .unsupported)
+        XCTAssertEqual(failure("ANY chapters.book.chapters.name == 'x'")?.code, .unsupported)
+        XCTAssertThrowsError(try Sift.FetchRequest(entity: "Nope").sql(in: schema, dialect: .sqlite))
+    }
+
+    func testSortLimitOffsetAndCount() throws {
+        let request = Sift.FetchRequest(
+            entity: "Book", filter: try Filter("year > 2000"),
+            sort: [.ascending("author.name", .caseInsensitive), .descending("year")], offset: 5, limit: 10)
+        let q = try request.sql(in: schema, dialect: .sqlite)
+        XCTAssertTrue(q.statement.sql.hasSuffix(
+            #"ORDER BY t1."name" COLLATE sift_case_insensitive ASC, t0."year" DESC, t0."id" LIMIT ?2 OFFSET ?3"#), q.statement.sql)
+        let p = try request.sql(in: schema, dialect: .postgreSQL)
+        XCTAssertTrue(p.statement.sql.contains(#"t0."year" DESC NULLS LAST, t0."id" LIMIT $2 OFFSET $3"#), p.statement.sql)
+        XCTAssertEqual(q.columns.map(\.name), ["id", "title", "year", "price", "published", "code"])
+        let c = try request.countSQL(in: schema, dialect: .sqlite)
+        XCTAssertTrue(c.sql.hasPrefix("SELECT COUNT(*) FROM (SELECT"), c.sql)
+    }
+
+    func testPlannerUsesIndexes() throws {
+        let db = try DatabaseQueue(configuration: .sift)
+        try db.write { db in
+            for s in schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
+            try db.execute(sql: #"CREATE INDEX books_year ON books(year)"#)
+            try db.execute(sql: #"CREATE INDEX books_title ON books(title)"#)
+            try db.execute(sql: #"CREATE INDEX tags_name ON tags(name)"#)
+        }
+        func plan(_ format: String) throws -> String {
+            // The count: without ORDER BY, whose primary-key tiebreak lets
+            // the planner prefer a scan in key order on an empty table.
+            let q = try Sift.FetchRequest(entity: "Book", filter: try Filter(format)).countSQL(in: schema, dialect: .sqlite)
+            return try db.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + q.sql, arguments: q.arguments)
+                    .map { $0["detail"] as String? ?? "" }.joined(separator: "\n")
+            }
+        }
+        let expectations = [
+            ("year > 2000", "INDEX books_year ("),
+            ("title BEGINSWITH 'ab'", "INDEX books_title (title>? AND title<?)"),
+            ("title BEGINSWITH[n] 'ab'", "INDEX books_title (title>? AND title<?)"),
+            ("title == 'ab'", "INDEX books_title (title=?)"),
+            ("ANY chapters.pages > 3", "INDEX chapters_book_id (book_id=?)"),
+            ("chapters.@count > 1", "INDEX chapters_book_id (book_id=?)"),
+        ]
+        for (format, expected) in expectations {
+            let p = try plan(format)
+            XCTAssertTrue(p.contains(expected), "\(format):\n\(p)")
+        }
+    }
+
+    func testBeginsWithMatchesDecomposedPrefixes() throws {
+        let s = Schema([Entity("W", table: "w", attributes: [Attribute("s", .string)])])
+        let words = ["cafe", "café", "cafe\u{301}", "cafd", "caff", "cag", "ca", "ḃ", "b", nil]
+        let db = try DatabaseQueue(configuration: .sift)
+        try db.write { db in
+            for stmt in s.createStatements(dialect: .sqlite) { try db.execute(sql: stmt) }
+            for (i, w) in words.enumerated() { try db.execute(sql: "INSERT INTO w VALUES (?, ?)", arguments: [i, w]) }
+        }
+        let values: [Value] = words.enumerated().map { .dictionary(["id": .int($0.offset), "s": $0.element.map(Value.string) ?? .null]) }
+        for format in ["s BEGINSWITH 'cafe'", "s BEGINSWITH 'b'", "s BEGINSWITH[n] 'cafe'", "NOT s BEGINSWITH 'caf'", "s BEGINSWITH 'ca'"] {
+            let request = Sift.FetchRequest(entity: "W", filter: try Filter(format))
+            let expected = try request.execute(on: values).map { row -> Int in
+                if case .dictionary(let d) = row, case .int(let i)? = d["id"] { return i }
+                return -1
+            }
+            let got = try db.read { try request.fetchPrimaryKeys($0, schema: s).compactMap { Int.fromDatabaseValue($0) } }
+            XCTAssertEqual(got, expected, format)
+        }
+    }
+}
+
+extension Filter {
+    func sqlStatement(_ schema: Schema, _ dialect: SQLDialect) throws -> SQLStatement {
+        try Sift.FetchRequest(entity: "Book", filter: self).sql(in: schema, dialect: dialect).statement
+    }
+}
