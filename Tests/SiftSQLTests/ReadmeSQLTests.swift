@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import Sift
+import SiftSQL
+import SiftSQLite
+import XCTest
+
+/// The README's SQL example, as written there.
+final class ReadmeSQLTests: XCTestCase {
+    func testReadmeExample() throws {
+        let schema = Schema([
+            Entity("Author", table: "authors", attributes: [
+                Attribute("name", .string),
+            ], relationships: [
+                .toMany("books", "Book", inverseColumn: "author_id"),
+            ]),
+            Entity("Book", table: "books", attributes: [
+                Attribute("title", .string, optional: false),
+                Attribute("year", .integer),
+                Attribute("published", .date(.unixSeconds)),
+            ], relationships: [
+                .toOne("author", "Author", column: "author_id"),
+                .manyToMany("tags", "Tag", joinTable: "book_tags", sourceColumn: "book_id", destinationColumn: "tag_id"),
+            ]),
+            Entity("Tag", table: "tags", attributes: [Attribute("name", .string)]),
+        ])
+        let request = Sift.FetchRequest(
+            entity: "Book", filter: try Filter("author.name BEGINSWITH[c] %@ AND ANY tags.name == %@", "ste", "horror"),
+            sort: [.descending("year")], limit: 20)
+        let query = try request.sql(in: schema, dialect: .sqlite)
+        XCTAssertEqual(query.statement.sql, """
+            SELECT t0."id", t0."title", t0."year", t0."published" FROM "books" t0 \
+            LEFT JOIN "authors" t1 ON t1."id" = t0."author_id" \
+            WHERE (sift_search(t1."name", ?1, 0, 1) AND EXISTS (SELECT 1 FROM "book_tags" t3 \
+            JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t3."book_id" = t0."id" AND t2."name" = ?2)) \
+            ORDER BY t0."year" DESC, t0."id" LIMIT ?3
+            """)
+        XCTAssertEqual(query.statement.bindings, [.text("ste"), .text("horror"), .integer(20)])
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let db = try DatabaseQueue(path: path, configuration: .sift)
+        try db.write { db in
+            for s in schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
+            try db.execute(sql: "INSERT INTO authors (id, name) VALUES (1, 'Stephen King'), (2, 'Ann Leckie')")
+            try db.execute(sql: """
+                INSERT INTO books (id, title, year, published, author_id) VALUES
+                  (1, 'It', 1986, 0, 1), (2, 'Carrie', 1974, 0, 1), (3, 'Ancillary Justice', 2013, 0, 2)
+                """)
+            try db.execute(sql: "INSERT INTO tags (id, name) VALUES (1, 'horror'), (2, 'space')")
+            try db.execute(sql: "INSERT INTO book_tags (book_id, tag_id) VALUES (1, 1), (2, 1), (3, 2)")
+        }
+        let rows = try db.read { try request.fetchValues($0, schema: schema) }
+        XCTAssertEqual(rows.compactMap { row -> String? in
+            if case .dictionary(let d) = row { return d["title"]?.stringValue }
+            return nil
+        }, ["It", "Carrie"])
+        XCTAssertEqual(try db.read { try request.fetchCount($0, schema: schema) }, 2)
+    }
+}
