@@ -113,6 +113,10 @@ struct FetchLowering {
         sql += selected.joined(separator: ", ")
         sql += " FROM \(q(entity.table)) \(root.alias)" + root.joins.joined()
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if distinct, let properties = request.properties {
+            // Sorted outside, so that the sort sees the distinct rows' columns.
+            sql = "SELECT " + properties.map { "d.\(q($0))" }.joined(separator: ", ") + " FROM (\(sql)) d"
+        }
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if let limit = request.limit {
             sql += " LIMIT " + ctx.bind(.integer(Int64(max(0, limit))))
@@ -157,12 +161,13 @@ struct FetchLowering {
                     .unsupported, "a distinct fetch can only sort by fetched properties; \(written) is not one",
                     entity: entity.name, key: written, range: range, source: written)
             }
-            guard case .column(let c) = try lowering.resolve(key.keyPath, from: root.alias, entity, root, nullable: false, range: range)
+            guard case .column(var c) = try lowering.resolve(key.keyPath, from: root.alias, entity, root, nullable: false, range: range)
             else {
                 throw SQLLoweringError(
                     .toManyKey, "sort key \(written) must be an attribute (through to-one relationships)",
                     entity: entity.name, key: written, range: range, source: written)
             }
+            if request.distinct, selectedKeys != nil { c.sql = "d.\(ctx.q(written))" }
             var term = lowering.numeric(c)
             if c.type == .string {
                 switch ctx.dialect {

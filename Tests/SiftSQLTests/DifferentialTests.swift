@@ -179,4 +179,86 @@ final class DifferentialTests: XCTestCase {
         XCTAssertTrue(failures.isEmpty, "seed \(seed):\n" + failures.prefix(10).joined(separator: "\n"))
         XCTAssertGreaterThan(compared, Self.cases / 6)
     }
+
+    /// Fetched properties, with and without DISTINCT.
+    func testGeneratedProjections() throws {
+        let seed = Self.seed &+ 2
+        let engines = try Self.engines(seed: seed)
+        var generator = PredicateGenerator(seed: seed)
+        let keys = ["year", "author.name", "title", "price", "author.age"]
+        var failures: [String] = []
+        func plain(_ v: Value) -> SQLValue {
+            switch v {
+            case .int(let i): return .integer(Int64(i))
+            case .double(let d): return .real(d)
+            case .string(let s): return .text(s)
+            default: return .null
+            }
+        }
+        for n in 0..<(Self.cases / 10) {
+            var properties: [String] = []
+            for _ in 0..<Int.random(in: 1...2, using: &generator.rng) {
+                let k = generator.pick(keys)
+                if !properties.contains(k) { properties.append(k) }
+            }
+            let sort = properties.shuffled(using: &generator.rng).prefix(Int.random(in: 0...properties.count, using: &generator.rng))
+                .map { SortKey($0, ascending: generator.chance(0.5)) }
+            let distinct = generator.chance(0.6)
+            var filter: Filter?
+            if generator.chance(0.5) {
+                let (format, args) = generator.predicate(depth: 2)
+                filter = try Filter(format, arguments: args)
+            }
+            let request = Sift.FetchRequest(entity: "Book", filter: filter, sort: sort, distinct: distinct, properties: properties)
+            guard let rows = try? request.execute(on: engines.library.books) else { continue }
+            let expected: [[SQLValue]] = rows.map { row in
+                guard case .dictionary(let d) = row else { return [] }
+                return properties.map { plain(d[$0] ?? .null) }
+            }
+            // Without a sort covering every column, DISTINCT rows come in an
+            // unspecified order: compare them as sets then.
+            let ordered = !distinct || sort.count == properties.count
+            func same(_ a: [[SQLValue]], _ b: [[SQLValue]]) -> Bool {
+                ordered ? a == b : Set(a.map { $0.map(\.literalDescription).joined(separator: "|") }) == Set(b.map { $0.map(\.literalDescription).joined(separator: "|") }) && a.count == b.count
+            }
+            let label = "projection \(n) \(properties) sort \(sort) distinct \(distinct)"
+            do {
+                let got: [[SQLValue]] = try engines.sqlite.read { db in
+                    try request.fetchValues(db, schema: Library.schema).map { row in
+                        guard case .dictionary(let d) = row else { return [] }
+                        return properties.map { plain(d[$0] ?? .null) }
+                    }
+                }
+                if !same(got, expected) { failures.append("\(label)\n  memory \(expected)\n  sqlite \(got)") }
+            } catch {
+                failures.append("\(label): SQLite: \(error)")
+            }
+            if let pg = engines.postgres {
+                do {
+                    let got = try pg.query(try request.sql(in: Library.schema, dialect: .postgreSQL).statement)
+                    if !same(got, expected) { failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)") }
+                } catch {
+                    failures.append("\(label): PostgreSQL: \(error)")
+                }
+            }
+            if failures.count >= 5 { break }
+        }
+        XCTAssertTrue(failures.isEmpty, "seed \(seed):\n" + failures.joined(separator: "\n"))
+    }
+
+    func testSchemaJSONRoundTrip() throws {
+        let json = try Library.schema.jsonData()
+        XCTAssertEqual(try Schema(json: json), Library.schema)
+        let written = Data(#"""
+            {"entities": [{"name": "Book", "table": "books",
+              "attributes": [{"name": "title", "type": "string", "optional": false},
+                             {"name": "published", "type": "date", "dateEncoding": "unix"}],
+              "relationships": [{"name": "author", "destination": "Author", "toOne": "author_id"}]},
+             {"name": "Author", "attributes": [{"name": "name", "type": "text"}]}]}
+            """#.utf8)
+        let schema = try Schema(json: written)
+        XCTAssertEqual(schema.entity(named: "Book")?.attribute(named: "published")?.type, .date(.unixSeconds))
+        XCTAssertEqual(schema.entity(named: "author")?.table, "Author")
+        XCTAssertThrowsError(try Schema(json: Data(#"{"entities": [{"name": "A", "relationships": [{"name": "b", "destination": "B", "toOne": "b_id"}]}]}"#.utf8)))
+    }
 }
