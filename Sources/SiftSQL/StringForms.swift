@@ -251,18 +251,33 @@ extension Lowering {
         }
         let folds = c.type == .string && Self.folds(options)
         var values: [SQLValue] = []
-        var seen: Set<SQLValue> = []
+        // Deduplicated by their bytes: Swift's String equality would merge
+        // canonically equivalent strings ("café" and "cafe\u{301}"), which
+        // are different values here.
+        var seen: Set<[UInt8]> = []
         for m in members where !m.isNull {
             guard let v = folds ? (m.stringValue.map { SQLValue.text(fold(.string($0), options)) }) : equalityValue(m, for: c.type)
             else { continue }
-            if seen.insert(v).inserted { values.append(v) }
+            if seen.insert(Array(v.literalDescription.utf8)).inserted { values.append(v) }
         }
         if values.isEmpty { return polarity(false, negated) }
         let lhs = folds ? fold(c.sql, options) : c.sql
         let condition: String
         switch dialect {
         case .postgreSQL:
-            condition = "\(lhs) = ANY(\(ctx.bind(.array(values))))"
+            // One element type for the array: integers become doubles when
+            // the column or another member is a double.
+            let real = c.type == .double || values.contains { if case .real = $0 { true } else { false } }
+            if real, c.type == .integer || c.type == .double {
+                let reals = values.map { v -> SQLValue in
+                    if case .integer(let i) = v { return .real(Double(i)) }
+                    return v
+                }
+                let column = c.type == .integer ? "CAST(\(lhs) AS DOUBLE PRECISION)" : lhs
+                condition = "\(column) = ANY(\(ctx.bind(.array(reals))))"
+            } else {
+                condition = "\(lhs) = ANY(\(ctx.bind(.array(values))))"
+            }
         case .sqlite:
             if values.count > 32, let json = Self.json(values) {
                 condition = "\(lhs) IN (SELECT value FROM json_each(\(ctx.bind(.text(json)))))"

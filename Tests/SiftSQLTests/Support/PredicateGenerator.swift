@@ -66,7 +66,7 @@ struct PredicateGenerator {
             case "LIKE": return ("\(key) LIKE\(opt) %@", [pick(Self.likePatterns)])
             case "MATCHES": return ("\(key) MATCHES\(chance(0.7) ? "" : pick(["[c]", "[d]", "[cd]"])) %@", [pick(Self.regexes)])
             case "IN":
-                let members = (0..<Int.random(in: 0...4, using: &rng)).map { _ in stringConstant() }
+                let members = (0..<(chance(0.1) ? 40 : Int.random(in: 0...4, using: &rng))).map { _ in stringConstant() }
                 return ("\(key) IN\(opt) %@", [members.map { $0.map(Value.string) ?? .null }])
             case "BETWEEN":
                 return ("\(key) BETWEEN\(opt == "" ? "" : "") %@", [[Value.string(stringConstant() ?? "a"), .string(stringConstant() ?? "z")]])
@@ -81,7 +81,8 @@ struct PredicateGenerator {
                 return ("\(key) BETWEEN {\(kind == .integer && chance(0.5) ? a + 1980 : a), \(a + Int.random(in: 0...2000, using: &rng))}", [])
             }
             if op == "IN" {
-                let members = (0..<Int.random(in: 0...5, using: &rng)).map { _ in constant(kind).0 }
+                let count = chance(0.1) ? 40 : Int.random(in: 0...5, using: &rng)
+                let members = (0..<count).map { _ in constant(chance(0.2) ? (kind == .integer ? .double : .integer) : kind).0 }
                 return ("\(key) IN {\(members.joined(separator: ", "))}", [])
             }
             let (c, args) = constant(kind)
