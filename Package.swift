@@ -42,8 +42,9 @@ let package = Package(
         .target(
             name: "SiftTool",
             dependencies: [
-                "Sift",
+                "Sift", "SiftSQL", "SiftSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
@@ -60,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SiftToolTests",
-            dependencies: ["SiftTool", "Sift"]
+            dependencies: ["SiftTool", "Sift", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

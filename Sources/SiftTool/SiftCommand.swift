@@ -6,8 +6,11 @@ import Sift
 public struct SiftCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sift",
-        abstract: "Parse, print and check Apple's predicate format strings.",
-        subcommands: [FilterCommand.self, FormatCommand.self, ASTCommand.self, CheckCommand.self]
+        abstract: "Parse, print and check Apple's predicate format strings, and run them in SQL.",
+        subcommands: [
+            FilterCommand.self, FormatCommand.self, ASTCommand.self, CheckCommand.self, SqlCommand.self, QueryCommand.self,
+            SchemaCommand.self,
+        ]
     )
 
     public init() {}
@@ -21,6 +24,9 @@ public struct SiftCommand: ParsableCommand {
             Foundation.exit(0)
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
+        } catch let failure as CommandFailure {
+            Terminal.printError(failure.description)
+            Foundation.exit(2)
         } catch {
             let message = fullMessage(for: error)
             if exitCode(for: error) == .success {

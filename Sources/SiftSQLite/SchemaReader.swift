@@ -1,0 +1,548 @@
+import Foundation
+import GRDB
+import SiftSQL
+
+extension Schema {
+    /// The schema of an existing SQLite database, inferred from its tables,
+    /// so that fetch requests run against a file nobody described.
+    ///
+    /// ```swift
+    /// let db = try DatabaseQueue(path: "library.sqlite", configuration: .sift)
+    /// let schema = try db.read { try Schema.read(from: $0) }
+    /// let rows = try db.read { try Sift.FetchRequest(entity: "books", filter: try Filter("author.name == 'Ann'"))
+    ///     .fetchValues($0, schema: schema) }
+    /// ```
+    ///
+    /// Inference is a guess. To correct it, write the result out with
+    /// ``Schema/jsonData()``, edit it, and load it with ``Schema/init(json:)``:
+    /// a schema file always overrides inference (`sift query --schema FILE`;
+    /// `sift schema DB.sqlite` prints the inferred one).
+    ///
+    /// **Plain databases.** Every table except `sqlite_*`, virtual tables and
+    /// their shadow tables (`docs_content` of `docs`), and pure join tables is
+    /// an entity named like the table (`books`).
+    ///
+    /// - Primary key: the single primary-key column; a table without one (no
+    ///   primary key, or a composite one) uses SQLite's implicit `rowid`,
+    ///   which is then not an attribute; a `WITHOUT ROWID` table without a
+    ///   single-column key is left out.
+    /// - Attributes: every column under its own name, the primary key
+    ///   included, optional unless `NOT NULL`. Declared types map by SQLite's
+    ///   affinity rules, with three additions checked first: a type containing
+    ///   `BOOL` is `.boolean`; `DATE` or `TIMESTAMP` (so `DATETIME` too) is a
+    ///   date; `UUID` or `GUID` is `.uuid`. Then `INT` is `.integer`; `CHAR`,
+    ///   `CLOB`, `TEXT` are `.string`; `BLOB` is `.blob`; `REAL`, `FLOA`,
+    ///   `DOUB` and the numeric types (`NUMERIC`, `DECIMAL`…) are `.double`. A
+    ///   column without a declared type takes the storage class of its first
+    ///   non-NULL value (`.string` when it has none); a numeric type whose
+    ///   stored value is text is `.string`.
+    /// - Dates: the encoding is read from the first non-NULL value. Numbers
+    ///   are `.unixSeconds` (magnitudes of 10¹¹ and more look like
+    ///   milliseconds, which no encoding reads: such a column stays a number);
+    ///   text in the `.iso8601` form (`2024-05-01T12:00:00.000Z`) is
+    ///   `.iso8601`; other text (GRDB's and SQLite's `2024-05-01 12:00:00`) is
+    ///   a `.string`, compared as text (`created >= '2024-05'`). An empty
+    ///   column is `.iso8601`.
+    /// - Foreign keys (single-column, to the parent's primary key): a to-one
+    ///   relationship on the child named after the column without a trailing
+    ///   `_id`, `Id` or `ID` (`author_id` → `author`), the column staying an
+    ///   attribute too; a column without such a suffix, or whose shortened name
+    ///   is taken, becomes the relationship under its own name and is no
+    ///   longer an attribute. The parent gets the inverse to-many named after
+    ///   the child table (`books`), or `books_editor` when that is taken.
+    /// - Join tables: a table of exactly two such foreign-key columns and
+    ///   nothing else but, optionally, its own primary key is a many-to-many
+    ///   relationship on both sides, each named after the other side's table
+    ///   (`book_tags(book_id, tag_id)` gives `books.tags` and `tags.books`); on
+    ///   a clash (a table joined to itself) the join table's name, then that
+    ///   name with the column's (`friendships_friend`).
+    ///
+    /// **Core Data stores** (tables `Z_PRIMARYKEY` and `Z_METADATA`). Entities
+    /// and their numbers come from `Z_PRIMARYKEY`; entity `Book` is table
+    /// `ZBOOK`, with primary key `Z_PK`.
+    ///
+    /// - Attributes are named by their column without the `Z`, lower-cased
+    ///   (`ZPUBLISHEDAT` → `publishedat`), since the column has lost the
+    ///   camel case: key paths find them ignoring case (`publishedAt` works),
+    ///   and fetched rows use the lower-cased names. `Z_PK`, `Z_ENT`, `Z_OPT`,
+    ///   the other `Z_…` columns and `Z<n>…` columns (the entity numbers of
+    ///   to-one destinations) are bookkeeping, not attributes; a column not
+    ///   starting with `Z` (added by hand) keeps its name.
+    /// - Types: `TIMESTAMP` is `.date(.referenceSeconds)` (seconds since 2001);
+    ///   `VARCHAR` is `.string`, `FLOAT` and `DECIMAL` `.double`, `BLOB`
+    ///   `.blob` (UUID attributes too). Booleans are declared `INTEGER` like
+    ///   integers, so they read as `.integer` (`flag == YES` still works: YES
+    ///   is 1). Core Data declares no `NOT NULL`: every attribute is optional.
+    /// - To-one relationships: an integer column whose name without the `Z`
+    ///   (and without a trailing number, which Core Data appends when
+    ///   sub-entities share a name) is an entity's name, ignoring case
+    ///   (`ZAUTHOR` → `author`, to `Author`). Core Data stores no foreign-key
+    ///   declarations, so a relationship named otherwise (`writer`, to
+    ///   `Author`) reads as an integer attribute: declare it in a schema file.
+    ///   The destination gets the inverse to-many named after the source
+    ///   entity, lower-cased, with an `s` (`books`).
+    /// - Many-to-many: join tables `Z_<n><REL>` with columns `Z_<n><REL1>` and
+    ///   `Z_<m><REL2>`, where `n`, `m` are entity numbers and a column holds
+    ///   the keys of its entity (`Z_2TAGS(Z_2BOOKS, Z_3TAGS)`: `Book.tags`
+    ///   and `Tag.books`). A relationship that is its own inverse (a
+    ///   `REFLEXIVE` column) is not read.
+    /// - Sub-entities share their root entity's table; each entity of such a
+    ///   table gets a ``Discriminator`` on `Z_ENT` with its number and its
+    ///   sub-entities', and all the table's attributes and to-one
+    ///   relationships, since the store does not say which entity declared a
+    ///   column.
+    public static func read(from db: Database) throws -> Schema {
+        let tables = try SchemaReading.tables(db)
+        let names = Set(tables.map { $0.name.uppercased() })
+        let schema: Schema
+        if names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA") {
+            schema = try CoreDataSchemaReader(db: db, tables: tables).read()
+        } else {
+            schema = try PlainSchemaReader(db: db, tables: tables).read()
+        }
+        try schema.validate()
+        return schema
+    }
+
+    /// The schema of the SQLite file at `path`, opened read-only; see
+    /// ``read(from:)``.
+    public static func read(sqliteFile path: String) throws -> Schema {
+        guard FileManager.default.fileExists(atPath: path) else { throw SchemaError("no such file: \(path)") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        return try queue.read { try read(from: $0) }
+    }
+}
+
+// MARK: - Reading the catalog
+
+/// A table as `sqlite_master` and the `table_info` and `foreign_key_list`
+/// pragmas describe it.
+struct TableDescription {
+    struct Column {
+        var name: String
+        var declaredType: String
+        var notNull: Bool
+        /// 1-based position in the primary key, 0 when not part of it.
+        var primaryKeyIndex: Int
+    }
+
+    struct ForeignKey {
+        var column: String
+        var table: String
+        /// The parent column; nil means the parent's primary key.
+        var parentColumn: String?
+    }
+
+    var name: String
+    var columns: [Column] = []
+    /// Single-column foreign keys, in column order.
+    var foreignKeys: [ForeignKey] = []
+    /// The name under which the implicit rowid can be selected, if the table
+    /// has one.
+    var rowID: String?
+
+    func column(_ name: String) -> Column? {
+        columns.first { $0.name.lowercased() == name.lowercased() }
+    }
+}
+
+enum SchemaReading {
+    /// The tables of the main database, in creation order, with their SQL.
+    static func tables(_ db: Database) throws -> [(name: String, sql: String)] {
+        try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").compactMap { row in
+            guard let name = row.text("name") else { return nil }
+            return (name, row.text("sql") ?? "")
+        }
+    }
+
+    static func describe(_ db: Database, _ table: String) throws -> TableDescription {
+        var t = TableDescription(name: table)
+        for row in try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", arguments: [table]) {
+            guard let name = row.text("name") else { continue }
+            t.columns.append(.init(
+                name: name, declaredType: row.text("type") ?? "", notNull: (row.integer("notnull") ?? 0) != 0,
+                primaryKeyIndex: row.integer("pk") ?? 0))
+        }
+        var groups: [Int: [Row]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM pragma_foreign_key_list(?)", arguments: [table]) {
+            groups[row.integer("id") ?? 0, default: []].append(row)
+        }
+        for rows in groups.values where rows.count == 1 {
+            guard let from = rows[0].text("from"), let parent = rows[0].text("table") else { continue }
+            t.foreignKeys.append(.init(column: from, table: parent, parentColumn: rows[0].text("to")))
+        }
+        let columns = t.columns.map { $0.name.lowercased() }
+        let position = { (name: String) in columns.firstIndex(of: name.lowercased()) ?? 0 }
+        t.foreignKeys.sort { position($0.column) < position($1.column) }
+        for candidate in ["rowid", "_rowid_", "oid"] where t.column(candidate) == nil {
+            // WITHOUT ROWID tables refuse the statement.
+            if (try? db.makeStatement(sql: "SELECT \(quote(candidate)) FROM \(quote(table))")) != nil { t.rowID = candidate }
+            break
+        }
+        return t
+    }
+
+    static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The first non-NULL value of a column.
+    static func sample(_ db: Database, _ table: String, _ column: String) -> DatabaseValue? {
+        let sql = "SELECT \(quote(column)) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL LIMIT 1"
+        return (try? DatabaseValue.fetchOne(db, sql: sql)) ?? nil
+    }
+
+    /// The attribute type of a column from its declared type (see
+    /// ``Schema/read(from:)``), looking at a stored value where the declared
+    /// type leaves it open. `coreData` reads `TIMESTAMP` as Core Data does.
+    static func type(
+        of column: TableDescription.Column, in table: String, _ db: Database, coreData: Bool
+    ) -> AttributeType {
+        let t = column.declaredType.uppercased()
+        let sampled = { sample(db, table, column.name)?.storage }
+        if t.contains("BOOL") { return .boolean }
+        if t.contains("DATE") || t.contains("TIMESTAMP") {
+            if coreData { return .date(.referenceSeconds) }
+            switch sampled() {
+            case .int64(let i)?: return i.magnitude < 100_000_000_000 ? .date(.unixSeconds) : .integer
+            case .double(let d)?: return d.magnitude < 1e11 ? .date(.unixSeconds) : .double
+            case .string(let s)?: return isISO8601(s) ? .date(.iso8601) : .string
+            case .blob?: return .blob
+            case .null?, nil: return .date(.iso8601)
+            }
+        }
+        if t.contains("UUID") || t.contains("GUID") {
+            if case .blob? = sampled() { return .blob }
+            return .uuid
+        }
+        if t.contains("INT") { return .integer }
+        if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") { return .string }
+        if t.contains("BLOB") { return .blob }
+        if t.isEmpty {
+            switch sampled() {
+            case .int64?: return .integer
+            case .double?: return .double
+            case .blob?: return .blob
+            case .string?, .null?, nil: return .string
+            }
+        }
+        if t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB") { return .double }
+        // NUMERIC affinity.
+        if case .string? = sampled() { return .string }
+        return .double
+    }
+
+    /// `2024-05-01T12:00:00.000Z`, the form ``DateEncoding/iso8601`` compares.
+    static func isISO8601(_ s: String) -> Bool {
+        let digits = Array(s.utf8)
+        guard digits.count == 24 else { return false }
+        let shape = Array("dddd-dd-ddTdd:dd:dd.dddZ".utf8)
+        for (c, p) in zip(digits, shape) {
+            if p == UInt8(ascii: "d") {
+                guard c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") else { return false }
+            } else if c != p {
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Row {
+    /// A column as text; nil when NULL, missing, or not text. (The
+    /// subscripts of GRDB trap on values they cannot convert.)
+    fileprivate func text(_ column: String) -> String? {
+        (self[column] as DatabaseValue?).flatMap { String.fromDatabaseValue($0) }
+    }
+
+    /// A column as an integer; nil when NULL, missing, or not a number.
+    fileprivate func integer(_ column: String) -> Int? {
+        (self[column] as DatabaseValue?).flatMap { Int.fromDatabaseValue($0) }
+    }
+}
+
+/// Names already used in one entity, compared as key paths compare them:
+/// ignoring case.
+struct NameSet {
+    private var names: Set<String> = []
+
+    init(_ names: [String] = []) {
+        for n in names { insert(n) }
+    }
+
+    func contains(_ name: String) -> Bool { names.contains(name.lowercased()) }
+    mutating func insert(_ name: String) { names.insert(name.lowercased()) }
+
+    /// The first candidate not taken, now taken.
+    mutating func claim(_ candidates: [String]) -> String? {
+        guard let free = candidates.first(where: { !$0.isEmpty && !contains($0) }) else { return nil }
+        insert(free)
+        return free
+    }
+}
+
+// MARK: - Plain databases
+
+struct PlainSchemaReader {
+    let db: Database
+    let tables: [(name: String, sql: String)]
+
+    func read() throws -> Schema {
+        let virtual = tables.filter { $0.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }.map { $0.name.lowercased() }
+        var descriptions: [TableDescription] = []
+        for (name, sql) in tables {
+            let lower = name.lowercased()
+            if lower.hasPrefix("sqlite_") || sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") { continue }
+            if virtual.contains(where: { lower.hasPrefix($0 + "_") }) { continue }
+            descriptions.append(try SchemaReading.describe(db, name))
+        }
+        // Each table's key: its primary-key column, else its rowid.
+        var keys: [String: String] = [:]
+        var declared: Set<String> = []
+        for t in descriptions {
+            let pk = t.columns.filter { $0.primaryKeyIndex > 0 }
+            if pk.count == 1 {
+                keys[t.name.lowercased()] = pk[0].name
+                declared.insert(t.name.lowercased())
+            } else if let r = t.rowID {
+                keys[t.name.lowercased()] = r
+            }
+        }
+
+        /// Whether `fk` points at the key of one of `entities` (a foreign key
+        /// naming no column points at a declared primary key, never a rowid).
+        func references(_ fk: TableDescription.ForeignKey, among entities: Set<String>) -> Bool {
+            let parent = fk.table.lowercased()
+            guard entities.contains(parent), declared.contains(parent), let key = keys[parent] else { return false }
+            return fk.parentColumn.map { $0.lowercased() == key.lowercased() } ?? true
+        }
+
+        // Join tables: two foreign keys to other tables' keys, and nothing else
+        // but the table's own key.
+        func isJoinCandidate(_ t: TableDescription) -> Bool {
+            let fkColumns = Set(t.foreignKeys.map { $0.column.lowercased() })
+            guard t.foreignKeys.count == 2, fkColumns.count == 2 else { return false }
+            let own = keys[t.name.lowercased()]?.lowercased()
+            return t.columns.allSatisfy { fkColumns.contains($0.name.lowercased()) || $0.name.lowercased() == own }
+        }
+        let candidates = Set(descriptions.filter(isJoinCandidate).map { $0.name.lowercased() })
+        let others = Set(descriptions.map { $0.name.lowercased() }).subtracting(candidates)
+        let joins = descriptions.filter {
+            candidates.contains($0.name.lowercased()) && $0.foreignKeys.allSatisfy { references($0, among: others) }
+        }
+        let joinNames = Set(joins.map { $0.name.lowercased() })
+        let entityTables = descriptions.filter { !joinNames.contains($0.name.lowercased()) && keys[$0.name.lowercased()] != nil }
+        let entityNames = Set(entityTables.map { $0.name.lowercased() })
+
+        var entities: [Entity] = []
+        var taken: [NameSet] = []
+        var index: [String: Int] = [:]
+        for t in entityTables {
+            let key = keys[t.name.lowercased()] ?? "rowid"
+            let single = t.columns.filter { $0.primaryKeyIndex > 0 }.count == 1
+            let attributes = t.columns.map { c -> Attribute in
+                let type = SchemaReading.type(of: c, in: t.name, db, coreData: false)
+                let isRowIDAlias = single && c.primaryKeyIndex > 0 && c.declaredType.uppercased() == "INTEGER"
+                return Attribute(c.name, type, column: c.name, optional: !(c.notNull || isRowIDAlias))
+            }
+            index[t.name.lowercased()] = entities.count
+            entities.append(Entity(t.name, table: t.name, primaryKey: key, attributes: attributes))
+            taken.append(NameSet(attributes.map(\.name)))
+        }
+
+        // To-one relationships and their inverses.
+        for t in entityTables {
+            guard let child = index[t.name.lowercased()] else { continue }
+            for fk in t.foreignKeys where references(fk, among: entityNames) {
+                guard let parent = index[fk.table.lowercased()] else { continue }
+                let short = Self.strippingIDSuffix(fk.column)
+                let name: String
+                if short != fk.column, let n = taken[child].claim([short]) {
+                    name = n
+                } else {
+                    // The column itself becomes the relationship.
+                    entities[child].attributes.removeAll { $0.name == fk.column }
+                    name = fk.column
+                }
+                // Names first: child and parent may be one entity.
+                let (childName, parentName) = (entities[child].name, entities[parent].name)
+                entities[child].relationships.append(.toOne(name, parentName, column: fk.column))
+                if let inverse = taken[parent].claim([t.name, t.name + "_" + name]) {
+                    entities[parent].relationships.append(.toMany(inverse, childName, inverseColumn: fk.column))
+                }
+            }
+        }
+
+        // Many-to-many through join tables.
+        for j in joins {
+            let a = j.foreignKeys[0]
+            let b = j.foreignKeys[1]
+            guard let ia = index[a.table.lowercased()], let ib = index[b.table.lowercased()] else { continue }
+            for (source, destination, from, to) in [(ia, ib, a, b), (ib, ia, b, a)] {
+                var candidates = [j.name, j.name + "_" + Self.strippingIDSuffix(to.column)]
+                if source != destination { candidates.insert(entities[destination].table, at: 0) }
+                guard let name = taken[source].claim(candidates) else { continue }
+                let relationship = Relationship.manyToMany(
+                    name, entities[destination].name, joinTable: j.name, sourceColumn: from.column,
+                    destinationColumn: to.column)
+                entities[source].relationships.append(relationship)
+            }
+        }
+        return Schema(entities)
+    }
+
+    /// `author_id` → `author`, `authorId` and `authorID` → `author`; other
+    /// names are returned unchanged.
+    static func strippingIDSuffix(_ column: String) -> String {
+        if column.count > 3, column.lowercased().hasSuffix("_id") { return String(column.dropLast(3)) }
+        if column.count > 2, column.hasSuffix("Id") || column.hasSuffix("ID") { return String(column.dropLast(2)) }
+        return column
+    }
+}
+
+// MARK: - Core Data stores
+
+struct CoreDataSchemaReader {
+    let db: Database
+    let tables: [(name: String, sql: String)]
+
+    struct Model {
+        var number: Int
+        var name: String
+        var parent: Int
+    }
+
+    func read() throws -> Schema {
+        var models: [Int: Model] = [:]
+        var order: [Int] = []
+        let primaryKeyTable = tables.first { $0.name.uppercased() == "Z_PRIMARYKEY" }?.name ?? "Z_PRIMARYKEY"
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM \(SchemaReading.quote(primaryKeyTable))") {
+            guard let number = row.integer("Z_ENT"), let name = row.text("Z_NAME"), models[number] == nil else { continue }
+            models[number] = Model(number: number, name: name, parent: row.integer("Z_SUPER") ?? 0)
+            order.append(number)
+        }
+        order.sort()
+        func root(_ n: Int) -> Model? {
+            var current = models[n]
+            var steps = 0
+            while let c = current, c.parent != 0, let p = models[c.parent], steps < models.count {
+                current = p
+                steps += 1
+            }
+            return current
+        }
+        /// `n` and the entities below it.
+        func family(_ n: Int) -> [Int] {
+            order.filter { m in
+                var current: Int? = m
+                var steps = 0
+                while let c = current, steps <= models.count {
+                    if c == n { return true }
+                    current = models[c]?.parent
+                    steps += 1
+                }
+                return false
+            }
+        }
+        let tableNames = Dictionary(tables.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
+        var tableOf: [Int: String] = [:]
+        for n in order {
+            guard let r = root(n), let table = tableNames["Z" + r.name.uppercased()] else { continue }
+            tableOf[n] = table
+        }
+        let byName = Dictionary(
+            order.compactMap { n in models[n].map { ($0.name.lowercased(), n) } }, uniquingKeysWith: { a, _ in a })
+
+        var entities: [Entity] = []
+        var taken: [NameSet] = []
+        var index: [Int: Int] = [:]
+        var descriptions: [String: TableDescription] = [:]
+        for n in order {
+            guard let model = models[n], let table = tableOf[n] else { continue }
+            let shared = order.filter { tableOf[$0] == table }
+            if descriptions[table] == nil { descriptions[table] = try SchemaReading.describe(db, table) }
+            let description = descriptions[table] ?? TableDescription(name: table)
+            var attributes: [Attribute] = []
+            var toOne: [Relationship] = []
+            for c in description.columns {
+                let upper = c.name.uppercased()
+                let name: String
+                if upper.hasPrefix("Z") {
+                    // Z_PK, Z_ENT, Z_OPT, Z_FOK_…, and Z3AUTHOR or Z6_FOLDER (entity numbers).
+                    guard let second = upper.dropFirst().first, second.isLetter else { continue }
+                    name = String(c.name.dropFirst()).lowercased()
+                } else {
+                    name = c.name
+                }
+                let type = SchemaReading.type(of: c, in: table, db, coreData: true)
+                if type == .integer, let destination = byName[name.lowercased()] ?? byName[Self.droppingNumber(name.lowercased())],
+                    let d = models[destination], tableOf[destination] != nil
+                {
+                    toOne.append(.toOne(name, d.name, column: c.name))
+                } else {
+                    attributes.append(Attribute(name, type, column: c.name, optional: !c.notNull))
+                }
+            }
+            let discriminator = shared.count > 1 ? Discriminator(column: "Z_ENT", values: family(n)) : nil
+            index[n] = entities.count
+            entities.append(Entity(
+                model.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: toOne,
+                discriminator: discriminator))
+            taken.append(NameSet(attributes.map(\.name) + toOne.map(\.name)))
+        }
+
+        // Inverses of the to-one relationships, from the root entity of the
+        // table holding the key column.
+        for n in order where tableOf[n] != nil && root(n)?.number == n {
+            guard let source = index[n] else { continue }
+            for r in entities[source].relationships {
+                guard case .toOne(let column) = r.kind, let destination = byName[r.destination.lowercased()] else { continue }
+                let base = entities[source].name.lowercased() + "s"
+                for member in family(destination) {
+                    guard let i = index[member], let name = taken[i].claim([base, base + "_" + r.name]) else { continue }
+                    let inverse = Relationship.toMany(name, entities[source].name, inverseColumn: column)
+                    entities[i].relationships.append(inverse)
+                }
+            }
+        }
+
+        // Many-to-many: Z_2TAGS(Z_2BOOKS, Z_3TAGS).
+        for (table, _) in tables where Self.numbered(table) != nil {
+            let columns = try SchemaReading.describe(db, table).columns.filter { !$0.name.uppercased().hasPrefix("Z_FOK_") }
+            guard columns.count == 2, let first = Self.numbered(columns[0].name), let second = Self.numbered(columns[1].name)
+            else { continue }
+            let sides = [(first, columns[0].name, second, columns[1].name), (second, columns[1].name, first, columns[0].name)]
+            for (from, fromColumn, to, toColumn) in sides {
+                guard let destination = models[to.number], tableOf[to.number] != nil else { continue }
+                for member in family(from.number) {
+                    guard let i = index[member], let name = taken[i].claim([to.name.lowercased()]) else { continue }
+                    entities[i].relationships.append(
+                        .manyToMany(name, destination.name, joinTable: table, sourceColumn: fromColumn,
+                                    destinationColumn: toColumn))
+                }
+            }
+        }
+        return Schema(entities)
+    }
+
+    /// `author2` → `author`: Core Data numbers columns of sub-entities'
+    /// properties that share a name.
+    static func droppingNumber(_ name: String) -> String {
+        var s = Substring(name)
+        while let last = s.last, last.isASCII, last.isNumber { s = s.dropLast() }
+        return String(s)
+    }
+
+    /// `Z_2TAGS` → (2, `TAGS`).
+    static func numbered(_ name: String) -> (number: Int, name: String)? {
+        guard name.uppercased().hasPrefix("Z_") else { return nil }
+        let rest = name.dropFirst(2)
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let number = Int(digits) else { return nil }
+        let relationship = rest.dropFirst(digits.count)
+        guard let first = relationship.first, first.isLetter else { return nil }
+        return (number, String(relationship))
+    }
+}

@@ -1,0 +1,182 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import Sift
+import SiftSQL
+import SiftSQLite
+
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Print the rows of a SQLite database that match a predicate.",
+        discussion: """
+            Opens DATABASE read-only, infers its schema (plain tables with foreign keys, or Core Data's layout: \
+            entity Book is table ZBOOK, attribute title is column ZTITLE, keys matched ignoring case) unless \
+            --schema gives one, and runs the fetch in SQL. Rows print as a table on a terminal and as JSON Lines \
+            otherwise, keyed by attribute name (the primary key under its column name); dates print as ISO 8601, \
+            data as base64. Exits with 1 when nothing matches (--count still prints 0), 2 on a usage, parse \
+            or lowering error.
+            """)
+
+    enum Output: String, ExpressibleByArgument, CaseIterable {
+        case table, jsonl, json
+    }
+
+    @Argument(help: "The SQLite database.")
+    var database: String
+
+    @Argument(help: "The entity to fetch (see `sift schema DB`).")
+    var entity: String
+
+    @OptionGroup var input: FormatInput
+
+    @OptionGroup var fetch: FetchOptions
+
+    @Option(help: ArgumentHelp("A schema JSON file to use instead of the inferred schema.", valueName: "file"))
+    var schema: String?
+
+    @Option(help: "How to print the rows; by default a table on a terminal, else jsonl.")
+    var output: Output?
+
+    func run() throws {
+        let filter = try input.filter()
+        guard FileManager.default.fileExists(atPath: database) else { throw CommandFailure("no such file: \(database)") }
+        var configuration = Configuration.sift
+        configuration.readonly = true
+        let queue: DatabaseQueue
+        let schema: Schema
+        do {
+            queue = try DatabaseQueue(path: database, configuration: configuration)
+            if let path = self.schema {
+                schema = try SchemaFile.load(path)
+            } else {
+                schema = try queue.read { try Schema.read(from: $0) }
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("\(database): " + SchemaFile.describe(error))
+        }
+        let request = try fetch.request(entity: entity, filter: filter)
+        func run<T>(_ body: (Database) throws -> T) throws -> T {
+            do {
+                return try queue.read(body)
+            } catch {
+                throw CommandFailure(SchemaFile.describe(error))
+            }
+        }
+
+        if fetch.count {
+            let statement: SQLStatement
+            do {
+                statement = try request.countSQL(in: schema, dialect: .sqlite)
+            } catch {
+                throw error.report()
+            }
+            let count = try run { db in try Int.fetchOne(db, sql: statement.sql, arguments: statement.arguments) ?? 0 }
+            print(count)
+            if count == 0 { throw ExitCode(1) }
+            return
+        }
+
+        let query: SQLQuery
+        do {
+            query = try request.sql(in: schema, dialect: .sqlite)
+        } catch {
+            throw error.report()
+        }
+        let rows: [[Value]] = try run { db in
+            try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { row in
+                query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }
+            }
+        }
+        let names = query.columns.map(\.name)
+        var out = OutputBuffer()
+        switch output ?? (Terminal.stdoutIsTTY ? .table : .jsonl) {
+        case .jsonl:
+            for row in rows { out.write(RowFormatting.object(names, row).jsonText) }
+        case .json:
+            out.write(rows.isEmpty ? "[]" : "[\n" + rows.map { "  " + RowFormatting.object(names, $0).jsonText }
+                .joined(separator: ",\n") + "\n]")
+        case .table:
+            for line in RowFormatting.table(names, rows, types: query.columns.map(\.type)) { out.write(line) }
+        }
+        out.flush()
+        if rows.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// Rows as JSON objects and as a text table.
+enum RowFormatting {
+    /// `2024-05-01T12:00:00.000Z`.
+    static func iso8601(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .gmt))
+    }
+
+    static func object(_ names: [String], _ row: [Value]) -> JSONValue {
+        var o = JSONObject()
+        for (name, value) in zip(names, row) { o[name] = json(value) }
+        return .object(o)
+    }
+
+    /// A value in JSON: dates as ISO-8601 strings, data as base64.
+    static func json(_ value: Value) -> JSONValue {
+        switch value {
+        case .null, .nsNull: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .decimal(let d): return .double(NSDecimalNumber(decimal: d).doubleValue)
+        case .string(let s): return .string(s)
+        case .date(let d): return .string(iso8601(d))
+        case .data(let d): return .string(d.base64EncodedString())
+        case .uuid(let u): return .string(u.uuidString)
+        case .array(let items): return .array(items.map(json))
+        case .set(let items): return .array(items.map(json))
+        case .dictionary(let d):
+            return .object(JSONObject(d.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) }))
+        case .object(let o): return .string(o.typeName)
+        }
+    }
+
+    /// A cell: text on one line, at most `width` characters.
+    static func cell(_ value: Value, width: Int = 40) -> String {
+        let text: String
+        switch value {
+        case .null, .nsNull: text = ""
+        case .string(let s): text = s
+        case .date(let d): text = iso8601(d)
+        case .data(let d): text = "<\(d.count) bytes>"
+        case .bool(let b): text = b ? "true" : "false"
+        default:
+            if case .string(let s) = json(value) { text = s } else { text = json(value).jsonText }
+        }
+        let line = text.replacingOccurrences(of: "\r\n", with: "↵").replacingOccurrences(of: "\n", with: "↵")
+            .replacingOccurrences(of: "\t", with: " ")
+        return line.count > width ? String(line.prefix(width - 1)) + "…" : line
+    }
+
+    /// Header, rule, rows (numbers right-aligned), and the number of rows.
+    static func table(_ names: [String], _ rows: [[Value]], types: [AttributeType]) -> [String] {
+        let cells = rows.map { $0.map { cell($0) } }
+        var widths = names.map(\.count)
+        for row in cells {
+            for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) }
+        }
+        let numeric = types.map { $0 == .integer || $0 == .double }
+        func line(_ items: [String], rightAlign: [Bool]) -> String {
+            var out = ""
+            for (i, item) in items.enumerated() {
+                let pad = String(repeating: " ", count: max(0, widths[i] - item.count))
+                if i > 0 { out += "  " }
+                out += rightAlign[i] ? pad + item : item + (i == items.count - 1 ? "" : pad)
+            }
+            return out
+        }
+        var lines = [line(names, rightAlign: numeric)]
+        lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+        for row in cells { lines.append(line(row, rightAlign: numeric)) }
+        lines.append(rows.count == 1 ? "(1 row)" : "(\(rows.count) rows)")
+        return lines
+    }
+}

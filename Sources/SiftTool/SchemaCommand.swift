@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import Sift
+import SiftSQL
+import SiftSQLite
+
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the schema inferred from a SQLite file, as JSON.",
+        discussion: """
+            Plain tables with foreign keys, or Core Data's layout. Edit the output and pass it to `sift query \
+            --schema` or `sift sql --schema` where the inference is wrong. Given a JSON schema, checks it and \
+            prints it back.
+            """)
+
+    @Argument(help: "A SQLite file, or a schema JSON file.")
+    var file: String
+
+    func run() throws {
+        let schema = try SchemaFile.load(file)
+        print(String(decoding: try schema.jsonData(), as: UTF8.self))
+    }
+}
+
+/// Loading a schema for the SQL commands, with errors printed as the other
+/// commands print theirs.
+enum SchemaFile {
+    /// The first 16 bytes of every SQLite database file.
+    static let sqliteHeader = Data("SQLite format 3\0".utf8)
+
+    /// The schema in `path`: read from the database if it is a SQLite file,
+    /// else decoded as JSON (`Schema(json:)`).
+    static func load(_ path: String) throws -> Schema {
+        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no such file: \(path)") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CommandFailure("cannot read \(path)") }
+        let header = handle.readData(ofLength: sqliteHeader.count)
+        try? handle.close()
+        do {
+            if header == sqliteHeader { return try Schema.read(sqliteFile: path) }
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // The decoder's own message does not say where the JSON breaks.
+            _ = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            return try Schema(json: data)
+        } catch {
+            throw CommandFailure("\(path): " + describe(error))
+        }
+    }
+
+    /// A one-line description of a schema, database or JSON error.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let e as JSONError:
+            return "invalid JSON: \(e)"
+        case let e as SchemaError:
+            return e.message
+        case let e as DatabaseError:
+            return e.message ?? e.description
+        case let e as DecodingError:
+            func at(_ context: DecodingError.Context) -> String {
+                let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+                return path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
+            }
+            switch e {
+            case .keyNotFound(let key, let context): return "invalid schema: missing \"\(key.stringValue)\"" + at(context)
+            case .typeMismatch(let type, let context): return "invalid schema: expected \(type)" + at(context)
+            case .valueNotFound(let type, let context): return "invalid schema: expected \(type)" + at(context)
+            case .dataCorrupted(let context):
+                let underlying = context.underlyingError.map { " (\($0))" } ?? ""
+                return "invalid schema: " + context.debugDescription + underlying + at(context)
+            @unknown default: return "invalid schema: \(e)"
+            }
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+/// A failure reported as `error: message` on standard error, with exit
+/// status 2.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    init(_ message: String) { self.message = message }
+    var description: String { "error: " + message }
+}
+
+/// Options that shape a fetch request: order, slice, count.
+struct FetchOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Sort order, e.g. 'author.name ASC caseInsensitive, year DESC'.", valueName: "keys"))
+    var sort: String?
+
+    @Option(help: "Fetch at most this many rows.")
+    var limit: Int?
+
+    @Option(help: "Skip this many rows first.")
+    var offset: Int = 0
+
+    @Flag(help: "Count the rows instead of fetching them.")
+    var count = false
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if offset < 0 { throw ValidationError("--offset must not be negative") }
+    }
+
+    /// The request for `entity`; a bad sort order is printed with a caret
+    /// and exits with status 2.
+    func request(entity: String, filter: Filter) throws -> Sift.FetchRequest {
+        var keys: [SortKey] = []
+        if let sort {
+            do {
+                keys = try SortKey.parse(sort)
+            } catch {
+                Terminal.printError(error.rendered(colors: Terminal.stderrIsTTY))
+                throw ExitCode(2)
+            }
+        }
+        return Sift.FetchRequest(entity: entity, filter: filter, sort: keys, offset: offset, limit: limit)
+    }
+}
+
+extension SQLLoweringError {
+    /// Prints the error (with a caret under the key at fault) and returns
+    /// the exit status 2.
+    func report() -> ExitCode {
+        if code == .unknownEntity {
+            Terminal.printError("error: " + message)
+        } else {
+            Terminal.printError(rendered(colors: Terminal.stderrIsTTY))
+        }
+        return ExitCode(2)
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Sift
+import SiftSQL
+
+struct SqlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sql",
+        abstract: "Print the SQL a predicate lowers to, with its bound values.",
+        discussion: """
+            Lowers a fetch of ENTITY filtered by FORMAT through the schema in FILE: a schema JSON file \
+            (see `sift schema`) or a SQLite database, whose schema is then inferred. Prints the statement, \
+            then one line per bound value: `-- ?1 = 'x'` (SQLite) or `-- $1 = 'x'` (PostgreSQL). An unknown \
+            key or a construct SQL cannot express with the same meaning exits with 2.
+            """)
+
+    enum Dialect: String, ExpressibleByArgument, CaseIterable {
+        case sqlite, postgres
+
+        var sqlDialect: SQLDialect { self == .sqlite ? .sqlite : .postgreSQL }
+    }
+
+    @OptionGroup var input: FormatInput
+
+    @Option(help: ArgumentHelp("A schema JSON file or a SQLite database.", valueName: "file"))
+    var schema: String
+
+    @Option(help: ArgumentHelp("The entity to fetch; optional when the schema has only one.", valueName: "name"))
+    var entity: String?
+
+    @Option(help: "The SQL dialect.")
+    var dialect: Dialect = .sqlite
+
+    @OptionGroup var fetch: FetchOptions
+
+    func run() throws {
+        let filter = try input.filter()
+        let schema = try SchemaFile.load(self.schema)
+        let request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
+        let statement: SQLStatement
+        do {
+            statement = fetch.count
+                ? try request.countSQL(in: schema, dialect: dialect.sqlDialect)
+                : try request.sql(in: schema, dialect: dialect.sqlDialect).statement
+        } catch {
+            throw error.report()
+        }
+        var output = OutputBuffer()
+        output.write(statement.sql)
+        let marker = dialect == .sqlite ? "?" : "$"
+        for (i, value) in statement.bindings.enumerated() {
+            output.write("-- \(marker)\(i + 1) = \(value.literalDescription)")
+        }
+        output.flush()
+    }
+
+    /// The entity named on the command line, or the schema's only one.
+    static func entity(_ name: String?, in schema: Schema) throws -> String {
+        if let name { return name }
+        guard schema.entities.count == 1 else {
+            let names = schema.entities.map(\.name).joined(separator: ", ")
+            throw CommandFailure("--entity is needed: the schema has " + (names.isEmpty ? "no entities" : names))
+        }
+        return schema.entities[0].name
+    }
+}
