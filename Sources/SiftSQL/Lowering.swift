@@ -223,37 +223,53 @@ struct Lowering {
     /// `FROM … WHERE <correlation>` for the rows of a to-many relationship,
     /// with a scope for them.
     private func rows(of many: ToMany, variable: String?, _ scope: Scope) -> (Scope, from: String, correlation: String) {
-        let a = ctx.alias()
-        let child = Scope(entity: many.destination, alias: a, variable: variable, parent: scope)
-        var correlation: String
-        var from: String
-        switch many.relationship.kind {
-        case .toMany(let inverse):
-            from = "\(ctx.q(many.destination.table)) \(a)"
-            correlation = "\(a).\(ctx.q(inverse)) = \(many.ownerAlias).\(ctx.q(many.owner.primaryKey))"
-        case .manyToMany(let table, let source, let destination):
-            let link = ctx.alias()
-            from = "\(ctx.q(table)) \(link) JOIN \(ctx.q(many.destination.table)) \(a) ON \(a).\(ctx.q(many.destination.primaryKey)) = \(link).\(ctx.q(destination))"
-            correlation = "\(link).\(ctx.q(source)) = \(many.ownerAlias).\(ctx.q(many.owner.primaryKey))"
-        case .toOne:
-            from = ""
-            correlation = dialect.falseLiteral
-        }
-        if let d = many.destination.discriminator { correlation += " AND " + Scope.discriminate(d, alias: a, ctx) }
-        return (child, from, correlation)
+        let r = keyedRows(of: many, variable: variable, scope)
+        let correlation = "\(r.key) = \(r.owner)" + (r.filter.map { " AND " + $0 } ?? "")
+        return (r.child, r.from, correlation)
     }
 
-    /// `EXISTS (SELECT 1 FROM rows WHERE correlation AND condition)`, or
-    /// `NOT EXISTS` when `negated`.
+    /// The rows of a to-many relationship: the column holding the owner's
+    /// key (`key`), the owner's key (`owner`), and the discriminator test.
+    private func keyedRows(of many: ToMany, variable: String?, _ scope: Scope)
+        -> (child: Scope, from: String, key: String, owner: String, filter: String?)
+    {
+        let a = ctx.alias()
+        let child = Scope(entity: many.destination, alias: a, variable: variable, parent: scope)
+        let owner = "\(many.ownerAlias).\(ctx.q(many.owner.primaryKey))"
+        let filter = many.destination.discriminator.map { Scope.discriminate($0, alias: a, ctx) }
+        switch many.relationship.kind {
+        case .toMany(let inverse):
+            return (child, "\(ctx.q(many.destination.table)) \(a)", "\(a).\(ctx.q(inverse))", owner, filter)
+        case .manyToMany(let table, let source, let destination):
+            let link = ctx.alias()
+            let from = "\(ctx.q(table)) \(link) JOIN \(ctx.q(many.destination.table)) \(a) ON \(a).\(ctx.q(many.destination.primaryKey)) = \(link).\(ctx.q(destination))"
+            return (child, from, "\(link).\(ctx.q(source))", owner, filter)
+        case .toOne:
+            return (child, "", dialect.falseLiteral, owner, filter)
+        }
+    }
+
+    /// Whether some row of the relationship meets `condition`: as
+    /// `owner.pk IN (SELECT fk FROM rows WHERE condition)`, which lets the
+    /// planner start from an index on the condition's column and probe the
+    /// owners by primary key; when `negated`, as `NOT EXISTS (SELECT 1 FROM
+    /// rows WHERE fk = owner.pk AND condition)`, which a NULL key in the
+    /// rows cannot turn into NULL.
     func exists(
         _ many: ToMany, _ scope: Scope, variable: String? = nil, negated: Bool, range: SourceRange?,
         _ condition: (Scope) throws(SQLLoweringError) -> String?
     ) throws(SQLLoweringError) -> String {
-        let (child, from, correlation) = rows(of: many, variable: variable, scope)
-        let inner = try condition(child)
-        var sql = "SELECT 1 FROM \(from)" + child.joins.joined() + " WHERE \(correlation)"
-        if let inner { sql += " AND " + inner }
-        return (negated ? "NOT EXISTS (" : "EXISTS (") + sql + ")"
+        let r = keyedRows(of: many, variable: variable, scope)
+        let inner = try condition(r.child)
+        let conditions = [r.filter, inner].compactMap { $0 }
+        if negated {
+            var sql = "SELECT 1 FROM \(r.from)" + r.child.joins.joined() + " WHERE \(r.key) = \(r.owner)"
+            for c in conditions { sql += " AND " + c }
+            return "NOT EXISTS (" + sql + ")"
+        }
+        var sql = "SELECT \(r.key) FROM \(r.from)" + r.child.joins.joined()
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        return "\(r.owner) IN (" + sql + ")"
     }
 
     /// `@count`, `@sum.k`, `@avg.k`, `@min.k`, `@max.k` of a to-many

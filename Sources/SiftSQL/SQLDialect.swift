@@ -5,7 +5,13 @@ public enum SQLDialect: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// `name` as a quoted identifier, embedded quotes doubled.
     public func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        if !name.utf8.contains(UInt8(ascii: "\"")) { return "\"" + name + "\"" }
+        var out = "\""
+        for ch in name.unicodeScalars {
+            if ch == "\"" { out += "\"" }
+            out.unicodeScalars.append(ch)
+        }
+        return out + "\""
     }
 
     /// The placeholder of the `n`th parameter (1-based).

@@ -31,8 +31,8 @@ final class ReadmeSQLTests: XCTestCase {
         XCTAssertEqual(query.statement.sql, """
             SELECT t0."id", t0."title", t0."year", t0."published" FROM "books" t0 \
             LEFT JOIN "authors" t1 ON t1."id" = t0."author_id" \
-            WHERE (sift_search(t1."name", ?1, 0, 1) AND EXISTS (SELECT 1 FROM "book_tags" t3 \
-            JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t3."book_id" = t0."id" AND t2."name" = ?2)) \
+            WHERE (sift_search(t1."name", ?1, 0, 1) AND t0."id" IN (SELECT t3."book_id" FROM "book_tags" t3 \
+            JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?2)) \
             ORDER BY t0."year" DESC, t0."id" LIMIT ?3
             """)
         XCTAssertEqual(query.statement.bindings, [.text("ste"), .text("horror"), .integer(20)])
