@@ -14,6 +14,8 @@ let package = Package(
         // Naming the trait also turns off the default RuntimeInterposer trait,
         // whose package is not needed here.
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // For SQLBenchmarks: the same GRDB as the root package's SiftSQLite.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -56,6 +58,47 @@ let package = Package(
                 .product(name: "Sift", package: "Sift"),
             ],
             path: "Tools/EvalProfile"
+        ),
+        // Lowered fetch requests against hand-written SQL on a 1,000,000-row SQLite database.
+        .executableTarget(
+            name: "SQLBenchmarks",
+            dependencies: [
+                "SQLSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sift", package: "Sift"),
+                .product(name: "SiftSQL", package: "Sift"),
+                .product(name: "SiftSQLite", package: "Sift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/SQLBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // The schema, the data, the database and the four cases, shared by
+        // SQLBenchmarks and SQLPlans.
+        .target(
+            name: "SQLSupport",
+            dependencies: [
+                .product(name: "Sift", package: "Sift"),
+                .product(name: "SiftSQL", package: "Sift"),
+                .product(name: "SiftSQLite", package: "Sift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Support/SQLSupport"
+        ),
+        // Not a benchmark: the SQL of each case, its row count, and
+        // EXPLAIN QUERY PLAN of every lowered and hand-written query.
+        .executableTarget(
+            name: "SQLPlans",
+            dependencies: [
+                "SQLSupport",
+                .product(name: "Sift", package: "Sift"),
+                .product(name: "SiftSQL", package: "Sift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tools/SQLPlans"
         ),
     ],
     swiftLanguageModes: [.v6]
