@@ -101,7 +101,7 @@ extension Lowering {
         switch v {
         case .string(let s): return "the string \"\(s)\""
         case .null, .nsNull: return "nil"
-        default: return "\(v.typeName) \(Filter(.compare(.constant(v), .equalTo, .constant(v))).format.split(separator: " ").first ?? "")"
+        default: return "\(v.typeName) \(FormatPrinter.format(ExpressionNode.constant(v)))"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// A value bound to a statement parameter, in the storage type of its
 /// column. Values are always bound, never written into the SQL text.
@@ -46,5 +47,29 @@ extension SQLValue {
         case .boolean(let b): return b ? "TRUE" : "FALSE"
         case .array(let items): return "[" + items.map(\.literalDescription).joined(separator: ", ") + "]"
         }
+    }
+}
+
+extension SQLValue {
+    /// The values as a JSON array, as SQLite's `json_each` reads a list bound
+    /// as one parameter (booleans as 0 and 1). A value without a JSON form (a
+    /// blob, a nested list, an infinite or NaN number) makes it nil, or is
+    /// written as `null` when `unrepresentableAsNull`.
+    public static func jsonArray(_ values: [SQLValue], unrepresentableAsNull: Bool = false) -> String? {
+        var items: [JSONValue] = []
+        items.reserveCapacity(values.count)
+        for v in values {
+            switch v {
+            case .null: items.append(.null)
+            case .integer(let i): items.append(.int(Int(i)))
+            case .real(let d) where d.isFinite: items.append(.double(d))
+            case .boolean(let b): items.append(.int(b ? 1 : 0))
+            case .text(let s): items.append(.string(s))
+            default:
+                guard unrepresentableAsNull else { return nil }
+                items.append(.null)
+            }
+        }
+        return JSONValue.array(items).jsonText
     }
 }

@@ -279,34 +279,13 @@ extension Lowering {
                 condition = "\(lhs) = ANY(\(ctx.bind(.array(values))))"
             }
         case .sqlite:
-            if values.count > 32, let json = Self.json(values) {
+            if values.count > 32, let json = SQLValue.jsonArray(values) {
                 condition = "\(lhs) IN (SELECT value FROM json_each(\(ctx.bind(.text(json)))))"
             } else {
                 condition = "\(lhs) IN (" + values.map { ctx.bind($0) }.joined(separator: ", ") + ")"
             }
         }
         return negated ? not(condition) : condition
-    }
-
-    /// A JSON array of the values, or nil if one has no JSON form.
-    static func json(_ values: [SQLValue]) -> String? {
-        var parts: [String] = []
-        for v in values {
-            switch v {
-            case .integer(let i): parts.append(String(i))
-            case .real(let d):
-                guard d.isFinite else { return nil }
-                parts.append("\(d)")
-            case .boolean(let b): parts.append(b ? "1" : "0")
-            case .text(let s):
-                guard let data = try? JSONSerialization.data(withJSONObject: [s], options: [.fragmentsAllowed]),
-                    let text = String(data: data, encoding: .utf8)
-                else { return nil }
-                parts.append(String(text.dropFirst().dropLast()))
-            default: return nil
-            }
-        }
-        return "[" + parts.joined(separator: ",") + "]"
     }
 }
 

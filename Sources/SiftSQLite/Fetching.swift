@@ -22,19 +22,7 @@ extension SQLValue {
         case .blob(let d): return d.databaseValue
         case .boolean(let b): return (b ? 1 : 0).databaseValue
         case .array(let items):
-            let json = "[" + items.map { item -> String in
-                switch item {
-                case .text(let s):
-                    let data = (try? JSONSerialization.data(withJSONObject: [s])) ?? Data("[\"\"]".utf8)
-                    return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
-                case .null: return "null"
-                case .integer(let i): return String(i)
-                case .real(let d): return d.isFinite ? "\(d)" : "null"
-                case .boolean(let b): return b ? "1" : "0"
-                default: return "null"
-                }
-            }.joined(separator: ",") + "]"
-            return json.databaseValue
+            return (SQLValue.jsonArray(items, unrepresentableAsNull: true) ?? "[]").databaseValue
         }
     }
 }

@@ -67,13 +67,7 @@ enum SiftFunctions {
     }
 
     static let collations: [DatabaseCollation] = SortKey.Comparison.allCases.map { comparison in
-        DatabaseCollation(SQLiteFunctions.collation(comparison)) { a, b in
-            switch StringOperations.sortOrder(a, b, comparison) {
-            case ..<0: return .orderedAscending
-            case 0: return .orderedSame
-            default: return .orderedDescending
-            }
-        }
+        DatabaseCollation(SQLiteFunctions.collation(comparison)) { a, b in comparison.order(a, b) }
     }
 }
 

@@ -35,6 +35,13 @@ final class LoweringTests: XCTestCase {
         XCTAssertEqual(try where_("title == author.name", dialect: .postgreSQL), #"t0."title" IS NOT DISTINCT FROM t1."name""#)
     }
 
+    func testConditionAlone() throws {
+        let c = try Filter("author.name == %@ AND year > 2000", "Ann").sqlCondition(in: schema, entity: "Book", dialect: .postgreSQL)
+        XCTAssertEqual(c.joins, #" LEFT JOIN "authors" t1 ON t1."id" = t0."author_id""#)
+        XCTAssertEqual(c.condition, #"(t1."name" = $1 AND t0."year" > $2)"#)
+        XCTAssertEqual(c.bindings, [.text("Ann"), .integer(2000)])
+    }
+
     func testToOneIsALeftJoinAndToManyIsASubquery() throws {
         let s = try sql("author.name == 'Ann' AND author.age > 30 AND ANY tags.name == 'x' AND chapters.@count > 2")
         XCTAssertEqual(s.sql.components(separatedBy: "LEFT JOIN").count, 2, "one join per distinct path: \(s.sql)")

@@ -67,39 +67,30 @@ package enum StringOperations {
             }
         }
     }
-
-    /// The order of two strings under a sort comparison: -1, 0 or 1.
-    package static func sortOrder(_ a: String, _ b: String, _ comparison: SortKey.Comparison) -> Int {
-        let order: ComparisonResult
-        switch comparison {
-        case .compare: order = StringSemantics.compare(a, b, [])
-        case .caseInsensitive: order = StringSemantics.compare(a, b, [.caseInsensitive])
-        case .localized: order = a.compare(b, options: [], range: nil, locale: SortKey.locale)
-        case .localizedCaseInsensitive: order = a.compare(b, options: [.caseInsensitive], range: nil, locale: SortKey.locale)
-        case .localizedStandard:
-            order = a.compare(b, options: [.caseInsensitive, .numeric], range: nil, locale: SortKey.locale)
-        }
-        switch order {
-        case .orderedAscending: return -1
-        case .orderedSame: return 0
-        case .orderedDescending: return 1
-        }
-    }
 }
 
 /// A MATCHES pattern compiled as the evaluator compiles it (PCRE2, whole
-/// string, `[c]` caseless, `[d]` on diacritic-folded text).
+/// string, `[c]` caseless, `[d]` on diacritic-folded text): the evaluator's
+/// MATCHES and the SQLite function `sift_matches` both use it.
 package final class MatchesPattern: @unchecked Sendable {
     private let regex: CompiledRegex
     private let foldDiacritics: Bool
 
-    package init(_ pattern: String, options: ComparisonOptions) throws(EvaluationError) {
+    init(_ pattern: String, _ options: ComparisonOptions) throws(Failure) {
         let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
         foldDiacritics = options.contains(.diacriticInsensitive) && !options.contains(.normalized)
+        regex = try CompiledRegex(
+            foldDiacritics ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern,
+            caseInsensitive: caseless)
+    }
+
+    func test(_ subject: String) throws(Failure) -> Bool {
+        try regex.matches(foldDiacritics ? StringOperations.folded(subject, [.diacriticInsensitive]) : subject)
+    }
+
+    package convenience init(_ pattern: String, options: ComparisonOptions) throws(EvaluationError) {
         do throws(Failure) {
-            regex = try CompiledRegex(
-                foldDiacritics ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern,
-                caseInsensitive: caseless)
+            try self.init(pattern, options)
         } catch {
             throw EvaluationError(error.code, error.message, range: SourceRange(0, pattern.utf8.count), source: pattern)
         }
@@ -108,7 +99,7 @@ package final class MatchesPattern: @unchecked Sendable {
     /// Whether the whole of `subject` matches.
     package func matches(_ subject: String) throws(EvaluationError) -> Bool {
         do throws(Failure) {
-            return try regex.matches(foldDiacritics ? StringOperations.folded(subject, [.diacriticInsensitive]) : subject)
+            return try test(subject)
         } catch {
             throw EvaluationError(error.code, error.message, range: SourceRange(0, subject.utf8.count), source: subject)
         }

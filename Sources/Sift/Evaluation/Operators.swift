@@ -157,32 +157,22 @@ enum Operators {
     }
 
     private static func matches(_ options: ComparisonOptions, constant: Value?) -> Test {
-        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
-        let foldDiacritics = options.contains(.diacriticInsensitive) && !options.contains(.normalized)
-        @Sendable func prepare(_ s: String) -> String {
-            guard foldDiacritics else { return s }
-            var out = String.UnicodeScalarView()
-            for v in StringSemantics.key(s, [.diacriticInsensitive]) {
-                if let u = Unicode.Scalar(v) { out.append(u) }
-            }
-            return String(out)
-        }
         if case .string(let pattern)? = constant {
             // Compiled once; a bad pattern is reported when evaluated, as in Foundation.
-            let compiled: Result<CompiledRegex, Failure>
+            let compiled: Result<MatchesPattern, Failure>
             do {
-                compiled = .success(try CompiledRegex(prepare(pattern), caseInsensitive: caseless))
+                compiled = .success(try MatchesPattern(pattern, options))
             } catch {
                 compiled = .failure(error)
             }
             return { a, b throws(Failure) in
                 guard let (x, _) = try strings(a, b, "MATCHES") else { return false }
-                return try compiled.get().matches(prepare(x))
+                return try compiled.get().test(x)
             }
         }
         return { a, b throws(Failure) in
             guard let (x, y) = try strings(a, b, "MATCHES") else { return false }
-            return try CompiledRegex(prepare(y), caseInsensitive: caseless).matches(prepare(x))
+            return try MatchesPattern(y, options).test(x)
         }
     }
 }

@@ -73,18 +73,24 @@ public struct SortKey: Sendable, Hashable, Codable, CustomStringConvertible {
         case (false, true): return .orderedDescending
         case (false, false): break
         }
-        if case .string(let x) = a, case .string(let y) = b {
-            switch comparison {
-            case .compare: return StringSemantics.compare(x, y, [])
-            case .caseInsensitive: return StringSemantics.compare(x, y, [.caseInsensitive])
-            case .localized: return x.compare(y, options: [], range: nil, locale: SortKey.locale)
-            case .localizedCaseInsensitive:
-                return x.compare(y, options: [.caseInsensitive], range: nil, locale: SortKey.locale)
-            case .localizedStandard:
-                return x.compare(y, options: [.caseInsensitive, .numeric], range: nil, locale: SortKey.locale)
-            }
-        }
+        if case .string(let x) = a, case .string(let y) = b { return comparison.order(x, y) }
         return try Ordering.compare(a, b, options: [])
+    }
+}
+
+extension SortKey.Comparison {
+    /// Orders two strings under this comparison (ascending); the SQLite
+    /// collations of the SQL lowering call it too.
+    package func order(_ x: String, _ y: String) -> ComparisonResult {
+        switch self {
+        case .compare: return StringSemantics.compare(x, y, [])
+        case .caseInsensitive: return StringSemantics.compare(x, y, [.caseInsensitive])
+        case .localized: return x.compare(y, options: [], range: nil, locale: SortKey.locale)
+        case .localizedCaseInsensitive:
+            return x.compare(y, options: [.caseInsensitive], range: nil, locale: SortKey.locale)
+        case .localizedStandard:
+            return x.compare(y, options: [.caseInsensitive, .numeric], range: nil, locale: SortKey.locale)
+        }
     }
 }
 
