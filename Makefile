@@ -1,12 +1,11 @@
-# make repl   build and try the predicate language on a built-in example
+# make repl   build sift and open the REPL on the built-in sample data
 # make test   install what is missing, build, and run every test
 SWIFT ?= swift
 PYTHON ?= python3
-APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev
+APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev libedit-dev tmux
 LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl
-EXAMPLE = name BEGINSWITH[c] 'ste' AND (year > 1980 OR ANY authors.age >= 60) AND NOT tags CONTAINS 'draft'
 
 .PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases
 
@@ -41,8 +40,9 @@ build: system-deps
 
 # The tests run against a throwaway PostgreSQL server of their own
 # (SIFT_POSTGRES); scripts/postgres.sh starts it and removes it afterwards.
+# The REPL is driven in tmux, which must be there (SIFT_REQUIRE_TMUX).
 swift-test: build
-	scripts/postgres.sh run $(SWIFT) test --skip-build
+	SIFT_REQUIRE_TMUX=1 scripts/postgres.sh run $(SWIFT) test --skip-build
 
 # The conformance cases through the command-line runner: every case must
 # parse (or fail to parse) as expected; results are compared by the tests.
@@ -57,9 +57,4 @@ test: deps swift-test grammar-check
 
 repl: system-deps
 	$(SWIFT) build --product sift
-	@echo "\$$ sift format \"$(EXAMPLE)\""
-	@$(SIFT) format "$(EXAMPLE)"
-	@echo "\$$ sift ast \"$(EXAMPLE)\""
-	@$(SIFT) ast "$(EXAMPLE)"
-	@echo "\$$ sift format \"name == 'ste' AND year >\""
-	@$(SIFT) format "name == 'ste' AND year >" || true
+	@$(SIFT) repl

@@ -39,10 +39,15 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // Line editing for the REPL: libedit (BSD licence) behind a small C shim.
+        .target(
+            name: "CSiftEdit",
+            linkerSettings: [.linkedLibrary("edit")]
+        ),
         .target(
             name: "SiftTool",
             dependencies: [
-                "Sift", "SiftSQL", "SiftSQLite",
+                "Sift", "SiftSQL", "SiftSQLite", "CSiftEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

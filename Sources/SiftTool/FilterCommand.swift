@@ -109,7 +109,8 @@ final class RecordReader {
                 guard case .array(let items) = try JSONValue(parsing: text) else { throw ValidationError("not an array") }
                 arrayItems = items
             } catch let e as JSONError {
-                throw ValidationError("the input is not valid JSON: \(e)")
+                let (line, column) = DiagnosticRenderer.lineAndColumn(of: e.offset, in: text)
+                throw ValidationError("invalid JSON at line \(line), column \(column): \(e.message)")
             }
             buffer = []
         }
@@ -153,7 +154,8 @@ final class RecordReader {
         do {
             return try JSONValue(parsing: text)
         } catch {
-            throw ValidationError("line \(lineNumber): invalid JSON: \(error)")
+            let column = DiagnosticRenderer.lineAndColumn(of: error.offset, in: text).column
+            throw ValidationError("invalid JSON at line \(lineNumber), column \(column): \(error.message)")
         }
     }
 }

@@ -164,19 +164,22 @@ enum RowFormatting {
             for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) }
         }
         let numeric = types.map { $0 == .integer || $0 == .double }
-        func line(_ items: [String], rightAlign: [Bool]) -> String {
-            var out = ""
-            for (i, item) in items.enumerated() {
-                let pad = String(repeating: " ", count: max(0, widths[i] - item.count))
-                if i > 0 { out += "  " }
-                out += rightAlign[i] ? pad + item : item + (i == items.count - 1 ? "" : pad)
-            }
-            return out
-        }
-        var lines = [line(names, rightAlign: numeric)]
+        var lines = [line(names, widths: widths, rightAlign: numeric)]
         lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
-        for row in cells { lines.append(line(row, rightAlign: numeric)) }
+        for row in cells { lines.append(line(row, widths: widths, rightAlign: numeric)) }
         lines.append(rows.count == 1 ? "(1 row)" : "(\(rows.count) rows)")
         return lines
+    }
+
+    /// Cells padded to their column's width, two spaces apart; numbers
+    /// right-aligned, no trailing spaces.
+    static func line(_ items: [String], widths: [Int], rightAlign: [Bool]) -> String {
+        var out = ""
+        for (i, item) in items.enumerated() {
+            let pad = String(repeating: " ", count: max(0, widths[i] - item.count))
+            if i > 0 { out += "  " }
+            out += rightAlign[i] ? pad + item : item + (i == items.count - 1 ? "" : pad)
+        }
+        return out
     }
 }

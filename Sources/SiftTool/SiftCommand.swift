@@ -8,7 +8,7 @@ public struct SiftCommand: ParsableCommand {
         commandName: "sift",
         abstract: "Parse, print and check Apple's predicate format strings, and run them in SQL.",
         subcommands: [
-            FilterCommand.self, FormatCommand.self, ASTCommand.self, CheckCommand.self, SqlCommand.self, QueryCommand.self,
+            ReplCommand.self, FilterCommand.self, FormatCommand.self, ASTCommand.self, CheckCommand.self, SqlCommand.self, QueryCommand.self,
             SchemaCommand.self,
         ]
     )

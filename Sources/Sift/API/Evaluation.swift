@@ -140,3 +140,16 @@ extension Sequence where Element: ValueConvertible {
         try self.filter(filter.compiled())
     }
 }
+
+extension ExpressionNode {
+    /// The expression's value for `object`, as `NSExpression`'s
+    /// `expressionValue(with:context:)`: `author.name` reads the key path,
+    /// `@sum.items.price` aggregates, constants are themselves. `source` is
+    /// the text the expression came from, for errors that point into it.
+    public func value(
+        with object: Value, variables: [String: Value] = [:], source: String? = nil
+    ) throws(EvaluationError) -> Value {
+        let compiler = Compiler(source: source ?? FormatPrinter.format(self), root: .dynamic)
+        return try compiler.expression(self)(object, Scope(variables: variables))
+    }
+}

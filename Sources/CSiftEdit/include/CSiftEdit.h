@@ -1,0 +1,26 @@
+#ifndef CSIFTEDIT_H
+#define CSIFTEDIT_H
+
+/// Line editing for the REPL, on libedit's readline interface. C globals
+/// (rl_* variables, the completion word list) stay on this side.
+
+/// Sets the locale from the environment (libedit drops non-ASCII input
+/// without it), names the program and installs word completion.
+void sift_edit_setup(const char *program);
+
+/// Reads a line with editing; NULL at end of input. The caller frees it.
+char *sift_edit_readline(const char *prompt);
+
+/// Adds a line to the in-memory history.
+void sift_edit_add_history(const char *line);
+
+/// Loads history from `path` (0 on success).
+int sift_edit_read_history(const char *path);
+
+/// Writes history to `path`, keeping at most `limit` entries (0 on success).
+int sift_edit_write_history(const char *path, int limit);
+
+/// Replaces the words offered by tab completion.
+void sift_edit_set_words(const char *const *words, int count);
+
+#endif
