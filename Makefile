@@ -7,7 +7,7 @@ LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl
 
-.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases
+.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress
 
 all: build
 
@@ -53,7 +53,20 @@ check-cases: build
 grammar-check: build python-deps
 	$(PYTHON) grammar/check_grammar.py --sift $(SIFT) $(CASES)
 
-test: deps swift-test grammar-check
+# The concurrency stress tests (compiled filters, sorting, SQL lowering and
+# the SQLite functions from many tasks) under ThreadSanitizer.
+tsan: system-deps
+	$(SWIFT) build --build-tests -Xswiftc -sanitize=thread --build-path .build/tsan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --build-path .build/tsan --filter 'ConcurrencyTests'
+
+test: deps swift-test grammar-check tsan
+
+# The memory/SQLite/PostgreSQL differential run at scale (not part of
+# make test, which runs 3,000 cases): STRESS_CASES generated predicates,
+# SIFT_SEED to choose the data and predicates.
+STRESS_CASES ?= 100000
+stress: build
+	SIFT_CASES=$(STRESS_CASES) scripts/postgres.sh run $(SWIFT) test --skip-build --filter 'DifferentialTests/testGeneratedPredicates'
 
 repl: system-deps
 	$(SWIFT) build --product sift

@@ -9,7 +9,14 @@ struct FilterCommand: ParsableCommand {
         discussion: """
             Reads a JSON array or JSON Lines (one object per line) from FILE or standard input and prints \
             the matching records as JSON Lines, in input order unless --sort is given. Without --sort, JSON \
-            Lines input is streamed: memory does not grow with the input. Exits with 1 when nothing matches.
+            Lines input is streamed: memory does not grow with the input. Records print as a table on a \
+            terminal and as JSON Lines otherwise (--output). Exits with 1 when nothing matches, 2 on a parse \
+            error or invalid JSON (with its line and column).
+
+            Examples:
+              sift filter 'age > 30 AND name BEGINSWITH[c] "a"' people.jsonl
+              sift filter 'ANY tags == %@' --arg '"swift"' --sort 'age DESC' --limit 10 people.json
+              cat events.jsonl | sift filter 'level IN {"error", "fault"}' --count
             """)
 
     @OptionGroup var input: FormatInput
@@ -26,6 +33,9 @@ struct FilterCommand: ParsableCommand {
     @Flag(help: "Print only the number of matching records.")
     var count = false
 
+    @Option(help: "How to print the records; by default a table on a terminal, else jsonl.")
+    var output: RowOutput?
+
     func run() throws {
         let filter = try input.filter().compiled()
         var sortKeys: [SortKey] = []
@@ -41,14 +51,17 @@ struct FilterCommand: ParsableCommand {
 
         var matched = 0
         var kept: [(JSONValue, Value)] = []
-        var output = OutputBuffer()
+        var printer = RecordPrinter(output: output ?? .default)
         let records = try RecordReader(path: file)
+        var progress = Progress(total: records.totalBytes)
         while let (number, record) = try records.next() {
+            progress.update(bytes: records.bytesRead, records: number, matched: matched)
             let value = record.predicateValue
             let isMatch: Bool
             do {
                 isMatch = try filter.evaluate(with: value)
             } catch {
+                progress.clear()
                 Terminal.printError("record \(number): " + error.rendered(colors: Terminal.stderrIsTTY))
                 throw ExitCode(2)
             }
@@ -58,9 +71,10 @@ struct FilterCommand: ParsableCommand {
                 kept.append((record, value))
             } else if !count {
                 if let limit, matched > limit { break }
-                output.write(record.jsonText)
+                printer.add(record)
             }
         }
+        progress.clear()
         if !sortKeys.isEmpty {
             let order: [Int]
             do {
@@ -70,12 +84,87 @@ struct FilterCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             if !count {
-                for i in order.prefix(limit ?? order.count) { output.write(kept[i].0.jsonText) }
+                for i in order.prefix(limit ?? order.count) { printer.add(kept[i].0) }
             }
         }
-        if count { output.write(String(limit.map { min($0, matched) } ?? matched)) }
-        output.flush()
+        if count {
+            var out = OutputBuffer()
+            out.write(String(limit.map { min($0, matched) } ?? matched))
+            out.flush()
+        } else {
+            printer.finish()
+        }
         if matched == 0 { throw ExitCode(1) }
+    }
+}
+
+/// Prints records as JSON Lines or a JSON array as they come, or as a
+/// table at the end (columns: the keys in first-seen order).
+struct RecordPrinter {
+    let output: RowOutput
+    private var out = OutputBuffer()
+    private var printed = 0
+    private var table: [JSONObject] = []
+
+    init(output: RowOutput) { self.output = output }
+
+    mutating func add(_ record: JSONValue) {
+        switch output {
+        case .jsonl: out.write(record.jsonText)
+        case .json: out.write((printed == 0 ? "[\n  " : ",\n  ") + record.jsonText, newline: false)
+        case .table:
+            if case .object(let o) = record { table.append(o) } else { table.append(JSONObject([("value", record)])) }
+        }
+        printed += 1
+    }
+
+    mutating func finish() {
+        switch output {
+        case .jsonl: break
+        case .json: out.write(printed == 0 ? "[]" : "\n]")
+        case .table:
+            var columns: [String] = []
+            var seen: Set<String> = []
+            for o in table { for k in o.keys where seen.insert(k).inserted { columns.append(k) } }
+            let rows = table.map { o in columns.map { o[$0]?.predicateValue ?? .null } }
+            if !rows.isEmpty { for line in RowFormatting.table(columns, rows) { out.write(line) } }
+        }
+        out.flush()
+    }
+}
+
+/// A progress line on standard error while a large input is read on a
+/// terminal: percent (when the size is known), records, matches.
+struct Progress {
+    let total: Int?
+    private let enabled: Bool
+    private var shown = false
+    private var last = ContinuousClock.now
+
+    init(total: Int?) {
+        self.total = total
+        enabled = Terminal.stderrIsTTY && (total ?? Int.max) > 16 << 20
+    }
+
+    mutating func update(bytes: Int, records: Int, matched: Int) {
+        guard enabled, records % 1024 == 0, ContinuousClock.now - last > .milliseconds(200) else { return }
+        last = ContinuousClock.now
+        var line = "\r"
+        if let total, total > 0 {
+            let fraction = min(1, Double(bytes) / Double(total))
+            let filled = Int(fraction * 30)
+            line += "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
+            line += String(format: "%3.0f%% ", fraction * 100)
+        }
+        line += "\(records) records, \(matched) matched"
+        FileHandle.standardError.write(Data(line.utf8))
+        shown = true
+    }
+
+    mutating func clear() {
+        guard shown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shown = false
     }
 }
 
@@ -86,17 +175,25 @@ final class RecordReader {
     private var arrayIndex = 0
     private let handle: FileHandle
     private var buffer: [UInt8] = []
+    /// Where the unread part of `buffer` starts.
+    private var start = 0
     private var atEnd = false
     private var lineNumber = 0
+    /// Bytes read so far, and the input's size when it is a file.
+    private(set) var bytesRead = 0
+    let totalBytes: Int?
 
     init(path: String?) throws {
         if let path, path != "-" {
+            guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no such file: \(path)") }
             guard let h = FileHandle(forReadingAtPath: path) else {
-                throw ValidationError("cannot read \(path)")
+                throw CommandFailure("cannot read \(path)")
             }
             handle = h
+            totalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         } else {
             handle = FileHandle.standardInput
+            totalBytes = nil
         }
         // A document that starts with '[' is one JSON array.
         try fill()
@@ -106,19 +203,25 @@ final class RecordReader {
             while !atEnd { try fill() }
             let text = String(decoding: buffer, as: UTF8.self)
             do {
-                guard case .array(let items) = try JSONValue(parsing: text) else { throw ValidationError("not an array") }
+                guard case .array(let items) = try JSONValue(parsing: text) else { throw CommandFailure("not an array") }
                 arrayItems = items
             } catch let e as JSONError {
                 let (line, column) = DiagnosticRenderer.lineAndColumn(of: e.offset, in: text)
-                throw ValidationError("invalid JSON at line \(line), column \(column): \(e.message)")
+                throw CommandFailure("invalid JSON at line \(line), column \(column): \(e.message)")
             }
             buffer = []
         }
     }
 
     private func fill() throws {
+        // Drop the lines already read before appending (once per chunk, not per line).
+        if start > 0 {
+            buffer.removeSubrange(..<start)
+            start = 0
+        }
         let chunk = handle.readData(ofLength: 1 << 16)
         if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
+        bytesRead += chunk.count
     }
 
     /// The next record with its number (1-based), or nil at the end.
@@ -129,17 +232,17 @@ final class RecordReader {
             return (arrayIndex, items[arrayIndex - 1])
         }
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[..<newline]
-                buffer.removeSubrange(...newline)
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let line = buffer[start..<newline]
+                start = newline + 1
                 lineNumber += 1
                 if let record = try parse(line) { return (lineNumber, record) }
                 continue
             }
             if atEnd {
-                guard !buffer.isEmpty else { return nil }
-                let line = buffer[...]
-                buffer = []
+                guard start < buffer.count else { return nil }
+                let line = buffer[start...]
+                start = buffer.count
                 lineNumber += 1
                 if let record = try parse(line) { return (lineNumber, record) }
                 return nil
@@ -155,7 +258,7 @@ final class RecordReader {
             return try JSONValue(parsing: text)
         } catch {
             let column = DiagnosticRenderer.lineAndColumn(of: error.offset, in: text).column
-            throw ValidationError("invalid JSON at line \(lineNumber), column \(column): \(error.message)")
+            throw CommandFailure("invalid JSON at line \(lineNumber), column \(column): \(error.message)")
         }
     }
 }
@@ -164,9 +267,9 @@ final class RecordReader {
 struct OutputBuffer {
     private var pending = ""
 
-    mutating func write(_ line: String) {
+    mutating func write(_ line: String, newline: Bool = true) {
         pending += line
-        pending += "\n"
+        if newline { pending += "\n" }
         if pending.utf8.count > 1 << 16 { flush() }
     }
 

@@ -16,11 +16,11 @@ struct QueryCommand: ParsableCommand {
             otherwise, keyed by attribute name (the primary key under its column name); dates print as ISO 8601, \
             data as base64. Exits with 1 when nothing matches (--count still prints 0), 2 on a usage, parse \
             or lowering error.
-            """)
 
-    enum Output: String, ExpressibleByArgument, CaseIterable {
-        case table, jsonl, json
-    }
+            Examples:
+              sift query Library.sqlite Book 'year > 1980 AND author.name BEGINSWITH[cd] "e"' --sort 'title'
+              sift query Library.sqlite Book 'tags.@count == 0' --count
+            """)
 
     @Argument(help: "The SQLite database.")
     var database: String
@@ -36,7 +36,7 @@ struct QueryCommand: ParsableCommand {
     var schema: String?
 
     @Option(help: "How to print the rows; by default a table on a terminal, else jsonl.")
-    var output: Output?
+    var output: RowOutput?
 
     func run() throws {
         let filter = try input.filter()
@@ -92,7 +92,7 @@ struct QueryCommand: ParsableCommand {
         }
         let names = query.columns.map(\.name)
         var out = OutputBuffer()
-        switch output ?? (Terminal.stdoutIsTTY ? .table : .jsonl) {
+        switch output ?? .default {
         case .jsonl:
             for row in rows { out.write(RowFormatting.object(names, row).jsonText) }
         case .json:
@@ -104,6 +104,14 @@ struct QueryCommand: ParsableCommand {
         out.flush()
         if rows.isEmpty { throw ExitCode(1) }
     }
+}
+
+/// How rows are printed: a table, JSON Lines, or one JSON array.
+enum RowOutput: String, ExpressibleByArgument, CaseIterable {
+    case table, jsonl, json
+
+    /// A table on a terminal, else JSON Lines.
+    static var `default`: RowOutput { Terminal.stdoutIsTTY ? .table : .jsonl }
 }
 
 /// Rows as JSON objects and as a text table.
@@ -139,7 +147,9 @@ enum RowFormatting {
         }
     }
 
-    /// A cell: text on one line, at most `width` characters.
+    /// A cell: text on one line, at most `width` characters; objects by
+    /// their name or title (else their first string, else `#id`), lists
+    /// joined with commas.
     static func cell(_ value: Value, width: Int = 40) -> String {
         let text: String
         switch value {
@@ -148,6 +158,16 @@ enum RowFormatting {
         case .date(let d): text = iso8601(d)
         case .data(let d): text = "<\(d.count) bytes>"
         case .bool(let b): text = b ? "true" : "false"
+        case .dictionary(let d):
+            let named = ["name", "title"].lazy.compactMap { d[$0] }.first { if case .string = $0 { true } else { false } }
+            let string = d.keys.sorted().lazy.compactMap { d[$0] }.first { if case .string = $0 { true } else { false } }
+            if let v = named ?? string { return cell(v, width: width) }
+            if let id = d["id"], id.isNumber { return "#" + cell(id, width: width) }
+            return "{\(d.count) keys}"
+        case .array(let items):
+            text = items.isEmpty ? "—" : items.map { cell($0, width: width) }.joined(separator: ", ")
+        case .set(let items):
+            return cell(.array(Array(items)), width: width)
         default:
             if case .string(let s) = json(value) { text = s } else { text = json(value).jsonText }
         }
@@ -158,12 +178,24 @@ enum RowFormatting {
 
     /// Header, rule, rows (numbers right-aligned), and the number of rows.
     static func table(_ names: [String], _ rows: [[Value]], types: [AttributeType]) -> [String] {
+        table(names, rows, numeric: types.map { $0 == .integer || $0 == .double })
+    }
+
+    /// A table whose numeric columns are found from the values.
+    static func table(_ names: [String], _ rows: [[Value]]) -> [String] {
+        let numeric = names.indices.map { i in
+            let column = rows.map { i < $0.count ? $0[i] : .null }
+            return column.allSatisfy { $0.isNull || $0.isNumber } && column.contains { $0.isNumber }
+        }
+        return table(names, rows, numeric: numeric)
+    }
+
+    static func table(_ names: [String], _ rows: [[Value]], numeric: [Bool]) -> [String] {
         let cells = rows.map { $0.map { cell($0) } }
         var widths = names.map(\.count)
         for row in cells {
             for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) }
         }
-        let numeric = types.map { $0 == .integer || $0 == .double }
         var lines = [line(names, widths: widths, rightAlign: numeric)]
         lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
         for row in cells { lines.append(line(row, widths: widths, rightAlign: numeric)) }
@@ -178,8 +210,9 @@ enum RowFormatting {
         for (i, item) in items.enumerated() {
             let pad = String(repeating: " ", count: max(0, widths[i] - item.count))
             if i > 0 { out += "  " }
-            out += rightAlign[i] ? pad + item : item + (i == items.count - 1 ? "" : pad)
+            out += rightAlign[i] ? pad + item : item + pad
         }
+        while out.last == " " { out.removeLast() }
         return out
     }
 }

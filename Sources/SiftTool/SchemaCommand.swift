@@ -13,6 +13,10 @@ struct SchemaCommand: ParsableCommand {
             Plain tables with foreign keys, or Core Data's layout. Edit the output and pass it to `sift query \
             --schema` or `sift sql --schema` where the inference is wrong. Given a JSON schema, checks it and \
             prints it back.
+
+            Examples:
+              sift schema Library.sqlite > schema.json
+              sift schema schema.json
             """)
 
     @Argument(help: "A SQLite file, or a schema JSON file.")

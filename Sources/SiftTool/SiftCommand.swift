@@ -89,7 +89,14 @@ struct FormatInput: ParsableArguments {
 
 struct FormatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "format", abstract: "Print the canonical form (Apple's predicateFormat).")
+        commandName: "format", abstract: "Print the canonical form (Apple's predicateFormat).",
+        discussion: """
+            Exits with 2 and a caret under the problem when the format string does not parse.
+
+            Examples:
+              sift format 'name beginswith[c] %@ && age >= 18' --arg '"ste"'
+              sift format 'date > $SINCE' --var 'SINCE={"$date": 700000000}'
+            """)
 
     @OptionGroup var input: FormatInput
 
@@ -100,7 +107,12 @@ struct FormatCommand: ParsableCommand {
 
 struct ASTCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ast", abstract: "Print the syntax tree.")
+        commandName: "ast", abstract: "Print the syntax tree.",
+        discussion: """
+            Examples:
+              sift ast 'ANY authors.name ==[c] "ann" OR SUBQUERY(tags, $t, $t.name BEGINSWITH "s").@count > 1'
+              sift ast 'price * 1.2 < 100' --json
+            """)
 
     @OptionGroup var input: FormatInput
 
@@ -128,6 +140,9 @@ struct CheckCommand: ParsableCommand {
             Each input line is {"id", "format", "args"?, "vars"?, "object", "expect"?}. Each output line is \
             {"id", "ok": true, "result", "canonical"} or {"id", "ok": false, "stage": "parse"|"bind"|"eval", "error"}. \
             Exits with 1 if any case differs from its "expect" or "canonical"; a summary goes to stderr.
+
+            Example:
+              echo '{"id":"a","format":"age > 30","object":{"age":31},"expect":true}' | sift check
             """)
 
     @Argument(help: "Case files (JSON Lines); '-' or none reads standard input.")

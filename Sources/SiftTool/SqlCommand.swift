@@ -12,6 +12,10 @@ struct SqlCommand: ParsableCommand {
             (see `sift schema`) or a SQLite database, whose schema is then inferred. Prints the statement, \
             then one line per bound value: `-- ?1 = 'x'` (SQLite) or `-- $1 = 'x'` (PostgreSQL). An unknown \
             key or a construct SQL cannot express with the same meaning exits with 2.
+
+            Examples:
+              sift sql 'author.name ==[c] %@' --arg '"ann"' --schema Library.sqlite --entity Book
+              sift sql 'ANY tags.name IN {"a", "b"}' --schema schema.json --dialect postgres --sort 'year DESC'
             """)
 
     enum Dialect: String, ExpressibleByArgument, CaseIterable {

@@ -86,4 +86,20 @@ struct ReadmeExamplesTests {
         #expect(try books.count(where: gaiman) == 1)
         #expect(try books.count(where: Filter("editor.name == 'Al' AND NOT 'comedy' IN tags").compiled(for: Book.self)) == 1)
     }
+
+    @Test func untrustedPredicates() throws {
+        let policy = PredicatePolicy.untrusted(keyPaths: ["title", "year", "author.name", "tags.*"])
+        let queryParameter = "title BEGINSWITH[c] 'a' AND ANY tags.name == 'x'"
+        #expect(try Filter(queryParameter).checked(by: policy).format == queryParameter.replacingOccurrences(of: "'", with: "\""))
+        try policy.check(try SortKey.parse("year DESC, author.name"))
+        #expect {
+            try Filter("year > 1 AND secret == 'x'").checked(by: policy)
+        } throws: { error in
+            (error as? PolicyViolation)?.rendered() == """
+                error: the key path secret is not allowed (column 14)
+                 | year > 1 AND secret == 'x'
+                 |              ^~~~~~
+                """
+        }
+    }
 }

@@ -86,4 +86,10 @@ struct SortingTests {
         #expect(try request.execute(on: books).map(\.title) == ["C", "B"])
         #expect(try FetchRequest(entity: "Magazine").execute(on: books).isEmpty)
     }
+
+    @Test func aSortKeyTakesOneDirection() {
+        #expect(throws: ParseError.self) { try SortKey.parse("year ASC DESC") }
+        #expect(throws: ParseError.self) { try SortKey.parse("year ascending desc") }
+        #expect(throws: ParseError.self) { try SortKey.parse("year descending asc") }
+    }
 }

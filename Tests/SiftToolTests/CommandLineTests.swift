@@ -90,4 +90,38 @@ struct CommandLineTests {
         let failing = try sift(["check", "-"], input: #"{"id":"c","format":"1 == 1","object":{},"expect":false}"#)
         #expect(failing.status == 1)
     }
+
+    @Test func filterOutputsAndInputErrors() throws {
+        let records = """
+            {"name":"Ann","age":31,"tags":["x","y"],"address":{"city":"Oslo"}}
+            {"name":"Bob","age":20}
+            {"name":"Zoë","age":47.5}
+            """
+        let table = try sift(["filter", "age > 30", "--output", "table"], input: records)
+        #expect(table.status == 0)
+        #expect(table.stdout == """
+            name   age  tags  address
+            ----  ----  ----  -------
+            Ann     31  x, y  Oslo
+            Zoë   47.5
+            (2 rows)
+
+            """)
+        let json = try sift(["filter", "age > 30", "--output", "json"], input: records)
+        #expect(json.stdout == "[\n  " + #"{"name":"Ann","age":31,"tags":["x","y"],"address":{"city":"Oslo"}}"#
+            + ",\n  " + #"{"name":"Zoë","age":47.5}"# + "\n]\n")
+        let none = try sift(["filter", "age > 99", "--output", "json"], input: records)
+        #expect(none.status == 1)
+        #expect(none.stdout == "[]\n")
+
+        let broken = try sift(["filter", "age > 1"], input: "{\"age\": 1}\n{\"age\": 2,}\n")
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("invalid JSON at line 2, column 11"))
+        #expect(!broken.stderr.contains("Usage"))
+        let array = try sift(["filter", "age > 1"], input: "[{\"age\": 1},\n {\"age\": }]")
+        #expect(array.stderr.contains("invalid JSON at line 2, column 10"))
+        let missing = try sift(["filter", "age > 1", "/no/such/file.jsonl"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no such file: /no/such/file.jsonl"))
+    }
 }

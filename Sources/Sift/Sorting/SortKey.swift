@@ -136,10 +136,10 @@ extension SortKey {
             var sawComparison = false
             for (word, range) in words.dropFirst() {
                 switch word.lowercased() {
-                case "asc", "ascending" where !sawDirection:
+                case "asc" where !sawDirection, "ascending" where !sawDirection:
                     key.ascending = true
                     sawDirection = true
-                case "desc", "descending" where !sawDirection:
+                case "desc" where !sawDirection, "descending" where !sawDirection:
                     key.ascending = false
                     sawDirection = true
                 default:

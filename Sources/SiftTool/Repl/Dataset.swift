@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 import Sift
@@ -65,7 +64,7 @@ struct Dataset {
         do {
             reader = try RecordReader(path: path)
             while let (_, record) = try reader.next() { records.append(record) }
-        } catch let e as ValidationError {
+        } catch let e as CommandFailure {
             throw CommandFailure("\(path): \(e.message)")
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent

@@ -200,7 +200,7 @@ final class ReplSession {
         var used = widths[0]
         for column in collection.columns {
             let values = indices.map { Self.member(rows[$0], column) }
-            let texts = values.map { Self.cell($0, width: maxCell) }
+            let texts = values.map { RowFormatting.cell($0, width: maxCell) }
             let w = max(column.count, texts.map(\.count).max() ?? 0)
             if used + 2 + w > width { continue }
             used += 2 + w
@@ -219,29 +219,6 @@ final class ReplSession {
     private static func member(_ row: Value, _ key: String) -> Value {
         if case .dictionary(let d) = row { return d[key] ?? .null }
         return .null
-    }
-
-    /// One cell: objects by their name or title, lists joined, long text cut.
-    static func cell(_ value: Value, width: Int) -> String {
-        switch value {
-        case .dictionary(let d):
-            for key in ["name", "title"] {
-                if let v = d[key], case .string = v { return RowFormatting.cell(v, width: width) }
-            }
-            for key in d.keys.sorted() {
-                if let v = d[key], case .string = v { return RowFormatting.cell(v, width: width) }
-            }
-            if let id = d["id"], id.isNumber { return "#" + RowFormatting.cell(id, width: width) }
-            return "{\(d.count) keys}"
-        case .array(let items):
-            if items.isEmpty { return "—" }
-            let text = items.map { cell($0, width: width) }.joined(separator: ", ")
-            return text.count > width ? String(text.prefix(width - 1)) + "…" : text
-        case .set(let items):
-            return cell(.array(Array(items)), width: width)
-        default:
-            return RowFormatting.cell(value, width: width)
-        }
     }
 
     // MARK: - :why
