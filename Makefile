@@ -7,7 +7,7 @@ LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl
 
-.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress
+.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress bench bench-quick bench-deps
 
 all: build
 
@@ -59,7 +59,22 @@ tsan: system-deps
 	$(SWIFT) build --build-tests -Xswiftc -sanitize=thread --build-path .build/tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --build-path .build/tsan --filter 'ConcurrencyTests'
 
-test: deps swift-test grammar-check tsan
+test: deps swift-test grammar-check tsan bench-quick
+
+# The peers of Benchmarks/peers/compare.py: Go's expr and GNU time (peak memory).
+BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev time
+bench-deps:
+	@$(MAKE) --no-print-directory system-deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
+
+# Sift against hand-written Swift, #Predicate, SQLite and Go's expr on the
+# same 1,000,000 people: medians, spread, ratios, memory (several minutes).
+bench: system-deps bench-deps
+	$(PYTHON) Benchmarks/peers/compare.py --markdown Benchmarks/.build/peers/last-run.md
+
+# The same harness on 2,000 people in a debug build: a smoke run so that it
+# cannot rot (part of make test).
+bench-quick: system-deps bench-deps
+	$(PYTHON) Benchmarks/peers/compare.py --quick
 
 # The memory/SQLite/PostgreSQL differential run at scale (not part of
 # make test, which runs 3,000 cases): STRESS_CASES generated predicates,

@@ -51,11 +51,15 @@ let package = Package(
         ),
         // Not a benchmark (the plugin runs only executables under Benchmarks/):
         // one predicate in a loop, for callgrind; match counts; the data as JSON.
+        // Also the runner of Sift's side in peers/compare.py.
         .executableTarget(
             name: "EvalProfile",
             dependencies: [
                 "EvalSupport",
                 .product(name: "Sift", package: "Sift"),
+                .product(name: "SiftSQL", package: "Sift"),
+                .product(name: "SiftSQLite", package: "Sift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tools/EvalProfile"
         ),

@@ -1,7 +1,9 @@
 // Runs one evaluation predicate over the generated people many times, for
 // profiling (callgrind, perf) and for checking the match counts.
 //
-//   EvalProfile [--case 1-5] [--variant typed|filter|dynamic|inline|hand|opaque|predicate] [--n N] [--reps R]
+//   EvalProfile [--case 1-5] [--variant V] [--n N] [--reps R] [--samples]
+//     V: typed|filter|dynamic|inline|hand|opaque|predicate|sqlite|sqlite-indexed|parse
+//     --samples also prints each repetition's ns/object (parse: ns per parse)
 //   EvalProfile --counts [--n N]     match counts of every variant, for all five cases
 //   EvalProfile --json FILE [--n N]  write the data as a JSON array (for nspred --data)
 import EvalSupport
@@ -14,6 +16,7 @@ var count = PeopleData.defaultCount
 var reps = 20
 var mode = "run"
 var jsonPath = ""
+var printSamples = false
 
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func nextArgument(_ flag: String) -> String {
@@ -29,6 +32,7 @@ while let a = arguments.popFirst() {
     case "--variant": variant = nextArgument(a)
     case "--n": count = Int(nextArgument(a)) ?? count
     case "--reps": reps = Int(nextArgument(a)) ?? reps
+    case "--samples": printSamples = true
     case "--counts": mode = "counts"
     case "--json": mode = "json"; jsonPath = nextArgument(a)
     default:
@@ -93,6 +97,10 @@ default:
     let typed = try Filter(c.format).compiled(for: Person.self)
     let dynamic = try Filter(c.format).compiled()
     let values = variant == "dynamic" ? people.map(\.dynamicValue) : []
+    let sqlite = variant.hasPrefix("sqlite")
+        ? try SQLiteContender(people: people, evalCase: c, indexed: variant == "sqlite-indexed") : nil
+    /// Parsing is timed per parse, over this many parses per repetition.
+    let parses = 10_000
     let body: () throws -> Int
     switch variant {
     case "typed": body = { try people.count(where: typed) }
@@ -102,14 +110,27 @@ default:
     case "hand": body = { people.count(where: c.handWritten) }
     case "opaque": body = { opaqueCount(people, c.handWritten) }
     case "predicate": body = { try predicateCount(people, c.predicate) }
+    case "sqlite", "sqlite-indexed": body = { try sqlite!.count() }
+    case "parse":
+        body = {
+            var nodes = 0
+            for _ in 0..<parses { nodes += try Filter(c.format).predicate == .truePredicate ? 0 : 1 }
+            return nodes
+        }
     default:
         FileHandle.standardError.write("unknown variant \(variant)\n".data(using: .utf8)!)
         exit(2)
     }
-    var matches = 0
-    let t0 = now()
-    for _ in 0..<reps { matches = try measured(body) }
-    let t1 = now()
-    let ns = Double(t1 - t0) / Double(reps * max(people.count, 1))
-    print("case \(c.number) \(variant) n=\(people.count) reps=\(reps) matches=\(matches) \(String(format: "%.1f", ns)) ns/object: \(c.format)")
+    let perRep = Double(variant == "parse" ? parses : max(people.count, 1))
+    var matches = try body()  // warm-up
+    var samples: [Double] = []
+    for _ in 0..<reps {
+        let t0 = now()
+        matches = try measured(body)
+        samples.append(Double(now() - t0) / perRep)
+    }
+    let ns = samples.reduce(0, +) / Double(max(samples.count, 1))
+    let unit = variant == "parse" ? "ns/parse" : "ns/object"
+    print("case \(c.number) \(variant) n=\(people.count) reps=\(reps) matches=\(matches) \(String(format: "%.1f", ns)) \(unit): \(c.format)")
+    if printSamples { print("samples " + samples.map { String(format: "%.2f", $0) }.joined(separator: " ")) }
 }

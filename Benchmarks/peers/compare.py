@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Sift against its peers on the same data, side by side, in one run.
+
+Every contender runs the five predicates of EvalBenchmarks over the same
+generated people (EvalSupport's seeded generator; Go reads them as the JSON
+EvalProfile writes), each in its own process, the contenders alternating in
+a rotating order, ROUNDS times, each process timing REPS passes after a
+warm-up. The table gives the median ns per object over all samples, the
+spread (the lowest and highest per-process median), each contender's ratio
+to Sift typed, the match counts and the peak memory of the process.
+
+  Benchmarks/peers/compare.py                  1,000,000 people, 5 rounds (make bench)
+  Benchmarks/peers/compare.py --quick          2,000 people, 1 round, debug build (make bench-quick)
+  Benchmarks/peers/compare.py --markdown FILE  also write the tables as Markdown
+
+Contenders: hand-written Swift (inlined, and an opaque stored closure), Sift
+typed and dynamic, Foundation #Predicate, SQLite with the lowered SQL (with
+and without indexes on the compared columns), and Go's expr (antonmedv/expr
+from Debian, when `go` and its source are installed). Parsing is measured
+for Sift and expr.
+"""
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+EXPR_SOURCE = "/usr/share/gocode/src/github.com/antonmedv/expr"
+
+# name, label, how to run it
+SWIFT = [
+    ("hand", "hand-written, inlined", "inline"),
+    ("opaque", "hand-written, stored closure", "opaque"),
+    ("typed", "Sift typed", "typed"),
+    ("dynamic", "Sift dynamic", "dynamic"),
+    ("predicate", "#Predicate", "predicate"),
+    ("sqlite", "SQLite, no index", "sqlite"),
+    ("sqlite-indexed", "SQLite, indexed", "sqlite-indexed"),
+]
+# Peers that cannot fold diacritics match fewer names in (3).
+CASE_ONLY = {(3, "predicate"), (3, "goexpr")}
+FORMATS = {
+    1: "age > 30",
+    2: "name BEGINSWITH[c] 'ab'",
+    3: "name CONTAINS[cd] 'ery'",
+    4: "ANY tags == 'x'",
+    5: "age > 30 AND score < 0.5 OR author.name == 'Ann'",
+}
+
+
+def timed(cmd):
+    """Runs one contender process: its samples, match count and peak
+    resident memory in MB (from GNU time, when it is installed)."""
+    if os.path.exists("/usr/bin/time"):
+        full = ["/usr/bin/time", "-f", "PEAK %M"] + cmd
+        process = subprocess.run(full, capture_output=True, text=True)
+        if process.returncode != 0:
+            sys.exit(f"failed ({process.returncode}): {' '.join(cmd)}\n{process.stderr}")
+        peak = 0.0
+        for line in process.stderr.splitlines():
+            if line.startswith("PEAK "):
+                peak = int(line.split()[1]) / 1024.0
+        out = process.stdout
+    else:
+        process = subprocess.run(cmd, capture_output=True, text=True)
+        if process.returncode != 0:
+            sys.exit(f"failed ({process.returncode}): {' '.join(cmd)}\n{process.stderr}")
+        out, peak = process.stdout, float("nan")
+    samples, matches = [], None
+    for line in out.splitlines():
+        if line.startswith("samples "):
+            samples = [float(x) for x in line.split()[1:]]
+        for word in line.split():
+            if word.startswith("matches="):
+                matches = int(word.split("=")[1])
+    if not samples:
+        sys.exit(f"no samples from {' '.join(cmd)}:\n{out}")
+    return samples, matches, peak
+
+
+def build(quick):
+    config = "debug" if quick else "release"
+    print(f"building EvalProfile ({config})…", file=sys.stderr)
+    subprocess.run(["swift", "build", "-c", config, "--product", "EvalProfile"], cwd=BENCH, check=True,
+                   stdout=subprocess.DEVNULL)
+    profile = os.path.join(BENCH, ".build", config, "EvalProfile")
+    goexpr = None
+    if shutil.which("go") and os.path.isdir(EXPR_SOURCE):
+        goexpr = os.path.join(BENCH, ".build", "peers", "goexpr")
+        os.makedirs(os.path.dirname(goexpr), exist_ok=True)
+        env = dict(os.environ, GO111MODULE="off", GOPATH="/usr/share/gocode",
+                   GOCACHE=os.path.join(BENCH, ".build", "peers", "gocache"))
+        subprocess.run(["go", "build", "-o", goexpr, "."], cwd=os.path.join(HERE, "goexpr"), env=env, check=True)
+    else:
+        print("Go's expr is not installed (apt-get install golang-go golang-github-antonmedv-expr-dev): "
+              "left out", file=sys.stderr)
+    return profile, goexpr
+
+
+def fmt(x):
+    if x != x:
+        return "–"
+    if x >= 100:
+        return f"{x:,.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="2,000 people, 1 round, 2 reps, debug build")
+    parser.add_argument("--n", type=int, help="people (default 1,000,000; 2,000 with --quick)")
+    parser.add_argument("--rounds", type=int, help="processes per contender and predicate (default 5)")
+    parser.add_argument("--reps", type=int, help="timed passes per process (default 3)")
+    parser.add_argument("--cases", default="1,2,3,4,5")
+    parser.add_argument("--markdown", help="write the tables as Markdown to this file")
+    args = parser.parse_args()
+    n = args.n or (2000 if args.quick else 1_000_000)
+    rounds = args.rounds or (1 if args.quick else 5)
+    reps = args.reps or (2 if args.quick else 3)
+    cases = [int(c) for c in args.cases.split(",")]
+
+    profile, goexpr = build(args.quick)
+    data = os.path.join(BENCH, ".build", "peers", f"people-{n}.json")
+    if goexpr and not os.path.exists(data):
+        os.makedirs(os.path.dirname(data), exist_ok=True)
+        subprocess.run([profile, "--json", data, "--n", str(n)], check=True, stdout=subprocess.DEVNULL)
+
+    contenders = [(key, label, [profile, "--variant", v, "--n", str(n), "--reps", str(reps), "--samples"])
+                  for key, label, v in SWIFT]
+    if goexpr:
+        contenders.append(("goexpr", "Go expr", [goexpr, "-data", data, "-reps", str(reps), "-samples"]))
+    parsers = [("typed", "Sift parse + bind", [profile, "--variant", "parse", "--n", "0", "--reps", str(reps),
+                                                "--samples"])]
+    if goexpr:
+        parsers.append(("goexpr", "Go expr compile", [goexpr, "-parse", "-reps", str(reps), "-samples"]))
+
+    def case_args(key, number):
+        return ["-case", str(number)] if key == "goexpr" else ["--case", str(number)]
+
+    results = {}  # (kind, case, key) -> {"samples": [], "medians": [], "matches": set(), "peak": 0}
+    started = time.time()
+    for r in range(rounds):
+        for number in cases:
+            for kind, group in (("eval", contenders), ("parse", parsers)):
+                order = group[r % len(group):] + group[:r % len(group)]
+                for key, label, cmd in order:
+                    samples, matches, peak = timed(cmd + case_args(key, number))
+                    entry = results.setdefault((kind, number, key), {"label": label, "samples": [], "medians": [],
+                                                                      "matches": set(), "peak": 0.0})
+                    entry["samples"] += samples
+                    entry["medians"].append(statistics.median(samples))
+                    entry["matches"].add(matches)
+                    entry["peak"] = max(entry["peak"], peak)
+        print(f"round {r + 1} of {rounds} done ({time.time() - started:.0f} s)", file=sys.stderr)
+
+    lines = []
+    cores = os.cpu_count()
+    lines.append(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {cores} cores, N = {n:,} people, "
+                 f"{rounds} process{'es' if rounds > 1 else ''} × {reps} passes per cell"
+                 + (" (quick: debug build, not a measurement)" if args.quick else ""))
+    lines.append("")
+    lines.append("Evaluation, ns per object: median (lowest–highest process median), ratio to Sift typed "
+                 "(> 1: slower than Sift)")
+    lines.append("")
+    keys = [c[0] for c in contenders]
+    labels = {c[0]: c[1] for c in contenders}
+    lines.append("| # | " + " | ".join(labels[k] for k in keys) + " | Sift typed ÷ inlined |")
+    lines.append("|---|" + "---:|" * (len(keys) + 1))
+    problems = []
+    for number in cases:
+        sift = statistics.median(results[("eval", number, "typed")]["samples"])
+        cells = []
+        for k in keys:
+            e = results[("eval", number, k)]
+            m = statistics.median(e["samples"])
+            spread = f" ({fmt(min(e['medians']))}–{fmt(max(e['medians']))})" if len(e["medians"]) > 1 else ""
+            cells.append(f"{fmt(m)}{spread} · {m / sift:.2f}×")
+            if len(e["matches"]) > 1:
+                problems.append(f"case {number} {k}: match counts differ between processes {e['matches']}")
+        floor = statistics.median(results[("eval", number, "hand")]["samples"])
+        lines.append(f"| {number} `{FORMATS[number]}` | " + " | ".join(cells) + f" | {sift / floor:.1f}× |")
+    lines.append("")
+    lines.append("Matches (must agree, except where a peer cannot fold diacritics) and peak memory of the "
+                 "process (MB, largest over its runs):")
+    lines.append("")
+    lines.append("| # | " + " | ".join(labels[k] for k in keys) + " |")
+    lines.append("|---|" + "---:|" * len(keys))
+    for number in cases:
+        cells = []
+        for k in keys:
+            e = results[("eval", number, k)]
+            cells.append(f"{'/'.join(str(m) for m in sorted(e['matches']))} · {fmt(e['peak'])} MB")
+        lines.append(f"| {number} | " + " | ".join(cells) + " |")
+        agreeing = {k: results[("eval", number, k)]["matches"] for k in keys if (number, k) not in CASE_ONLY}
+        if len({frozenset(v) for v in agreeing.values()}) > 1:
+            problems.append(f"case {number}: contenders disagree on matches: {agreeing}")
+    lines.append("")
+    lines.append("Parsing, ns per parse (Sift: parse and bind the format string; expr: compile the expression):")
+    lines.append("")
+    plabels = {p[0]: p[1] for p in parsers}
+    lines.append("| # | " + " | ".join(plabels[k] for k in plabels) + " |")
+    lines.append("|---|" + "---:|" * len(plabels))
+    for number in cases:
+        sift = statistics.median(results[("parse", number, "typed")]["samples"])
+        cells = []
+        for k in plabels:
+            m = statistics.median(results[("parse", number, k)]["samples"])
+            cells.append(f"{fmt(m)} · {m / sift:.2f}×")
+        lines.append(f"| {number} | " + " | ".join(cells) + " |")
+    text = "\n".join(lines)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+    for p in problems:
+        print("problem: " + p, file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
