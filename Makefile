@@ -61,8 +61,9 @@ tsan: system-deps
 
 test: deps swift-test grammar-check tsan bench-quick
 
-# The peers of Benchmarks/peers/compare.py: Go's expr and GNU time (peak memory).
-BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev time
+# The peers of Benchmarks/peers/compare.py: Go's expr, GNUstep's
+# NSPredicate, and GNU time (peak memory).
+BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev gobjc libgnustep-base-dev gnustep-make time
 bench-deps:
 	@$(MAKE) --no-print-directory system-deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
 

@@ -15,9 +15,10 @@ to Sift typed, the match counts and the peak memory of the process.
 
 Contenders: hand-written Swift (inlined, and an opaque stored closure), Sift
 typed and dynamic, Foundation #Predicate, SQLite with the lowered SQL (with
-and without indexes on the compared columns), and Go's expr (antonmedv/expr
-from Debian, when `go` and its source are installed). Parsing is measured
-for Sift and expr.
+and without indexes on the compared columns), Go's expr (antonmedv/expr
+from Debian) and GNUstep's NSPredicate on the same people as JSON
+(`gnustep/filter.m`), each when its toolchain is installed (make bench-deps).
+Parsing is measured for Sift, expr and GNUstep.
 """
 import argparse
 import os
@@ -43,7 +44,7 @@ SWIFT = [
     ("sqlite-indexed", "SQLite, indexed", "sqlite-indexed"),
 ]
 # Peers that cannot fold diacritics match fewer names in (3).
-CASE_ONLY = {(3, "predicate"), (3, "goexpr")}
+CASE_ONLY = {(3, "predicate"), (3, "goexpr"), (3, "gnustep")}
 FORMATS = {
     1: "age > 30",
     2: "name BEGINSWITH[c] 'ab'",
@@ -99,7 +100,20 @@ def build(quick):
     else:
         print("Go's expr is not installed (apt-get install golang-go golang-github-antonmedv-expr-dev): "
               "left out", file=sys.stderr)
-    return profile, goexpr
+    gnustep = None
+    if shutil.which("gnustep-config") and shutil.which("gcc"):
+        gnustep = os.path.join(BENCH, ".build", "peers", "gnustep-filter")
+        os.makedirs(os.path.dirname(gnustep), exist_ok=True)
+        flags = [f for f in subprocess.run(["gnustep-config", "--objc-flags"], capture_output=True, text=True,
+                                           check=True).stdout.split() if f not in ("-MMD", "-MP")]
+        libs = subprocess.run(["gnustep-config", "--base-libs"], capture_output=True, text=True,
+                              check=True).stdout.split()
+        subprocess.run(["gcc", "-x", "objective-c", "-std=gnu99", "-O2"] + flags
+                       + [os.path.join(HERE, "gnustep", "filter.m"), "-o", gnustep] + libs, check=True)
+    else:
+        print("GNUstep is not installed (apt-get install gobjc libgnustep-base-dev gnustep-make): left out",
+              file=sys.stderr)
+    return profile, goexpr, gnustep
 
 
 def fmt(x):
@@ -126,9 +140,9 @@ def main():
     reps = args.reps or (2 if args.quick else 3)
     cases = [int(c) for c in args.cases.split(",")]
 
-    profile, goexpr = build(args.quick)
+    profile, goexpr, gnustep = build(args.quick)
     data = os.path.join(BENCH, ".build", "peers", f"people-{n}.json")
-    if goexpr and not os.path.exists(data):
+    if (goexpr or gnustep) and not os.path.exists(data):
         os.makedirs(os.path.dirname(data), exist_ok=True)
         subprocess.run([profile, "--json", data, "--n", str(n)], check=True, stdout=subprocess.DEVNULL)
 
@@ -136,12 +150,22 @@ def main():
                   for key, label, v in SWIFT]
     if goexpr:
         contenders.append(("goexpr", "Go expr", [goexpr, "-data", data, "-reps", str(reps), "-samples"]))
+    if gnustep:
+        contenders.append(("gnustep", "GNUstep", [gnustep, "-data", data, "-reps", str(reps), "-samples"]))
     parsers = [("typed", "Sift parse + bind", [profile, "--variant", "parse", "--n", "0", "--reps", str(reps),
                                                 "--samples"])]
     if goexpr:
         parsers.append(("goexpr", "Go expr compile", [goexpr, "-parse", "-reps", str(reps), "-samples"]))
+    if gnustep:
+        parsers.append(("gnustep", "GNUstep predicateWithFormat:", [gnustep, "-parse", "-reps", str(reps),
+                                                                   "-samples"]))
 
     def case_args(key, number):
+        if key == "gnustep":
+            # GNUstep binds OR tighter than AND: (5) gets the parentheses
+            # that make it mean what Apple and Sift read.
+            text = "(age > 30 AND score < 0.5) OR author.name == 'Ann'" if number == 5 else FORMATS[number]
+            return ["-case", str(number), "-format", text]
         return ["-case", str(number)] if key == "goexpr" else ["--case", str(number)]
 
     results = {}  # (kind, case, key) -> {"samples": [], "medians": [], "matches": set(), "peak": 0}
@@ -171,8 +195,9 @@ def main():
     lines.append("")
     keys = [c[0] for c in contenders]
     labels = {c[0]: c[1] for c in contenders}
-    lines.append("| # | " + " | ".join(labels[k] for k in keys) + " | Sift typed ÷ inlined |")
-    lines.append("|---|" + "---:|" * (len(keys) + 1))
+    extra = " | GNUstep ÷ Sift dynamic" if gnustep else ""
+    lines.append("| # | " + " | ".join(labels[k] for k in keys) + " | Sift typed ÷ inlined" + extra + " |")
+    lines.append("|---|" + "---:|" * (len(keys) + 1 + (1 if gnustep else 0)))
     problems = []
     for number in cases:
         sift = statistics.median(results[("eval", number, "typed")]["samples"])
@@ -185,7 +210,11 @@ def main():
             if len(e["matches"]) > 1:
                 problems.append(f"case {number} {k}: match counts differ between processes {e['matches']}")
         floor = statistics.median(results[("eval", number, "hand")]["samples"])
-        lines.append(f"| {number} `{FORMATS[number]}` | " + " | ".join(cells) + f" | {sift / floor:.1f}× |")
+        row = f"| {number} `{FORMATS[number]}` | " + " | ".join(cells) + f" | {sift / floor:.1f}×"
+        if gnustep:
+            dynamic = statistics.median(results[("eval", number, "dynamic")]["samples"])
+            row += f" | {statistics.median(results[('eval', number, 'gnustep')]['samples']) / dynamic:.1f}×"
+        lines.append(row + " |")
     lines.append("")
     lines.append("Matches (must agree, except where a peer cannot fold diacritics) and peak memory of the "
                  "process (MB, largest over its runs):")
