@@ -30,24 +30,29 @@ extension FetchRequest {
     /// let query = try request.sql(in: schema, dialect: .sqlite)
     /// query.statement.sql   // SELECT t0."id", t0."title", … FROM "books" t0 WHERE t0."year" > ?1 ORDER BY … LIMIT ?2
     /// ```
-    public func sql(in schema: Schema, dialect: SQLDialect) throws(SQLLoweringError) -> SQLQuery {
-        try FetchLowering(request: self, schema: schema, dialect: dialect).select(counting: false)
+    public func sql(in schema: Schema, dialect: SQLDialect, options: SQLLoweringOptions = .default)
+        throws(SQLLoweringError) -> SQLQuery
+    {
+        try FetchLowering(request: self, schema: schema, dialect: dialect, options: options).select(counting: false)
     }
 
     /// The SQL that counts this request's rows (offset and limit apply).
-    public func countSQL(in schema: Schema, dialect: SQLDialect) throws(SQLLoweringError) -> SQLStatement {
-        try FetchLowering(request: self, schema: schema, dialect: dialect).select(counting: true).statement
+    public func countSQL(in schema: Schema, dialect: SQLDialect, options: SQLLoweringOptions = .default)
+        throws(SQLLoweringError) -> SQLStatement
+    {
+        try FetchLowering(request: self, schema: schema, dialect: dialect, options: options).select(counting: true)
+            .statement
     }
 }
 
 extension Filter {
     /// This predicate as a SQL condition on the rows of `entity` (aliased
     /// `t0`), with the `LEFT JOIN`s its to-one key paths need.
-    public func sqlCondition(in schema: Schema, entity: String, dialect: SQLDialect) throws(SQLLoweringError)
-        -> (joins: String, condition: String, bindings: [SQLValue])
-    {
+    public func sqlCondition(
+        in schema: Schema, entity: String, dialect: SQLDialect, options: SQLLoweringOptions = .default
+    ) throws(SQLLoweringError) -> (joins: String, condition: String, bindings: [SQLValue]) {
         let request = FetchRequest(entity: entity, filter: self)
-        let lowering = try FetchLowering(request: request, schema: schema, dialect: dialect)
+        let lowering = try FetchLowering(request: request, schema: schema, dialect: dialect, options: options)
         let condition = try lowering.lowering.predicate(predicate, lowering.root, negated: false)
         return (lowering.root.joins.joined(), condition, lowering.ctx.bindings)
     }
@@ -60,7 +65,9 @@ struct FetchLowering {
     let root: Scope
     var lowering: Lowering { Lowering(ctx: ctx) }
 
-    init(request: FetchRequest, schema: Schema, dialect: SQLDialect) throws(SQLLoweringError) {
+    init(request: FetchRequest, schema: Schema, dialect: SQLDialect, options: SQLLoweringOptions)
+        throws(SQLLoweringError)
+    {
         let source = request.filter.map { $0.source ?? $0.format } ?? ""
         self.request = request
         guard let name = request.entity, let entity = schema.entity(named: name) else {
@@ -73,7 +80,7 @@ struct FetchLowering {
                 entity: request.entity ?? "", range: SourceRange(0, 0), source: source)
         }
         self.entity = entity
-        ctx = LoweringContext(schema: schema, dialect: dialect, source: source)
+        ctx = LoweringContext(schema: schema, dialect: dialect, source: source, options: options)
         root = Scope(entity: entity, alias: ctx.alias())
     }
 
@@ -124,6 +131,7 @@ struct FetchLowering {
             sql += " LIMIT -1"
         }
         if request.offset > 0 { sql += " OFFSET " + ctx.bind(.integer(Int64(request.offset))) }
+        if ctx.bindingsOverLimit { throw l.bindingLimitError(entity: entity, range: nil) }
         if counting {
             if request.limit != nil || request.offset > 0 || distinct {
                 sql = "SELECT COUNT(*) FROM (\(sql)) counted"

@@ -62,10 +62,11 @@ extension Lowering {
     ) throws(SQLLoweringError) -> String {
         let node = PredicateNode.compare(.constant(a), op, .constant(b), options: options)
         do {
-            let answer = try Filter(node).evaluate(with: Value.null)
+            let answer = try Filter(node).compiled(regexLimits: ctx.options.regexLimits).evaluate(with: Value.null)
             return polarity(answer, negated)
         } catch {
-            throw self.error(.typeMismatch, "\(error.message)", entity: scope.entity, range: range)
+            throw self.error(
+                error.code == .regexLimit ? .limit : .typeMismatch, "\(error.message)", entity: scope.entity, range: range)
         }
     }
 

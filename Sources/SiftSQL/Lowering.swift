@@ -38,8 +38,30 @@ struct Lowering {
             if parts.count == 1 { return parts[0] }
             return "(" + parts.joined(separator: isAnd ? " AND " : " OR ") + ")"
         case .comparison(let c):
-            return try comparison(c, range: p.range, scope, negated: negated)
+            let first = ctx.bindings.count
+            let sql = try comparison(c, range: p.range, scope, negated: negated)
+            if ctx.bindingsOverLimit { throw bindingLimitError(entity: scope.entity, range: p.range) }
+            if ctx.bindings[first...].contains(where: \.containsNUL) {
+                // SQLite's clients cut bound text at a NUL (GRDB does) and
+                // PostgreSQL refuses it: the comparison would not mean what
+                // it says.
+                throw error(
+                    .unsupported, "a string with a NUL character (U+0000) cannot be bound as SQL text",
+                    entity: scope.entity, range: p.range)
+            }
+            return sql
         }
+    }
+
+    /// The error for the comparison (or, without a range, the request) whose
+    /// values went over ``SQLLoweringOptions/maximumBindings``.
+    func bindingLimitError(entity: Entity, range: SourceRange?) -> SQLLoweringError {
+        let limit = ctx.options.maximumBindings
+        return error(
+            .limit,
+            "the statement would bind \(ctx.bindings.count) values; the limit is \(limit) (SQLLoweringOptions.maximumBindings): "
+                + "compare with a list (IN {…}), which is bound as one value",
+            entity: entity, range: range)
     }
 
     private func comparison(_ c: Comparison, range: SourceRange?, _ scope: Scope, negated: Bool)

@@ -18,6 +18,9 @@ public struct SQLLoweringError: SourceDiagnostic, Hashable, Sendable {
         case typeMismatch
         /// A construct with no SQL form of the same meaning in this dialect.
         case unsupported
+        /// Over a limit of ``SQLLoweringOptions``: more bound values than
+        /// allowed, or a MATCHES pattern over its ``RegexLimits``.
+        case limit
     }
 
     public var code: Code

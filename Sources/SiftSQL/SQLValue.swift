@@ -35,6 +35,15 @@ public struct SQLStatement: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SQLValue {
+    /// Whether this is text (or a list holding text) with a NUL character.
+    var containsNUL: Bool {
+        switch self {
+        case .text(let s): return s.utf8.contains(0)
+        case .array(let items): return items.contains { $0.containsNUL }
+        default: return false
+        }
+    }
+
     /// A readable rendering for logs and the command line (never sent to a
     /// database).
     public var literalDescription: String {

@@ -6,14 +6,19 @@ final class LoweringContext {
     let schema: Schema
     let dialect: SQLDialect
     let source: String
+    let options: SQLLoweringOptions
     private(set) var bindings: [SQLValue] = []
     private var aliasCount = 0
 
-    init(schema: Schema, dialect: SQLDialect, source: String) {
+    init(schema: Schema, dialect: SQLDialect, source: String, options: SQLLoweringOptions) {
         self.schema = schema
         self.dialect = dialect
         self.source = source
+        self.options = options
     }
+
+    /// Whether more values are bound than ``SQLLoweringOptions/maximumBindings``.
+    var bindingsOverLimit: Bool { bindings.count > options.maximumBindings }
 
     /// Binds `value` and returns its placeholder.
     func bind(_ value: SQLValue) -> String {

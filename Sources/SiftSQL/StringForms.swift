@@ -217,9 +217,11 @@ extension Lowering {
         _ c: Column, _ pattern: String, _ options: ComparisonOptions, negated: Bool, range: SourceRange?, _ scope: Scope
     ) throws(SQLLoweringError) -> String {
         do {
-            _ = try MatchesPattern(pattern, options: options)
+            _ = try MatchesPattern(pattern, options: options, limits: ctx.options.regexLimits)
         } catch {
-            throw self.error(.typeMismatch, "MATCHES: \(error.message)", entity: scope.entity, key: c.key, range: range)
+            throw self.error(
+                error.code == .regexLimit ? .limit : .typeMismatch, "MATCHES: \(error.message)", entity: scope.entity,
+                key: c.key, range: range)
         }
         switch dialect {
         case .sqlite:

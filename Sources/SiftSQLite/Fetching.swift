@@ -29,7 +29,7 @@ extension SQLValue {
 
 extension Sift.FetchRequest {
     /// Runs the request on a SQLite database (whose connection has
-    /// ``GRDB/Database/registerSiftFunctions()`` applied) and returns each
+    /// ``GRDB/Database/registerSiftFunctions(regexLimits:)`` applied) and returns each
     /// row as a dictionary from attribute name (or fetched key path) to value.
     public func fetchValues(_ db: Database, schema: Schema) throws -> [Value] {
         let query = try sql(in: schema, dialect: .sqlite)

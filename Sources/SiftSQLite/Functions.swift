@@ -11,17 +11,23 @@ extension Database {
     ///
     /// Call it once per connection, for instance from
     /// `Configuration.prepareDatabase`, or use ``Configuration/sift``.
-    public func registerSiftFunctions() {
-        for f in SiftFunctions.functions { add(function: f) }
+    /// `sift_matches` compiles and runs its patterns with `regexLimits`; one
+    /// over them fails the statement.
+    public func registerSiftFunctions(regexLimits: RegexLimits = .default) {
+        for f in SiftFunctions.functions(regexLimits: regexLimits) { add(function: f) }
         for c in SiftFunctions.collations { add(collation: c) }
     }
 }
 
 extension Configuration {
     /// A configuration whose connections have the Sift functions registered.
-    public static var sift: Configuration {
+    public static var sift: Configuration { sift(regexLimits: .default) }
+
+    /// A configuration whose connections have the Sift functions registered,
+    /// with `sift_matches` held to `regexLimits`.
+    public static func sift(regexLimits: RegexLimits) -> Configuration {
         var c = Configuration()
-        c.prepareDatabase { db in db.registerSiftFunctions() }
+        c.prepareDatabase { db in db.registerSiftFunctions(regexLimits: regexLimits) }
         return c
     }
 }
@@ -35,7 +41,15 @@ enum SiftFunctions {
         String.fromDatabaseValue(v)
     }
 
-    static let functions: [DatabaseFunction] = [
+    /// The functions, with `sift_matches` held to `regexLimits` (connections
+    /// with the default limits share one pattern cache).
+    static func functions(regexLimits: RegexLimits) -> [DatabaseFunction] {
+        stringFunctions + [regexLimits == .default ? defaultMatches : matchesFunction(regexLimits)]
+    }
+
+    private static let defaultMatches = matchesFunction(.default)
+
+    private static let stringFunctions: [DatabaseFunction] = [
         DatabaseFunction(SQLiteFunctions.fold, argumentCount: 2, pure: true) { args in
             guard let s = text(args[0]) else { return nil }
             return StringOperations.folded(s, options(args[1]))
@@ -54,12 +68,11 @@ enum SiftFunctions {
             guard let s = text(args[0]), let p = text(args[1]) else { return 0 }
             return StringOperations.like(s, p, options(args[2])) ? 1 : 0
         },
-        matchesFunction(),
     ]
 
-    /// MATCHES, with the compiled patterns of the connection cached.
-    private static func matchesFunction() -> DatabaseFunction {
-        let cache = PatternCache()
+    /// MATCHES, with the compiled patterns cached.
+    private static func matchesFunction(_ limits: RegexLimits) -> DatabaseFunction {
+        let cache = PatternCache(limits: limits)
         return DatabaseFunction(SQLiteFunctions.matches, argumentCount: 3, pure: true) { args in
             guard let s = text(args[0]), let p = text(args[1]) else { return 0 }
             return try cache.pattern(p, options(args[2])).matches(s) ? 1 : 0
@@ -75,14 +88,19 @@ enum SiftFunctions {
 final class PatternCache: @unchecked Sendable {
     private let lock = NSLock()
     private var patterns: [String: MatchesPattern] = [:]
+    private let limits: RegexLimits
     private static let capacity = 128
+
+    init(limits: RegexLimits) {
+        self.limits = limits
+    }
 
     func pattern(_ pattern: String, _ options: ComparisonOptions) throws -> MatchesPattern {
         let key = "\(options.rawValue):\(pattern)"
         lock.lock()
         defer { lock.unlock() }
         if let p = patterns[key] { return p }
-        let compiled = try MatchesPattern(pattern, options: options)
+        let compiled = try MatchesPattern(pattern, options: options, limits: limits)
         if patterns.count >= Self.capacity { patterns.removeAll(keepingCapacity: true) }
         patterns[key] = compiled
         return compiled

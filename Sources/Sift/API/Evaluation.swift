@@ -4,9 +4,10 @@ public struct CompiledFilter: Sendable {
     public let filter: Filter
     private let test: Compiler<Value>.TestFunction
 
-    public init(_ filter: Filter) {
+    /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
+    public init(_ filter: Filter, regexLimits: RegexLimits = .default) {
         self.filter = filter
-        let compiler = Compiler(source: filter.source ?? filter.format, root: .dynamic)
+        let compiler = Compiler(source: filter.source ?? filter.format, root: .dynamic, regexLimits: regexLimits)
         test = compiler.predicate(filter.predicate)
     }
 
@@ -34,9 +35,11 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     public let filter: Filter
     @usableFromInline let test: @Sendable (Root, Scope) throws(EvaluationError) -> Bool
 
-    public init(_ filter: Filter, for type: Root.Type = Root.self) {
+    /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
+    public init(_ filter: Filter, for type: Root.Type = Root.self, regexLimits: RegexLimits = .default) {
         self.filter = filter
-        let compiler = Compiler(source: filter.source ?? filter.format, root: RootAccess<Root>.typed)
+        let compiler = Compiler(
+            source: filter.source ?? filter.format, root: RootAccess<Root>.typed, regexLimits: regexLimits)
         test = compiler.predicate(filter.predicate)
     }
 
@@ -121,10 +124,16 @@ extension Filter {
     /// Compiles the filter for repeated evaluation.
     public func compiled() -> CompiledFilter { CompiledFilter(self) }
 
+    /// Compiles the filter with other limits for its MATCHES patterns than
+    /// ``RegexLimits/default``.
+    public func compiled(regexLimits: RegexLimits) -> CompiledFilter { CompiledFilter(self, regexLimits: regexLimits) }
+
     /// Compiles the filter for objects of one type, reading their keys
     /// directly (the fastest way to filter a collection of them).
-    public func compiled<Root: KeyValueReadable>(for type: Root.Type) -> TypedFilter<Root> {
-        TypedFilter(self, for: type)
+    public func compiled<Root: KeyValueReadable>(for type: Root.Type, regexLimits: RegexLimits = .default)
+        -> TypedFilter<Root>
+    {
+        TypedFilter(self, for: type, regexLimits: regexLimits)
     }
 
     /// Whether `object` matches (compiling the filter each time; keep a

@@ -76,21 +76,23 @@ package final class MatchesPattern: @unchecked Sendable {
     private let regex: CompiledRegex
     private let foldDiacritics: Bool
 
-    init(_ pattern: String, _ options: ComparisonOptions) throws(Failure) {
+    init(_ pattern: String, _ options: ComparisonOptions, limits: RegexLimits) throws(Failure) {
         let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
         foldDiacritics = options.contains(.diacriticInsensitive) && !options.contains(.normalized)
         regex = try CompiledRegex(
             foldDiacritics ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern,
-            caseInsensitive: caseless)
+            caseInsensitive: caseless, limits: limits)
     }
 
     func test(_ subject: String) throws(Failure) -> Bool {
         try regex.matches(foldDiacritics ? StringOperations.folded(subject, [.diacriticInsensitive]) : subject)
     }
 
-    package convenience init(_ pattern: String, options: ComparisonOptions) throws(EvaluationError) {
+    package convenience init(_ pattern: String, options: ComparisonOptions, limits: RegexLimits = .default)
+        throws(EvaluationError)
+    {
         do throws(Failure) {
-            try self.init(pattern, options)
+            try self.init(pattern, options, limits: limits)
         } catch {
             throw EvaluationError(error.code, error.message, range: SourceRange(0, pattern.utf8.count), source: pattern)
         }

@@ -10,7 +10,8 @@ public struct ParseError: SourceDiagnostic, Hashable, Sendable {
         case argument
         /// A `$VARIABLE` has no value in a substitution (stage "bind").
         case unboundVariable
-        /// Nesting depth or input length is over the parser's limit.
+        /// Nesting depth, `SUBQUERY` nesting or input length is over the
+        /// parser's limit (``ParseOptions``).
         case limit
 
         /// The stage name used by `sift check`: `parse` or `bind`.

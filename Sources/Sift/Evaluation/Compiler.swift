@@ -58,6 +58,8 @@ struct Compiler<Root> {
 
     let source: String
     let root: RootAccess<Root>
+    /// The limits every MATCHES pattern of the predicate is compiled with.
+    var regexLimits: RegexLimits = .default
 
     /// Turns failures of the node at `range` into errors that point at it
     /// (at the whole predicate when the node has no range).
@@ -113,7 +115,7 @@ struct Compiler<Root> {
         let rhs = expression(c.rhs)
         var constant: Value?
         if case .constant(let v) = c.rhs.kind { constant = v }
-        let test = Operators.make(c.op, c.options, constant: constant)
+        let test = Operators.make(c.op, c.options, constant: constant, regexLimits: regexLimits)
         let source = self.source
         let fail = failure(at: range)
         switch c.modifier {

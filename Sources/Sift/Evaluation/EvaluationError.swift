@@ -14,7 +14,9 @@ public struct EvaluationError: SourceDiagnostic, Hashable, Sendable {
         case unboundVariable
         /// A `MATCHES` pattern that does not compile.
         case invalidRegex
-        /// A `MATCHES` that went over its backtracking limit.
+        /// A `MATCHES` that went over one of its ``RegexLimits``: a pattern
+        /// too long (or too large to compile), or a match that takes too
+        /// many backtracking steps, too deep a backtracking or too much memory.
         case regexLimit
         /// `tags[10]` on a shorter array.
         case indexOutOfRange

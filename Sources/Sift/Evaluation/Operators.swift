@@ -7,7 +7,9 @@ import Foundation
 enum Operators {
     typealias Test = @Sendable (Value, Value) throws(Failure) -> Bool
 
-    static func make(_ op: ComparisonOperator, _ options: ComparisonOptions, constant: Value?) -> Test {
+    static func make(
+        _ op: ComparisonOperator, _ options: ComparisonOptions, constant: Value?, regexLimits: RegexLimits
+    ) -> Test {
         switch op {
         case .equalTo:
             return { a, b throws(Failure) in Ordering.equal(a, b, options: options) }
@@ -34,7 +36,7 @@ enum Operators {
         case .like:
             return like(options, constant: constant)
         case .matches:
-            return matches(options, constant: constant)
+            return matches(options, constant: constant, limits: regexLimits)
         case .utiConformsTo, .utiEquals:
             return { a, b throws(Failure) in
                 if a.isNull || b.isNull { return false }
@@ -156,12 +158,12 @@ enum Operators {
         }
     }
 
-    private static func matches(_ options: ComparisonOptions, constant: Value?) -> Test {
+    private static func matches(_ options: ComparisonOptions, constant: Value?, limits: RegexLimits) -> Test {
         if case .string(let pattern)? = constant {
             // Compiled once; a bad pattern is reported when evaluated, as in Foundation.
             let compiled: Result<MatchesPattern, Failure>
             do {
-                compiled = .success(try MatchesPattern(pattern, options))
+                compiled = .success(try MatchesPattern(pattern, options, limits: limits))
             } catch {
                 compiled = .failure(error)
             }
@@ -172,7 +174,7 @@ enum Operators {
         }
         return { a, b throws(Failure) in
             guard let (x, y) = try strings(a, b, "MATCHES") else { return false }
-            return try MatchesPattern(y, options).test(x)
+            return try MatchesPattern(y, options, limits: limits).test(x)
         }
     }
 }

@@ -2,20 +2,22 @@ import CPCRE2
 
 /// A MATCHES pattern compiled with PCRE2 to behave like ICU's `matches()`:
 /// the whole subject must match (anchored at both ends, with backtracking
-/// into alternatives), Unicode-aware classes and case folding, and a
-/// backtracking limit so that a pathological pattern is an error, not a hang.
+/// into alternatives), Unicode-aware classes and case folding, and the
+/// limits of ``RegexLimits`` so that a pathological pattern is an error,
+/// not a hang.
 final class CompiledRegex: @unchecked Sendable {
     // The compiled code is read-only once built: PCRE2 allows it to be shared
     // between threads; match data is made per match.
     private let code: OpaquePointer
     private let context: OpaquePointer?
 
-    /// The most backtracking steps one match may take.
-    static let matchLimit: UInt32 = 10_000_000
-    /// The deepest backtracking nesting one match may reach.
-    static let depthLimit: UInt32 = 100_000
-
-    init(_ pattern: String, caseInsensitive: Bool) throws(Failure) {
+    init(_ pattern: String, caseInsensitive: Bool, limits: RegexLimits) throws(Failure) {
+        let length = pattern.utf8.count
+        guard length <= limits.maximumPatternLength else {
+            throw Failure(
+                .regexLimit,
+                "the regular expression is \(length) bytes long; the limit is \(limits.maximumPatternLength) (RegexLimits.maximumPatternLength)")
+        }
         try CompiledRegex.checkICUSyntax(pattern)
         var options = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_NEVER_BACKSLASH_C)
         if caseInsensitive { options |= UInt32(PCRE2_CASELESS) }
@@ -30,15 +32,23 @@ final class CompiledRegex: @unchecked Sendable {
             var message = [UInt8](repeating: 0, count: 256)
             let n = pcre2_get_error_message_8(errorCode, &message, message.count)
             let text = n > 0 ? String(decoding: message[0..<Int(n)], as: UTF8.self) : "error \(errorCode)"
+            // PCRE2's own bounds: a compiled pattern of 64 KiB (as PCRE2 is
+            // usually built) and 250 nested parentheses.
+            if errorCode == PCRE2_ERROR_PATTERN_TOO_LARGE || errorCode == PCRE2_ERROR_PARENTHESES_NEST_TOO_DEEP {
+                throw Failure(.regexLimit, "the regular expression is too large to compile: \(text) at offset \(errorOffset)")
+            }
             throw Failure(.invalidRegex, "invalid regular expression \"\(pattern)\": \(text) at offset \(errorOffset)")
         }
         code = compiled
         context = pcre2_match_context_create_8(nil)
         if let context {
-            pcre2_set_match_limit_8(context, CompiledRegex.matchLimit)
-            pcre2_set_depth_limit_8(context, CompiledRegex.depthLimit)
+            pcre2_set_match_limit_8(context, Self.clamped(limits.matchLimit))
+            pcre2_set_depth_limit_8(context, Self.clamped(limits.depthLimit))
+            pcre2_set_heap_limit_8(context, Self.clamped(limits.heapLimit))
         }
     }
+
+    private static func clamped(_ n: Int) -> UInt32 { UInt32(clamping: max(0, n)) }
 
     deinit {
         pcre2_code_free_8(code)
@@ -56,8 +66,17 @@ final class CompiledRegex: @unchecked Sendable {
         }
         if rc >= 0 { return true }
         if rc == PCRE2_ERROR_NOMATCH { return false }
-        if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT {
-            throw Failure(.regexLimit, "the regular expression went over its backtracking limit")
+        switch rc {
+        case PCRE2_ERROR_MATCHLIMIT:
+            throw Failure(
+                .regexLimit, "the regular expression went over its limit of backtracking steps (RegexLimits.matchLimit)")
+        case PCRE2_ERROR_DEPTHLIMIT:
+            throw Failure(
+                .regexLimit, "the regular expression went over its limit of backtracking depth (RegexLimits.depthLimit)")
+        case PCRE2_ERROR_HEAPLIMIT:
+            throw Failure(.regexLimit, "the regular expression went over its memory limit (RegexLimits.heapLimit)")
+        default:
+            break
         }
         throw Failure(.invalidRegex, "regular expression matching failed (PCRE2 error \(rc))")
     }

@@ -5,13 +5,22 @@ public struct ParseOptions: Sendable, Hashable {
     public var maximumDepth: Int
     /// The longest format string accepted, in UTF-8 bytes.
     public var maximumLength: Int
+    /// The deepest nesting of `SUBQUERY` inside `SUBQUERY` accepted (in its
+    /// collection or its predicate). Each level runs its predicate once per
+    /// element of the level above, in memory as in SQL, so the cost grows
+    /// as the product of the collections' sizes.
+    public var maximumSubqueryDepth: Int
     /// Apple ignores format arguments that no specifier uses. Set this to make
     /// them an error instead.
     public var rejectsExtraArguments: Bool
 
-    public init(maximumDepth: Int = 500, maximumLength: Int = 1 << 20, rejectsExtraArguments: Bool = false) {
+    public init(
+        maximumDepth: Int = 500, maximumLength: Int = 1 << 20, maximumSubqueryDepth: Int = 8,
+        rejectsExtraArguments: Bool = false
+    ) {
         self.maximumDepth = maximumDepth
         self.maximumLength = maximumLength
+        self.maximumSubqueryDepth = maximumSubqueryDepth
         self.rejectsExtraArguments = rejectsExtraArguments
     }
 

@@ -467,6 +467,13 @@ extension Parser {
     /// `SUBQUERY(collection, $variable, predicate)`.
     private mutating func parseSubquery() throws(ParseError) -> ExpressionNode {
         let keyword = current
+        subqueryLevel += 1
+        defer { subqueryLevel -= 1 }
+        if subqueryLevel > options.maximumSubqueryDepth {
+            throw error(
+                "SUBQUERY is nested deeper than the limit of \(options.maximumSubqueryDepth) levels "
+                    + "(ParseOptions.maximumSubqueryDepth)", keyword.range, .limit)
+        }
         advance()
         _ = try expect(.leftParen, "'(' after SUBQUERY")
         let collection = try parseExpression()

@@ -24,6 +24,8 @@ struct Parser {
     let options: ParseOptions
     /// The depth of the tree being built at the current point (see above).
     var level = 0
+    /// How many `SUBQUERY`s enclose the current point.
+    var subqueryLevel = 0
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, source: String, tokens: [Token], arguments: [FormatArgument],

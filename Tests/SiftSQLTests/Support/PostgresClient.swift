@@ -57,6 +57,16 @@ final class PostgresClient {
         }
     }
 
+    /// The server of ``fromEnvironment()`` (nil when there is none) with
+    /// the connection's tables in a schema of their own, `name`, emptied
+    /// first: tests that run at the same time keep apart.
+    static func fromEnvironment(schema name: String) throws -> PostgresClient? {
+        guard let client = try fromEnvironment() else { return nil }
+        let schema = SQLDialect.postgreSQL.quote(name)
+        try client.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE; CREATE SCHEMA \(schema); SET search_path TO \(schema)")
+        return client
+    }
+
     init(conninfo: String) throws {
         guard let connection = PQconnectdb(conninfo) else {
             throw PostgresError(message: "out of memory connecting to \(conninfo)")

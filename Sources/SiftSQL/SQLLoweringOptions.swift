@@ -1,0 +1,21 @@
+import Sift
+
+/// Limits on the SQL a fetch request lowers to.
+public struct SQLLoweringOptions: Sendable, Hashable {
+    /// The most values one statement may bind. SQLite refuses more than
+    /// 32766 parameters (its default `SQLITE_MAX_VARIABLE_NUMBER`) and
+    /// PostgreSQL more than 65535; the default stays well below both. A list
+    /// (`IN {…}`) is bound as one value, except on SQLite up to 32 members.
+    public var maximumBindings: Int
+    /// The limits a MATCHES pattern is checked against before any SQL is
+    /// made: those that SQLite's `sift_matches` runs it with
+    /// (`registerSiftFunctions(regexLimits:)` in SiftSQLite).
+    public var regexLimits: RegexLimits
+
+    public init(maximumBindings: Int = 10_000, regexLimits: RegexLimits = .default) {
+        self.maximumBindings = maximumBindings
+        self.regexLimits = regexLimits
+    }
+
+    public static let `default` = SQLLoweringOptions()
+}
