@@ -9,7 +9,7 @@ warm-up. The table gives the median ns per object over all samples, the
 spread (the lowest and highest per-process median), each contender's ratio
 to Sift typed, the match counts and the peak memory of the process.
 
-  Benchmarks/peers/compare.py                  1,000,000 people, 5 rounds (make bench)
+  Benchmarks/peers/compare.py                  1,000,000 people, 3 processes x 5 passes (make bench)
   Benchmarks/peers/compare.py --quick          2,000 people, 1 round, debug build (make bench-quick)
   Benchmarks/peers/compare.py --markdown FILE  also write the tables as Markdown
 
@@ -130,14 +130,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="2,000 people, 1 round, 2 reps, debug build")
     parser.add_argument("--n", type=int, help="people (default 1,000,000; 2,000 with --quick)")
-    parser.add_argument("--rounds", type=int, help="processes per contender and predicate (default 5)")
-    parser.add_argument("--reps", type=int, help="timed passes per process (default 3)")
+    parser.add_argument("--rounds", type=int, help="processes per contender and predicate (default 3)")
+    parser.add_argument("--reps", type=int, help="timed passes per process (default 5)")
     parser.add_argument("--cases", default="1,2,3,4,5")
     parser.add_argument("--markdown", help="write the tables as Markdown to this file")
     args = parser.parse_args()
     n = args.n or (2000 if args.quick else 1_000_000)
-    rounds = args.rounds or (1 if args.quick else 5)
-    reps = args.reps or (2 if args.quick else 3)
+    rounds = args.rounds or (1 if args.quick else 3)
+    reps = args.reps or (2 if args.quick else 5)
     cases = [int(c) for c in args.cases.split(",")]
 
     profile, goexpr, gnustep = build(args.quick)
