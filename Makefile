@@ -1,5 +1,6 @@
 # make repl   build sift and open the REPL on the built-in sample data
 # make test   install what is missing, build, and run every test
+# make fuzz   run each fuzz target for FUZZ_SECONDS (300 by default)
 SWIFT ?= swift
 PYTHON ?= python3
 APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev libedit-dev tmux
@@ -7,7 +8,8 @@ LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl
 
-.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress bench bench-quick bench-deps
+.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress \
+	bench bench-quick bench-deps fuzz fuzz-build fuzz-smoke
 
 all: build
 
@@ -59,8 +61,6 @@ tsan: system-deps
 	$(SWIFT) build --build-tests -Xswiftc -sanitize=thread --build-path .build/tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --build-path .build/tsan --filter 'ConcurrencyTests'
 
-test: deps swift-test grammar-check tsan bench-quick
-
 # The peers of Benchmarks/peers/compare.py: Go's expr, GNUstep's
 # NSPredicate, and GNU time (peak memory).
 BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev gobjc libgnustep-base-dev gnustep-make time
@@ -76,6 +76,28 @@ bench: system-deps bench-deps
 # cannot rot (part of make test).
 bench-quick: system-deps bench-deps
 	$(PYTHON) Benchmarks/peers/compare.py --quick
+
+# The libFuzzer targets in Fuzz/ (a package of its own, which the main
+# package's build never builds), with AddressSanitizer. SwiftPM's --sanitize
+# fuzzer links libFuzzer and its main; -Xswiftc -sanitize=fuzzer adds the
+# coverage instrumentation to every module, the library's included. The
+# corpus grows in Fuzz/.build/corpus, seeded from the conformance cases;
+# inputs that fail are written to Fuzz/.build/artifacts/<target>/.
+FUZZ_TARGETS = FuzzParse FuzzEvaluate FuzzSQL
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 20
+
+fuzz-build: system-deps
+	$(SWIFT) build --package-path Fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer
+
+fuzz: fuzz-build
+	Fuzz/scripts/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Part of make test: each target for a short, bounded time.
+fuzz-smoke: fuzz-build
+	Fuzz/scripts/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+test: deps swift-test grammar-check tsan fuzz-smoke bench-quick
 
 # The memory/SQLite/PostgreSQL differential run at scale (not part of
 # make test, which runs 3,000 cases): STRESS_CASES generated predicates,

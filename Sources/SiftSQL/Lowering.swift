@@ -124,9 +124,27 @@ struct Lowering {
 
     // MARK: - Operands
 
+    private static func containsNUL(_ v: Value) -> Bool {
+        switch v {
+        case .string(let s): return s.utf8.contains(0)
+        case .array(let items): return items.contains(where: containsNUL)
+        case .set(let items): return items.contains(where: containsNUL)
+        case .dictionary(let d): return d.values.contains(where: containsNUL)
+        default: return false
+        }
+    }
+
     func operand(_ e: ExpressionNode, _ scope: Scope) throws(SQLLoweringError) -> Operand {
         switch e.kind {
         case .constant(let v):
+            // SQLite's string functions and GRDB's bindings end text at a
+            // NUL, and PostgreSQL refuses it in text: `name == "a\0b"` would
+            // compare with "a".
+            if Self.containsNUL(v) {
+                throw error(
+                    .unsupported, "a string containing the NUL character (U+0000) has no SQL form",
+                    entity: scope.entity, range: e.range)
+            }
             return .constant(v)
         case .keyPath(let components):
             return try resolve(components, from: scope.alias, scope.entity, scope, nullable: false, range: e.range)

@@ -114,9 +114,15 @@ public enum FormatPrinter {
     }
 
     /// `from:subtract:(0, x)` prints as `-x`, unless x is a number literal
-    /// (`-5` would read back as the constant -5).
+    /// (`-5` would read back as the constant -5). `NO - x` too: `NO` prints
+    /// as `0`, which reads back as the integer, so that the printed form
+    /// prints the same again.
     private static func isNegation(_ arguments: [ExpressionNode]) -> Bool {
-        guard arguments.count == 2, case .constant(.int(0)) = arguments[0].kind else { return false }
+        guard arguments.count == 2 else { return false }
+        switch arguments[0].kind {
+        case .constant(.int(0)), .constant(.bool(false)): break
+        default: return false
+        }
         if case .constant(let value) = arguments[1].kind, value.isNumber { return false }
         return true
     }
