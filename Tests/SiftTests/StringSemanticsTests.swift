@@ -27,6 +27,41 @@ struct StringSemanticsTests {
         #expect(checked > 10_000)
     }
 
+    /// The per-scalar keys of Latin strings are the keys Foundation's
+    /// normalisation gives: for every pair of scalars below U+0250 next to
+    /// ASCII letters, and for random strings of them, under each option.
+    @Test func latinKeysAgreeWithUnicodeKeys() {
+        let optionSets: [ComparisonOptions] = [[], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]]
+        let latin = (UInt32(0x80)..<LatinKeys.limit).map { String(Character(Unicode.Scalar($0)!)) }
+        var checked = 0
+        for options in optionSets {
+            let fold = options.contains(.caseInsensitive), strip = options.contains(.diacriticInsensitive)
+            for (i, a) in latin.enumerated() {
+                // Each scalar with every 7th other one, and around ASCII.
+                for b in stride(from: i % 7, to: latin.count, by: 7).map({ latin[$0] }) + ["I", "s", "\u{0}"] {
+                    let s = "x" + a + b + "S"
+                    #expect(LatinKeys.key(s, fold: fold, stripMarks: strip) == StringSemantics.unicodeKey(s, options), "\(s.unicodeScalars.map { String($0.value, radix: 16) }) \(options.letters)")
+                    checked += 1
+                }
+            }
+        }
+        var rng = SplitMix(seed: 250)
+        for _ in 0..<3000 {
+            let s = (0..<Int(rng.next() % 8)).map { _ in
+                rng.next() % 3 == 0 ? String(UnicodeScalar(UInt8(0x20 + rng.next() % 0x5F))) : latin[Int(rng.next() % UInt64(latin.count))]
+            }.joined()
+            for options in optionSets {
+                let fold = options.contains(.caseInsensitive), strip = options.contains(.diacriticInsensitive)
+                #expect(LatinKeys.key(s, fold: fold, stripMarks: strip) == StringSemantics.unicodeKey(s, options))
+                checked += 1
+            }
+        }
+        #expect(checked > 50_000)
+        // Above the table, the Unicode path decides.
+        #expect(LatinKeys.key("e\u{301}", fold: true, stripMarks: true) == nil)
+        #expect(LatinKeys.key("Σ", fold: true, stripMarks: false) == nil)
+    }
+
     /// Folding only the first (last) n + 1 characters for a prefix (suffix)
     /// gives the same answer as folding the whole string.
     @Test func boundedFoldingAgreesWithWholeFolding() {

@@ -31,7 +31,7 @@ struct TypedReaderTests {
     static let members: [Member] = {
         var rng = SplitMix(seed: 7)
         let syllables = ["ab", "Ab", "ery", "éry", "ÉRY", "x", "ß", "ss", "e\u{301}", "K", "\u{212A}", "lo", " "]
-        let tags = ["x", "y", "swift", "é", "X"]
+        let tags = ["x", "y", "swift", "é", "X", "K", "\u{212A}"]
         return (0..<400).map { _ in
             func pick(_ a: [String]) -> String { a[Int(rng.next() % UInt64(a.count))] }
             let name = (0..<Int(1 + rng.next() % 4)).map { _ in pick(syllables) }.joined()
@@ -59,6 +59,7 @@ struct TypedReaderTests {
         "ANY tags == 'x'", "ALL tags == 'x'", "ANY tags != 'x'", "NONE tags == 'y'", "'x' IN tags", "'é' IN tags",
         "mentor.name == 'Ann'", "mentor.level >= 3", "age > 30 AND score < 0.5 OR mentor.name == 'Ann'",
         "mentor.name BEGINSWITH[c] 'an'", "score > 9007199254740993",
+        "name == 'K'", "name != 'K'", "name == 'abK'", "'K' IN tags", "ANY tags == 'K'",
     ]
 
     @Test(arguments: formats)

@@ -2,7 +2,7 @@
 /// times, from any thread.
 public struct CompiledFilter: Sendable {
     public let filter: Filter
-    private let test: Compiler<Value>.TestFunction
+    @usableFromInline let test: @Sendable (Value, Scope) throws(EvaluationError) -> Bool
 
     /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
     public init(_ filter: Filter, regexLimits: RegexLimits = .default) {
@@ -14,11 +14,13 @@ public struct CompiledFilter: Sendable {
     /// Whether `object` matches. `variables` supply `$VARIABLES` that were not
     /// substituted. Throws where Foundation raises (a type mismatch, a bad
     /// regular expression, an unbound variable…).
+    @inlinable
     public func evaluate(with object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
         try test(object, Scope(variables: variables))
     }
 
     /// Whether `object` matches.
+    @inlinable
     public func evaluate(with object: some ValueConvertible) throws(EvaluationError) -> Bool {
         try test(object.predicateValue, Scope(variables: [:]))
     }
@@ -82,40 +84,102 @@ extension Array where Element: KeyValueReadable {
     /// The elements that match, in order (read in place, not copied).
     @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
-        var out: [Element] = []
-        let scope = Scope(variables: [:])
-        for i in indices where try filter.test(self[i], scope) { out.append(self[i]) }
-        return out
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var out: [Element] = []
+            let scope = Scope(variables: [:])
+            for i in buffer.indices where try filter.test(buffer[i], scope) { out.append(buffer[i]) }
+            return out
+        }
     }
 
     /// How many elements match (read in place, not copied).
     @inlinable
     public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
-        var n = 0
-        let scope = Scope(variables: [:])
-        for i in indices where try filter.test(self[i], scope) { n += 1 }
-        return n
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var n = 0
+            let scope = Scope(variables: [:])
+            for i in buffer.indices where try filter.test(buffer[i], scope) { n += 1 }
+            return n
+        }
+    }
+}
+
+extension Array where Element == Value {
+    /// The values that match, in order (read in place, not copied).
+    @inlinable
+    public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var out: [Value] = []
+            let scope = Scope(variables: [:])
+            for i in buffer.indices where try filter.test(buffer[i], scope) { out.append(buffer[i]) }
+            return out
+        }
+    }
+
+    /// How many values match (read in place, not copied).
+    @inlinable
+    public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var n = 0
+            let scope = Scope(variables: [:])
+            for i in buffer.indices where try filter.test(buffer[i], scope) { n += 1 }
+            return n
+        }
     }
 }
 
 extension Sequence where Element: ValueConvertible {
     /// The elements that match, in order.
+    @inlinable
     public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Element] {
         var out: [Element] = []
-        for element in self where try filter.evaluate(with: element) { out.append(element) }
+        let scope = Scope(variables: [:])
+        for element in self where try filter.test(element.predicateValue, scope) { out.append(element) }
         return out
     }
 
     /// The first element that matches.
+    @inlinable
     public func first(where filter: CompiledFilter) throws(EvaluationError) -> Element? {
-        for element in self where try filter.evaluate(with: element) { return element }
+        let scope = Scope(variables: [:])
+        for element in self where try filter.test(element.predicateValue, scope) { return element }
         return nil
     }
 
     /// How many elements match.
+    @inlinable
     public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
         var n = 0
-        for element in self where try filter.evaluate(with: element) { n += 1 }
+        let scope = Scope(variables: [:])
+        for element in self where try filter.test(element.predicateValue, scope) { n += 1 }
+        return n
+    }
+}
+
+extension Sequence where Element == Value {
+    /// The values that match, in order.
+    @inlinable
+    public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
+        var out: [Value] = []
+        let scope = Scope(variables: [:])
+        for element in self where try filter.test(element, scope) { out.append(element) }
+        return out
+    }
+
+    /// The first value that matches.
+    @inlinable
+    public func first(where filter: CompiledFilter) throws(EvaluationError) -> Value? {
+        let scope = Scope(variables: [:])
+        for element in self where try filter.test(element, scope) { return element }
+        return nil
+    }
+
+    /// How many values match.
+    @inlinable
+    public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
+        var n = 0
+        let scope = Scope(variables: [:])
+        for element in self where try filter.test(element, scope) { n += 1 }
         return n
     }
 }

@@ -21,10 +21,21 @@ struct RootAccess<Root>: Sendable {
     let reader: @Sendable (String) -> Reader
     /// The typed reader of a whole key path, when the root's type has one.
     var typedPath: @Sendable ([String]) -> KeyReader<Root>? = { _ in nil }
+    /// A faster test of a comparison for this kind of root, given the
+    /// general test to fall back on (the general test when there is none).
+    typealias Test = @Sendable (Root, Scope) throws(EvaluationError) -> Bool
+    var fastComparison: @Sendable (Comparison, @escaping Test) -> Test = { _, general in general }
 }
 
 extension RootAccess where Root == Value {
     static let dynamic = RootAccess(
+        value: { $0 },
+        reader: { key in { v throws(Failure) in try KeyValueAccess.value(v, key: key) } },
+        fastComparison: { c, general in DynamicComparison.make(c, general: general) })
+
+    /// Every comparison by the general path (what the fast paths are tested
+    /// against).
+    static let general = RootAccess(
         value: { $0 },
         reader: { key in { v throws(Failure) in try KeyValueAccess.value(v, key: key) } })
 }
@@ -76,27 +87,29 @@ struct Compiler<Root> {
         case .constant(let b):
             return { _, _ in b }
         case .and(let children):
-            let tests = children.map(predicate)
-            if tests.count == 2 {
-                let (a, b) = (tests[0], tests[1])
+            // Two children are held directly: a function stored in an array
+            // is called through re-abstraction thunks.
+            if children.count == 2 {
+                let (a, b) = (predicate(children[0]), predicate(children[1]))
                 return { r, s throws(EvaluationError) in
                     guard try a(r, s) else { return false }
                     return try b(r, s)
                 }
             }
+            let tests = children.map(predicate)
             return { r, s throws(EvaluationError) in
                 for t in tests where !(try t(r, s)) { return false }
                 return true
             }
         case .or(let children):
-            let tests = children.map(predicate)
-            if tests.count == 2 {
-                let (a, b) = (tests[0], tests[1])
+            if children.count == 2 {
+                let (a, b) = (predicate(children[0]), predicate(children[1]))
                 return { r, s throws(EvaluationError) in
                     if try a(r, s) { return true }
                     return try b(r, s)
                 }
             }
+            let tests = children.map(predicate)
             return { r, s throws(EvaluationError) in
                 for t in tests where try t(r, s) { return true }
                 return false
@@ -110,14 +123,21 @@ struct Compiler<Root> {
     }
 
     private func comparison(_ c: Comparison, range: SourceRange?) -> TestFunction {
-        if let direct = TypedComparison<Root>.make(c, root: root) { return direct }
         let lhs = expression(c.lhs)
         let rhs = expression(c.rhs)
         var constant: Value?
         if case .constant(let v) = c.rhs.kind { constant = v }
         let test = Operators.make(c.op, c.options, constant: constant, regexLimits: regexLimits)
-        let source = self.source
         let fail = failure(at: range)
+        let general = general(c, lhs, rhs, test, fail, range: range)
+        return root.fastComparison(c, TypedComparison<Root>.make(c, root: root, general: general))
+    }
+
+    private func general(
+        _ c: Comparison, _ lhs: @escaping ValueFunction, _ rhs: @escaping ValueFunction, _ test: @escaping Operators.Test,
+        _ fail: @escaping @Sendable (Failure) -> EvaluationError, range: SourceRange?
+    ) -> TestFunction {
+        let source = self.source
         switch c.modifier {
         case .direct:
             return { r, s throws(EvaluationError) in

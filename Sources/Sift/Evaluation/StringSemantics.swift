@@ -24,8 +24,17 @@ enum StringSemantics {
                 fold && b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? UInt32(b | 0x20) : UInt32(b)
             }
         }
+        if let latin = LatinKeys.key(s, fold: fold, stripMarks: options.contains(.diacriticInsensitive)) {
+            return latin
+        }
+        return unicodeKey(s, options)
+    }
+
+    /// The key of any string: full case folding, canonical decomposition,
+    /// and without combining marks under `[d]`.
+    static func unicodeKey(_ s: String, _ options: ComparisonOptions) -> [UInt32] {
         var t = s
-        if fold { t = t.uppercased().lowercased() }
+        if options.contains(.caseInsensitive) { t = t.uppercased().lowercased() }
         t = t.decomposedStringWithCanonicalMapping
         if options.contains(.diacriticInsensitive) {
             return t.unicodeScalars.lazy.filter { !isCombiningMark($0) }.map { $0.value }
@@ -208,5 +217,45 @@ enum LikePattern {
         }
         while pi < p.count, p[pi] == .star { pi += 1 }
         return pi == p.count
+    }
+}
+
+/// Keys of strings made only of scalars below U+0250 (ASCII, Latin-1 and
+/// the Latin Extended letters), without Foundation's normalisation: each
+/// scalar's key is looked up in a table made by ``StringSemantics/unicodeKey``
+/// from the scalar alone. That is exact because, for such strings, the key
+/// of the whole is the keys of the scalars one after another: case mapping is
+/// per scalar, none of these scalars is a combining mark, and each one's
+/// decomposition starts with a base character, so canonical reordering never
+/// moves a mark from one scalar's part into another's.
+enum LatinKeys {
+    static let limit: UInt32 = 0x250
+
+    /// Tables by option: [plain, [c], [d], [cd]]; entry `v - 0x80`.
+    static let tables: [[[UInt32]]] = (0..<4).map { n in
+        var options: ComparisonOptions = []
+        if n & 1 != 0 { options.insert(.caseInsensitive) }
+        if n & 2 != 0 { options.insert(.diacriticInsensitive) }
+        return (0x80..<limit).map { v in
+            StringSemantics.unicodeKey(String(Character(Unicode.Scalar(v)!)), options)
+        }
+    }
+
+    /// The key, or nil when the string has a scalar at or above U+0250.
+    static func key(_ s: String, fold: Bool, stripMarks: Bool) -> [UInt32]? {
+        let table = tables[(fold ? 1 : 0) | (stripMarks ? 2 : 0)]
+        var out: [UInt32] = []
+        out.reserveCapacity(s.utf8.count)
+        for u in s.unicodeScalars {
+            let v = u.value
+            if v < 0x80 {
+                out.append(fold && v &- 0x41 < 26 ? v | 0x20 : v)
+            } else if v < limit {
+                out.append(contentsOf: table[Int(v - 0x80)])
+            } else {
+                return nil
+            }
+        }
+        return out
     }
 }
