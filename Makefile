@@ -67,15 +67,16 @@ BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev gobjc libgnustep
 bench-deps:
 	@$(MAKE) --no-print-directory system-deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
 
-# Sift against hand-written Swift, #Predicate, SQLite and Go's expr on the
-# same 1,000,000 people: medians, spread, ratios, memory (several minutes).
+# Sift against hand-written Swift, #Predicate, SQLite, Go's expr and GNUstep
+# on the same 1,000,000 people: medians, spread, ratios, memory; then Sift
+# from 10^3 to 10^7 people and 1 to 5,000 terms (about half an hour).
 bench: system-deps bench-deps
-	$(PYTHON) Benchmarks/peers/compare.py --markdown Benchmarks/.build/peers/last-run.md
+	$(PYTHON) Benchmarks/peers/compare.py --scaling --markdown Benchmarks/.build/peers/last-run.md
 
 # The same harness on 2,000 people in a debug build: a smoke run so that it
 # cannot rot (part of make test).
 bench-quick: system-deps bench-deps
-	$(PYTHON) Benchmarks/peers/compare.py --quick
+	$(PYTHON) Benchmarks/peers/compare.py --quick --scaling
 
 # The libFuzzer targets in Fuzz/ (a package of its own, which the main
 # package's build never builds), with AddressSanitizer. SwiftPM's --sanitize

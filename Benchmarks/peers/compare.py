@@ -12,6 +12,8 @@ to Sift typed, the match counts and the peak memory of the process.
   Benchmarks/peers/compare.py                  1,000,000 people, 3 processes x 5 passes (make bench)
   Benchmarks/peers/compare.py --quick          2,000 people, 1 round, debug build (make bench-quick)
   Benchmarks/peers/compare.py --markdown FILE  also write the tables as Markdown
+  Benchmarks/peers/compare.py --scaling        also: Sift per object from 10^3 to 10^7 people,
+                                               and parse time for 1 to 5,000 terms
 
 Contenders: hand-written Swift (inlined, and an opaque stored closure), Sift
 typed and dynamic, Foundation #Predicate, SQLite with the lowered SQL (with
@@ -126,6 +128,53 @@ def fmt(x):
     return f"{x:.2f}"
 
 
+def scaling(profile, quick, problems):
+    """Sift's time per object as the data grows (typed to 10^7 people,
+    dynamic to 10^6, whose dictionaries take about 0.8 GB per million), and
+    parse time as the predicate grows. Each cell is one process; small sizes
+    get more passes (about 2 * 10^7 evaluations per cell), the median is
+    shown."""
+    sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000, 1_000_000, 10_000_000]
+    largest = {"typed": sizes[-1], "dynamic": min(sizes[-1], 1_000_000)}
+    lines = ["", "Scaling: Sift, ns per object (median of the passes) by the number of people; "
+             "the last column is the largest size ÷ the smallest", ""]
+    lines.append("| # | variant | " + " | ".join(f"{n:,}" for n in sizes) + " | largest ÷ 1,000 |")
+    lines.append("|---|---|" + "---:|" * (len(sizes) + 1))
+    for number in FORMATS:
+        for variant in ("typed", "dynamic"):
+            cells, medians = [], []
+            for n in sizes:
+                if n > largest[variant]:
+                    cells.append("–")
+                    continue
+                reps = 2 if quick else max(5, min(20_000, 20_000_000 // n))
+                samples, _, _ = timed([profile, "--variant", variant, "--case", str(number), "--n", str(n),
+                                       "--reps", str(reps), "--samples"])
+                medians.append(statistics.median(samples))
+                cells.append(fmt(medians[-1]))
+            lines.append(f"| {number} `{FORMATS[number]}` | {variant} | " + " | ".join(cells)
+                         + f" | {medians[-1] / medians[0]:.2f}× |")
+        print(f"scaling: case {number} done", file=sys.stderr)
+    counts = [1, 10, 100] if quick else [1, 10, 100, 1_000, 5_000]
+    lines += ["", "Scaling: Sift parse + bind of a predicate of K comparisons (the five cases' comparisons in "
+              "turn, joined by AND and OR)", ""]
+    lines.append("| terms | bytes | µs per parse | ns per term |")
+    lines.append("|---:|---:|---:|---:|")
+    per_term = []
+    for k in counts:
+        cmd = [profile, "--variant", "parse", "--n", "0", "--terms", str(k), "--reps", "2" if quick else "7",
+               "--samples"]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        samples = [float(x) for line in out.splitlines() if line.startswith("samples ") for x in line.split()[1:]]
+        size = next(w for line in out.splitlines() for w in [line.split(", ")[-1]] if "bytes" in line)
+        m = statistics.median(samples)
+        per_term.append(m / k)
+        lines.append(f"| {k:,} | {size.split()[0]} | {m / 1000:,.2f} | {fmt(m / k)} |")
+    if not quick and per_term[-1] > 3 * per_term[1]:
+        problems.append(f"parse time per term grows: {per_term}")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="2,000 people, 1 round, 2 reps, debug build")
@@ -134,6 +183,9 @@ def main():
     parser.add_argument("--reps", type=int, help="timed passes per process (default 5)")
     parser.add_argument("--cases", default="1,2,3,4,5")
     parser.add_argument("--markdown", help="write the tables as Markdown to this file")
+    parser.add_argument("--scaling", action="store_true",
+                        help="also measure Sift from 10^3 to 10^7 objects and 1 to 5,000 terms (10^3-10^4 and "
+                             "1-100 with --quick)")
     args = parser.parse_args()
     n = args.n or (2000 if args.quick else 1_000_000)
     rounds = args.rounds or (1 if args.quick else 3)
@@ -243,6 +295,8 @@ def main():
             m = statistics.median(results[("parse", number, k)]["samples"])
             cells.append(f"{fmt(m)} · {m / sift:.2f}×")
         lines.append(f"| {number} | " + " | ".join(cells) + " |")
+    if args.scaling:
+        lines += scaling(profile, args.quick, problems)
     text = "\n".join(lines)
     print(text)
     if args.markdown:

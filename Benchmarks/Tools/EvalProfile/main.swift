@@ -4,6 +4,8 @@
 //   EvalProfile [--case 1-5] [--variant V] [--n N] [--reps R] [--samples]
 //     V: typed|filter|dynamic|inline|hand|opaque|predicate|sqlite|sqlite-indexed|parse
 //     --samples also prints each repetition's ns/object (parse: ns per parse)
+//   EvalProfile --variant parse --terms K   parse a predicate of K comparisons
+//     (the five cases' comparisons in turn, joined by AND and OR)
 //   EvalProfile --counts [--n N]     match counts of every variant, for all five cases
 //   EvalProfile --json FILE [--n N]  write the data as a JSON array (for nspred --data)
 import EvalSupport
@@ -17,6 +19,7 @@ var reps = 20
 var mode = "run"
 var jsonPath = ""
 var printSamples = false
+var terms = 0
 
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func nextArgument(_ flag: String) -> String {
@@ -33,6 +36,7 @@ while let a = arguments.popFirst() {
     case "--n": count = Int(nextArgument(a)) ?? count
     case "--reps": reps = Int(nextArgument(a)) ?? reps
     case "--samples": printSamples = true
+    case "--terms": terms = Int(nextArgument(a)) ?? 0
     case "--counts": mode = "counts"
     case "--json": mode = "json"; jsonPath = nextArgument(a)
     default:
@@ -94,13 +98,16 @@ default:
         FileHandle.standardError.write("no case \(caseNumber)\n".data(using: .utf8)!)
         exit(2)
     }
+    /// The format parsed by the parse variant: the case's, or K terms.
+    let format = terms > 0 ? longFormat(terms: terms) : c.format
     let typed = try Filter(c.format).compiled(for: Person.self)
     let dynamic = try Filter(c.format).compiled()
     let values = variant == "dynamic" ? people.map(\.dynamicValue) : []
     let sqlite = variant.hasPrefix("sqlite")
         ? try SQLiteContender(people: people, evalCase: c, indexed: variant == "sqlite-indexed") : nil
-    /// Parsing is timed per parse, over this many parses per repetition.
-    let parses = 10_000
+    /// Parsing is timed per parse, over this many parses per repetition
+    /// (fewer for long predicates: about 100,000 terms per repetition).
+    let parses = terms > 0 ? max(20, 100_000 / terms) : 10_000
     let body: () throws -> Int
     switch variant {
     case "typed": body = { try people.count(where: typed) }
@@ -114,7 +121,7 @@ default:
     case "parse":
         body = {
             var nodes = 0
-            for _ in 0..<parses { nodes += try Filter(c.format).predicate == .truePredicate ? 0 : 1 }
+            for _ in 0..<parses { nodes += try Filter(format).predicate == .truePredicate ? 0 : 1 }
             return nodes
         }
     default:
@@ -131,6 +138,24 @@ default:
     }
     let ns = samples.reduce(0, +) / Double(max(samples.count, 1))
     let unit = variant == "parse" ? "ns/parse" : "ns/object"
-    print("case \(c.number) \(variant) n=\(people.count) reps=\(reps) matches=\(matches) \(String(format: "%.1f", ns)) \(unit): \(c.format)")
+    let shown = terms > 0 ? "\(terms) terms, \(format.utf8.count) bytes" : c.format
+    print("case \(c.number) \(variant) n=\(people.count) reps=\(reps) matches=\(matches) \(String(format: "%.1f", ns)) \(unit): \(shown)")
     if printSamples { print("samples " + samples.map { String(format: "%.2f", $0) }.joined(separator: " ")) }
+}
+
+/// A predicate of `terms` comparisons: the comparisons of the five cases in
+/// turn (with changing constants), joined by AND, with OR after every fourth.
+func longFormat(terms: Int) -> String {
+    var out = ""
+    for i in 0..<terms {
+        if i > 0 { out += i % 4 == 0 ? " OR " : " AND " }
+        switch i % 5 {
+        case 0: out += "age > \(i % 100)"
+        case 1: out += "name BEGINSWITH[c] 'a\(i % 10)'"
+        case 2: out += "name CONTAINS[cd] 'ery'"
+        case 3: out += "ANY tags == 't\(i % 7)'"
+        default: out += "author.name == 'A\(i % 13)'"
+        }
+    }
+    return out
 }
