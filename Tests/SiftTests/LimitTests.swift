@@ -38,7 +38,7 @@ struct LimitTests {
         #expect(e.code == .limit)
         #expect(e.message == "nesting is deeper than the limit of 3 levels")
         #expect(e.range == SourceRange(3, 4), "the first bracket too deep")
-        #expect(ParseOptions.default.maximumDepth == 500)
+        #expect(ParseOptions.default.maximumDepth == 100)
     }
 
     @Test func predicateLength() throws {

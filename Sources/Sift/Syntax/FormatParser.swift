@@ -15,7 +15,7 @@ public struct ParseOptions: Sendable, Hashable {
     public var rejectsExtraArguments: Bool
 
     public init(
-        maximumDepth: Int = 500, maximumLength: Int = 1 << 20, maximumSubqueryDepth: Int = 8,
+        maximumDepth: Int = 100, maximumLength: Int = 1 << 20, maximumSubqueryDepth: Int = 8,
         rejectsExtraArguments: Bool = false
     ) {
         self.maximumDepth = maximumDepth

@@ -26,6 +26,9 @@ struct Parser {
     var level = 0
     /// How many `SUBQUERY`s enclose the current point.
     var subqueryLevel = 0
+    /// The stack address the parser must stay above, found when the tree
+    /// first gets deep (finding it costs more than a short parse).
+    var stackFloor: UInt?
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, source: String, tokens: [Token], arguments: [FormatArgument],
@@ -177,6 +180,24 @@ struct Parser {
         if level > options.maximumDepth + 2 {
             throw error("nesting is deeper than the limit of \(options.maximumDepth) levels", current.range, .limit)
         }
+        if level >= Parser.stackCheckLevel { try checkStack() }
+    }
+
+    /// Past this depth every level checks the room left on the stack.
+    static let stackCheckLevel = 24
+    /// The stack kept free below the deepest parser frame: for the error,
+    /// and for the code that walks the tree afterwards (its frames per level
+    /// are much smaller than the parser's).
+    static let stackMargin: UInt = 128 * 1024
+
+    /// Fails with the limit's error when the thread's stack is nearly used up
+    /// (before the depth limit, on a thread with a small stack).
+    mutating func checkStack() throws(ParseError) {
+        if stackFloor == nil { stackFloor = StackBounds.floor(margin: Parser.stackMargin) }
+        guard let floor = stackFloor, floor > 0, StackBounds.current() < floor else { return }
+        throw error(
+            "nesting is too deep for the stack of this thread (\(level - 2) levels; ParseOptions.maximumDepth is \(options.maximumDepth))",
+            current.range, .limit)
     }
 
     mutating func parseOr() throws(ParseError) -> PredicateNode {

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+@testable import Sift
+
+/// Many inputs against each limit, not just the two on either side of it:
+/// every input is answered or refused with the limit's error, and a refusal
+/// at one size means a refusal at every larger size.
+struct LimitSweepTests {
+    /// Four ways to nest, each `depth` levels deep.
+    static func nested(_ form: Int, _ depth: Int) -> String {
+        switch form {
+        case 0: return String(repeating: "(", count: depth) + "a == 1" + String(repeating: ")", count: depth)
+        case 1: return String(repeating: "NOT ", count: depth) + "a == 1"
+        case 2: return "a == " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth)
+        default: return "a == " + String(repeating: "abs(", count: depth) + "1" + String(repeating: ")", count: depth)
+        }
+    }
+
+    /// Depths 1 to 600 in four forms (2,400 inputs), and 100,000 levels.
+    @Test func nestingSweep() {
+        var tried = 0
+        for form in 0..<4 {
+            var refusedAt: Int?
+            for depth in 1...600 {
+                tried += 1
+                do {
+                    _ = try FormatParser.parsePredicate(Self.nested(form, depth))
+                    #expect(refusedAt == nil, "form \(form): depth \(depth) parses after \(refusedAt ?? 0) was refused")
+                } catch {
+                    #expect(error.code == .limit, "form \(form) depth \(depth): \(error.message)")
+                    if refusedAt == nil { refusedAt = depth }
+                }
+            }
+            // Refused from one level past the default limit of 100.
+            #expect(refusedAt == 101, "form \(form) refused from \(refusedAt ?? 0)")
+            // Far past the limit: refused at once, not a stack overflow.
+            #expect(throws: ParseError.self) { try FormatParser.parsePredicate(Self.nested(form, 100_000)) }
+        }
+        #expect(tried == 2_400)
+    }
+
+    /// Lengths 0 to 300 bytes against a limit of 200 (301 inputs).
+    @Test func lengthSweep() {
+        let options = ParseOptions(maximumLength: 200)
+        for length in 0...300 {
+            let format = length < 8 ? String(repeating: " ", count: length) + "" : "a == '" + String(repeating: "x", count: length - 8) + "'"
+            let actual = format.utf8.count
+            do {
+                _ = try FormatParser.parsePredicate(format, options: options)
+                #expect(actual <= 200)
+            } catch {
+                // Short strings are too short to be predicates; past the
+                // limit, the limit is the error.
+                if actual > 200 { #expect(error.code == .limit, "\(actual) bytes: \(error.message)") } else {
+                    #expect(actual < 8, "\(actual) bytes: \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// SUBQUERY depths 1 to 12 under limits 0 to 10 (132 inputs).
+    @Test func subqueryDepthSweep() {
+        func nested(_ depth: Int) -> String {
+            var format = "$x\(depth).v == 1"
+            for level in stride(from: depth, through: 1, by: -1) {
+                let collection = level == 1 ? "items" : "$x\(level - 1).items"
+                format = "SUBQUERY(\(collection), $x\(level), \(format)).@count > 0"
+            }
+            return format
+        }
+        for limit in 0...10 {
+            for depth in 1...12 {
+                let options = ParseOptions(maximumSubqueryDepth: limit)
+                do {
+                    _ = try FormatParser.parsePredicate(nested(depth), options: options)
+                    #expect(depth <= limit, "depth \(depth) parsed under a limit of \(limit)")
+                } catch {
+                    #expect(depth > limit && error.code == .limit, "depth \(depth), limit \(limit): \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// Eight patterns known for catastrophic backtracking, each on subjects
+    /// of 3 lengths (24 inputs): an answer, or the regex limit's error.
+    @Test func catastrophicPatternsSweep() throws {
+        let patterns = [
+            "(a+)+$", "(a|aa)+$", "(a*)*b", "(x+x+)+y", "((a|a)*)*c", "(.*a){12}", "^(\\w+\\s?)*$", "(a|b|ab)*c",
+        ]
+        var limited = 0
+        for pattern in patterns {
+            let filter = try Filter("SELF MATCHES %@", pattern).compiled()
+            for length in [25, 1_000, 5_000] {
+                let subject = Value.string(String(repeating: "a", count: length) + "!")
+                do {
+                    _ = try filter.evaluate(with: subject)
+                } catch {
+                    #expect(error.code == .regexLimit, "\(pattern) on \(length): \(error.message)")
+                    limited += 1
+                }
+            }
+        }
+        // Most of them need the limit to stop at all.
+        #expect(limited >= 12)
+    }
+
+    /// On a thread with a 512 KiB stack (the size of secondary threads on
+    /// Apple platforms), every nesting form at depths up to 500 is parsed or
+    /// refused with the limit's error, never a crash; and what
+    /// parses can be printed, compiled, evaluated, compared, hashed and
+    /// encoded on that thread.
+    @Test func smallStacks() throws {
+        let outcome = OnThread.run(stackSize: 512 * 1024) { () -> [String] in
+            var problems: [String] = []
+            for form in 0..<4 {
+                for depth in [1, 10, 25, 50, 75, 100, 101, 500] {
+                    let format = Self.nested(form, depth)
+                    do {
+                        let filter = try Filter(format)
+                        let printed = filter.format
+                        let again = try Filter(printed)
+                        if again != filter { problems.append("form \(form) depth \(depth): printed form differs") }
+                        var hasher = Hasher()
+                        filter.hash(into: &hasher)
+                        _ = hasher.finalize()
+                        _ = try JSONEncoder().encode(filter.predicate)
+                        _ = try? filter.compiled().evaluate(with: ["a": 1])
+                    } catch let error as ParseError {
+                        if error.code != .limit { problems.append("form \(form) depth \(depth): \(error.message)") }
+                    } catch {
+                        problems.append("form \(form) depth \(depth): \(error)")
+                    }
+                }
+            }
+            return problems
+        }
+        #expect(outcome == [])
+    }
+}
+
+/// Runs a closure on a new thread with the given stack size and waits for it.
+enum OnThread {
+    final class Result<T>: @unchecked Sendable {
+        var value: T?
+    }
+
+    static func run<T>(stackSize: Int, _ body: @escaping @Sendable () -> T) -> T? {
+        let result = Result<T>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            result.value = body()
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        done.wait()
+        return result.value
+    }
+}
