@@ -9,7 +9,8 @@ import Sift
 // "baseline split" rows of the same run, not with absolute numbers from another
 // machine or another run.
 
-/// The three predicates also timed for the GNUstep peer (`peers/gnustep.sh`).
+/// The three predicates, timed for GNUstep too when these numbers were
+/// taken (`peers/compare.py` now times GNUstep's parsing of its five).
 let peerFormats: [(label: String, format: String)] = [
     ("simple", "age > 30"),
     ("beginswith", "name BEGINSWITH[c] 'ab'"),

@@ -133,7 +133,7 @@ public enum PeopleData {
         return people
     }
 
-    /// The people as a JSON array (UTF-8), for `nspred --data`.
+    /// The people as a JSON array (UTF-8), for the Go and GNUstep peers.
     public static func json(_ people: [Person]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(people.count * 110)
