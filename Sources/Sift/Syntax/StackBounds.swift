@@ -17,24 +17,40 @@ private func getThreadAttributes(_ thread: pthread_t, _ attributes: UnsafeMutabl
 /// small stacks (512 KiB on Apple platforms), and a bracket level of the
 /// parser takes several frames.
 enum StackBounds {
-    /// The lowest address of the current thread's stack plus `margin`, or 0
-    /// when the platform does not say.
-    static func floor(margin: UInt) -> UInt {
+    /// The current thread's stack, `low..<top`, and the address `margin`
+    /// above its end; nil when the platform does not say.
+    static func bounds(margin: UInt) -> StackBounds.Region? {
         #if os(Linux)
         var attributes = pthread_attr_t()
-        guard getThreadAttributes(pthread_self(), &attributes) == 0 else { return 0 }
+        guard getThreadAttributes(pthread_self(), &attributes) == 0 else { return nil }
         defer { pthread_attr_destroy(&attributes) }
         var address: UnsafeMutableRawPointer?
         var size = 0
-        guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return 0 }
-        return UInt(bitPattern: address) + margin
+        guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return nil }
+        let low = UInt(bitPattern: address)
+        return Region(low: low, floor: low + margin, top: low + UInt(size))
         #elseif canImport(Darwin)
         let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
-        let size = UInt(pthread_get_stacksize_np(pthread_self()))
-        return top - size + margin
+        let low = top - UInt(pthread_get_stacksize_np(pthread_self()))
+        return Region(low: low, floor: low + margin, top: top)
         #else
-        return 0
+        return nil
         #endif
+    }
+
+    struct Region {
+        let low: UInt
+        let floor: UInt
+        let top: UInt
+
+        /// Whether the caller is within the margin of the stack's end. An
+        /// address outside the stack (a sanitizer's fake frame) is not
+        /// counted.
+        @inline(__always)
+        var isNearEnd: Bool {
+            let here = StackBounds.current()
+            return here >= low && here < floor
+        }
     }
 
     /// An address in the caller's stack frame.
