@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if os(Linux)
+    // glibc 2.34 and later; its module does not export this GNU extension.
+    @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+    private func spawnCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
+#endif
+
 /// The REPL in a real terminal (tmux), typed into as a person would: tab
 /// completion, a caret error fixed by recalling and editing the line, `:why`,
 /// `:sql`, multi-line input, and history recalled after a restart.
@@ -24,6 +30,12 @@ struct ReplTerminalTests {
         /// Runs a tmux command that prints nothing, with posix_spawn and
         /// waitpid: the server `new-session` starts inherits descriptors
         /// Foundation's Process waits on, so Process would wait for it.
+        /// The child gets no descriptor but /dev/null (otherwise the server
+        /// would keep open the pipes of processes other tests are starting
+        /// at that moment, and they would never see the end of their
+        /// input), and a clear signal mask with default handlers (the test
+        /// runner's threads block most signals, and a server started with
+        /// them blocked never reaps its children or exits).
         func run(_ arguments: [String]) throws {
             let argv = ([tmux, "-L", socket] + arguments).map { strdup($0) } + [nil]
             defer { for p in argv { free(p) } }
@@ -33,8 +45,21 @@ struct ReplTerminalTests {
             for fd: Int32 in [0, 1, 2] {
                 posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
             }
+            #if os(Linux)
+                _ = spawnCloseFrom(&actions, 3)
+            #endif
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            var all = sigset_t()
+            sigfillset(&all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var pid: pid_t = 0
-            let status = posix_spawn(&pid, tmux, &actions, nil, argv, environ)
+            let status = posix_spawn(&pid, tmux, &actions, &attributes, argv, environ)
             guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
             var exit: Int32 = 0
             while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
