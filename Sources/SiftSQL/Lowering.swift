@@ -192,14 +192,15 @@ struct Lowering {
         var alias = alias
         var entity = entity
         var nullable = nullable
-        let written = components.joined(separator: ".")
+        let written = components.count == 1 ? components[0] : components.joined(separator: ".")
         guard !components.isEmpty else {
             throw error(.unsupported, "an object cannot be compared in SQL: compare one of its keys", entity: entity,
                         range: range)
         }
         for (i, key) in components.enumerated() {
             let isLast = i == components.count - 1
-            if let a = entity.attribute(named: key) {
+            let member = entity.member(named: key)
+            if case .attribute(let a)? = member {
                 guard isLast else {
                     throw error(
                         .unknownKey, "\(key) is an attribute of \(entity.name); it has no key \(components[i + 1])",
@@ -209,7 +210,7 @@ struct Lowering {
                     Column(sql: "\(alias).\(ctx.q(a.column))", type: a.type, nullable: nullable || a.isOptional,
                            key: written))
             }
-            guard let r = entity.relationship(named: key) else {
+            guard case .relationship(let r)? = member else {
                 throw error(
                     .unknownKey, "keypath \(written) not found in entity \(entity.name): it has no key \(key)",
                     entity: entity, key: key, range: range)

@@ -120,6 +120,22 @@ public struct Entity: Sendable, Hashable, Codable {
             ?? relationships.first { $0.name.lowercased() == name.lowercased() }
     }
 
+    /// An attribute or a relationship.
+    enum Member {
+        case attribute(Attribute)
+        case relationship(Relationship)
+    }
+
+    /// The attribute or relationship called `name`: exact names first (so a
+    /// relationship is found without comparing every attribute ignoring
+    /// case), then ignoring case, attributes before relationships.
+    func member(named name: String) -> Member? {
+        if let a = attributes.first(where: { $0.name == name }) { return .attribute(a) }
+        if let r = relationships.first(where: { $0.name == name }) { return .relationship(r) }
+        if let a = attribute(named: name) { return .attribute(a) }
+        return relationship(named: name).map { .relationship($0) }
+    }
+
     private enum CodingKeys: String, CodingKey {
         case name, table, primaryKey, attributes, relationships, discriminator
     }

@@ -35,6 +35,22 @@ final class LoweringTests: XCTestCase {
         XCTAssertEqual(try where_("title == author.name", dialect: .postgreSQL), #"t0."title" IS NOT DISTINCT FROM t1."name""#)
     }
 
+    /// A key names the attribute or relationship spelled exactly so before
+    /// one that differs only in case.
+    func testExactNamesBeforeCaseInsensitiveOnes() throws {
+        let schema = Schema([
+            Entity("Post", table: "posts", attributes: [Attribute("Author", .string, column: "author_text")],
+                   relationships: [.toOne("author", "Person", column: "person_id")]),
+            Entity("Person", table: "people", attributes: [Attribute("name", .string)]),
+        ])
+        func condition(_ format: String) throws -> String {
+            try Filter(format).sqlCondition(in: schema, entity: "Post", dialect: .sqlite).condition
+        }
+        XCTAssertEqual(try condition("author.name == 'x'"), #"t1."name" = ?1"#)
+        XCTAssertEqual(try condition("Author == 'x'"), #"t0."author_text" = ?1"#)
+        XCTAssertEqual(try condition("AUTHOR == 'x'"), #"t0."author_text" = ?1"#, "ignoring case: the attribute first")
+    }
+
     func testConditionAlone() throws {
         let c = try Filter("author.name == %@ AND year > 2000", "Ann").sqlCondition(in: schema, entity: "Book", dialect: .postgreSQL)
         XCTAssertEqual(c.joins, #" LEFT JOIN "authors" t1 ON t1."id" = t0."author_id""#)
