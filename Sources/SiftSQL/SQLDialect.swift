@@ -5,7 +5,7 @@ public enum SQLDialect: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// `name` as a quoted identifier, embedded quotes doubled.
     public func quote(_ name: String) -> String {
-        if !name.utf8.contains(UInt8(ascii: "\"")) { return "\"" + name + "\"" }
+        if !name.utf8.contains(UInt8(ascii: "\"")) { return "\"\(name)\"" }
         var out = "\""
         for ch in name.unicodeScalars {
             if ch == "\"" { out += "\"" }

@@ -134,6 +134,13 @@ extension Lowering {
     /// The least string above every string that begins with `s` (code
     /// point order), or nil if there is none.
     static func successor(_ s: String) -> String? {
+        // The usual case: the last character is ASCII below DEL, and the
+        // successor changes only that byte.
+        if let last = s.utf8.last, last < 0x7F {
+            var bytes = Array(s.utf8)
+            bytes[bytes.count - 1] = last + 1
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var scalars = Array(s.unicodeScalars)
         while let last = scalars.popLast() {
             var next = last.value + 1
