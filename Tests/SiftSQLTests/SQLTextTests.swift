@@ -22,3 +22,17 @@ final class SuccessorTests: XCTestCase {
         }
     }
 }
+
+/// Identifiers in double quotes, embedded quotes doubled, in both dialects.
+final class QuoteTests: XCTestCase {
+    func testQuote() {
+        for dialect in SQLDialect.allCases {
+            XCTAssertEqual(dialect.quote("name"), #""name""#)
+            XCTAssertEqual(dialect.quote(""), #""""#)
+            XCTAssertEqual(dialect.quote("a long column name over fifteen bytes"), #""a long column name over fifteen bytes""#)
+            XCTAssertEqual(dialect.quote(#"odd "col"; --"#), #""odd ""col""; --""#)
+            XCTAssertEqual(dialect.quote(#"""#), #""""""#)
+            XCTAssertEqual(dialect.quote("Zoë_表"), "\"Zoë_表\"")
+        }
+    }
+}
