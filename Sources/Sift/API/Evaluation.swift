@@ -98,7 +98,11 @@ extension Array where Element: KeyValueReadable {
         try withUnsafeBufferPointer { buffer throws(EvaluationError) in
             var n = 0
             let scope = Scope(variables: [:])
-            for i in buffer.indices where try filter.test(buffer[i], scope) { n += 1 }
+            guard var element = buffer.baseAddress else { return 0 }
+            for _ in 0..<buffer.count {
+                if try filter.test(element.pointee, scope) { n += 1 }
+                element += 1
+            }
             return n
         }
     }
@@ -122,7 +126,11 @@ extension Array where Element == Value {
         try withUnsafeBufferPointer { buffer throws(EvaluationError) in
             var n = 0
             let scope = Scope(variables: [:])
-            for i in buffer.indices where try filter.test(buffer[i], scope) { n += 1 }
+            guard var element = buffer.baseAddress else { return 0 }
+            for _ in 0..<buffer.count {
+                if try filter.test(element.pointee, scope) { n += 1 }
+                element += 1
+            }
             return n
         }
     }
