@@ -184,7 +184,7 @@ struct Parser {
     }
 
     /// Past this depth every level checks the room left on the stack.
-    static let stackCheckLevel = 24
+    static let stackCheckLevel = 16
     /// The stack kept free below the deepest parser frame: for the error,
     /// and for the code that walks the tree afterwards (its frames per level
     /// are much smaller than the parser's).
