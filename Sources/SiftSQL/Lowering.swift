@@ -81,6 +81,7 @@ struct Lowering {
                 return try self.leaf(element, c.op, rhs, c.options, negated: all, range: range, child)
             }
         }
+        if !negated, let membership = try toOneMembership(c, range: range, scope) { return membership }
         let lhs = try operand(c.lhs, scope)
         let rhs = try operand(c.rhs, scope)
         switch (lhs, rhs) {
@@ -98,6 +99,40 @@ struct Lowering {
         default:
             return try leaf(lhs, c.op, rhs, c.options, negated: negated, range: range, scope)
         }
+    }
+
+    /// The operators whose answer is false when their left side is nil and
+    /// the right side is not.
+    private static let falseForNil: Set<ComparisonOperator> = [
+        .equalTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between, .beginsWith,
+        .endsWith, .contains, .like, .matches, .in,
+    ]
+
+    /// `author.name == 'Ann'` (not negated; false when the author is nil) as
+    /// `t0.author_id IN (SELECT t1.id FROM authors t1 WHERE t1.name = ?1)`
+    /// rather than through a `LEFT JOIN`: the authors that qualify are found
+    /// once, and each row is a membership test instead of a lookup of its
+    /// author. On SQLite the key is written `+t0.author_id` so that an OR
+    /// with other conditions is not planned as a union of index searches,
+    /// and `IS NOT NULL` first keeps a nil key from making the leaf NULL.
+    private func toOneMembership(_ c: Comparison, range: SourceRange?, _ scope: Scope)
+        throws(SQLLoweringError) -> String?
+    {
+        guard c.modifier == .direct, case .keyPath(let keys) = c.lhs.kind, keys.count == 2,
+            case .constant(let k) = c.rhs.kind, !k.isNull, Self.falseForNil.contains(c.op),
+            case .relationship(let r)? = scope.entity.member(named: keys[0]), case .toOne(let column) = r.kind,
+            let destination = ctx.entity(r.destination), destination.discriminator == nil,
+            case .attribute? = destination.member(named: keys[1])
+        else { return nil }
+        let a = ctx.alias()
+        let child = Scope(entity: destination, alias: a, parent: scope)
+        let lhs = try resolve([keys[1]], from: a, destination, child, nullable: false, range: c.lhs.range)
+        let rhs = try operand(c.rhs, scope)
+        let condition = try leaf(lhs, c.op, rhs, c.options, negated: false, range: range, child)
+        let key = "\(scope.alias).\(ctx.q(column))"
+        let probe = dialect == .sqlite ? "+" + key : key
+        return "(\(key) IS NOT NULL AND \(probe) IN (SELECT \(a).\(ctx.q(destination.primaryKey)) FROM "
+            + "\(ctx.q(destination.table)) \(a) WHERE \(condition)))"
     }
 
     /// `tags.name CONTAINS x` / `x IN tags.name`: some element equals x;

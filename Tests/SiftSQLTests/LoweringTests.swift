@@ -46,25 +46,40 @@ final class LoweringTests: XCTestCase {
         func condition(_ format: String) throws -> String {
             try Filter(format).sqlCondition(in: schema, entity: "Post", dialect: .sqlite).condition
         }
-        XCTAssertEqual(try condition("author.name == 'x'"), #"t1."name" = ?1"#)
+        XCTAssertEqual(
+            try condition("author.name == 'x'"),
+            #"(t0."person_id" IS NOT NULL AND +t0."person_id" IN (SELECT t1."id" FROM "people" t1 WHERE t1."name" = ?1))"#)
         XCTAssertEqual(try condition("Author == 'x'"), #"t0."author_text" = ?1"#)
         XCTAssertEqual(try condition("AUTHOR == 'x'"), #"t0."author_text" = ?1"#, "ignoring case: the attribute first")
     }
 
     func testConditionAlone() throws {
-        let c = try Filter("author.name == %@ AND year > 2000", "Ann").sqlCondition(in: schema, entity: "Book", dialect: .postgreSQL)
+        let c = try Filter("author.name != %@ AND year > 2000", "Ann").sqlCondition(in: schema, entity: "Book", dialect: .postgreSQL)
         XCTAssertEqual(c.joins, #" LEFT JOIN "authors" t1 ON t1."id" = t0."author_id""#)
-        XCTAssertEqual(c.condition, #"(t1."name" = $1 AND t0."year" > $2)"#)
+        XCTAssertEqual(c.condition, #"((t1."name" <> $1 OR t1."name" IS NULL) AND t0."year" > $2)"#)
         XCTAssertEqual(c.bindings, [.text("Ann"), .integer(2000)])
     }
 
     func testToOneIsALeftJoinAndToManyIsASubquery() throws {
-        let s = try sql("author.name == 'Ann' AND author.age > 30 AND ANY tags.name == 'x' AND chapters.@count > 2")
+        let s = try sql("author.name != 'Ann' AND author.age != 30 AND ANY tags.name == 'x' AND chapters.@count > 2")
         XCTAssertEqual(s.sql.components(separatedBy: "LEFT JOIN").count, 2, "one join per distinct path: \(s.sql)")
         XCTAssertTrue(s.sql.contains(#"t0."id" IN (SELECT t3."book_id" FROM "book_tags" t3 JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?3)"#), s.sql)
         XCTAssertTrue(s.sql.contains(#"(SELECT COUNT(*) FROM "book_tags""#) == false)
         XCTAssertTrue(s.sql.contains(#"(SELECT COUNT(*) FROM "chapters" t4 WHERE t4."book_id" = t0."id") > ?4"#), s.sql)
         XCTAssertEqual(s.bindings, [.text("Ann"), .integer(30), .text("x"), .integer(2)])
+        // A comparison that is false when the object is nil: its matching
+        // objects found once, the rows tested by membership.
+        XCTAssertEqual(
+            try where_("author.name == 'Ann' AND author.age > 30"),
+            #"((t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t1."id" FROM "authors" t1 WHERE t1."name" = ?1))"#
+                + #" AND (t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t2."id" FROM "authors" t2 WHERE t2."age" > ?2)))"#)
+        XCTAssertTrue(
+            try where_("author.name BEGINSWITH[c] 'a'", dialect: .postgreSQL).hasPrefix(
+                #"(t0."author_id" IS NOT NULL AND t0."author_id" IN (SELECT t1."id" FROM "authors" t1 WHERE "#))
+        // Negated, nil, or compared with another key: the join.
+        for format in ["NOT author.name == 'Ann'", "author.name == nil", "author.name == title", "author.name != 'Ann'"] {
+            XCTAssertTrue(try sql(format).sql.contains("LEFT JOIN"), format)
+        }
         XCTAssertEqual(
             try where_("ALL chapters.pages > 10"),
             #"NOT EXISTS (SELECT 1 FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND NOT COALESCE(t1."pages" > ?1, 0))"#)
