@@ -52,31 +52,81 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     }
 }
 
+/// The loops behind every `filter`, `first(where:)` and `count(where:)`
+/// below, given the compiled test of one element. Inlinable, so that each is
+/// specialised for its element type in the caller's module.
+extension Sequence {
+    @inlinable
+    func siftFilter(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> [Element] {
+        var out: [Element] = []
+        let scope = Scope(variables: [:])
+        for element in self where try test(element, scope) { out.append(element) }
+        return out
+    }
+
+    @inlinable
+    func siftFirst(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Element? {
+        let scope = Scope(variables: [:])
+        for element in self where try test(element, scope) { return element }
+        return nil
+    }
+
+    @inlinable
+    func siftCount(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Int {
+        var n = 0
+        let scope = Scope(variables: [:])
+        for element in self where try test(element, scope) { n += 1 }
+        return n
+    }
+}
+
+/// The same loops over an array's buffer, reading elements in place
+/// instead of copying each one out of the array.
+extension Array {
+    @inlinable
+    func siftFilterInPlace(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError)
+        -> [Element]
+    {
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var out: [Element] = []
+            let scope = Scope(variables: [:])
+            for i in buffer.indices where try test(buffer[i], scope) { out.append(buffer[i]) }
+            return out
+        }
+    }
+
+    @inlinable
+    func siftCountInPlace(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Int {
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var n = 0
+            let scope = Scope(variables: [:])
+            guard var element = buffer.baseAddress else { return 0 }
+            for _ in 0..<buffer.count {
+                if try test(element.pointee, scope) { n += 1 }
+                element += 1
+            }
+            return n
+        }
+    }
+}
+
 extension Sequence where Element: KeyValueReadable {
     /// The elements that match, in order.
     @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
-        var out: [Element] = []
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element, scope) { out.append(element) }
-        return out
+        try siftFilter(filter.test)
     }
 
     /// The first element that matches.
     @inlinable
     public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element, scope) { return element }
-        return nil
+        try siftFirst(filter.test)
     }
 
     /// How many elements match.
     @inlinable
     public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
-        var n = 0
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element, scope) { n += 1 }
-        return n
+        try siftCount(filter.test)
     }
 }
 
@@ -84,55 +134,13 @@ extension Array where Element: KeyValueReadable {
     /// The elements that match, in order (read in place, not copied).
     @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
-        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
-            var out: [Element] = []
-            let scope = Scope(variables: [:])
-            for i in buffer.indices where try filter.test(buffer[i], scope) { out.append(buffer[i]) }
-            return out
-        }
+        try siftFilterInPlace(filter.test)
     }
 
     /// How many elements match (read in place, not copied).
     @inlinable
     public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
-        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
-            var n = 0
-            let scope = Scope(variables: [:])
-            guard var element = buffer.baseAddress else { return 0 }
-            for _ in 0..<buffer.count {
-                if try filter.test(element.pointee, scope) { n += 1 }
-                element += 1
-            }
-            return n
-        }
-    }
-}
-
-extension Array where Element == Value {
-    /// The values that match, in order (read in place, not copied).
-    @inlinable
-    public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
-        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
-            var out: [Value] = []
-            let scope = Scope(variables: [:])
-            for i in buffer.indices where try filter.test(buffer[i], scope) { out.append(buffer[i]) }
-            return out
-        }
-    }
-
-    /// How many values match (read in place, not copied).
-    @inlinable
-    public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
-        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
-            var n = 0
-            let scope = Scope(variables: [:])
-            guard var element = buffer.baseAddress else { return 0 }
-            for _ in 0..<buffer.count {
-                if try filter.test(element.pointee, scope) { n += 1 }
-                element += 1
-            }
-            return n
-        }
+        try siftCountInPlace(filter.test)
     }
 }
 
@@ -140,27 +148,19 @@ extension Sequence where Element: ValueConvertible {
     /// The elements that match, in order.
     @inlinable
     public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Element] {
-        var out: [Element] = []
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element.predicateValue, scope) { out.append(element) }
-        return out
+        try siftFilter { e, s throws(EvaluationError) in try filter.test(e.predicateValue, s) }
     }
 
     /// The first element that matches.
     @inlinable
     public func first(where filter: CompiledFilter) throws(EvaluationError) -> Element? {
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element.predicateValue, scope) { return element }
-        return nil
+        try siftFirst { e, s throws(EvaluationError) in try filter.test(e.predicateValue, s) }
     }
 
     /// How many elements match.
     @inlinable
     public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
-        var n = 0
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element.predicateValue, scope) { n += 1 }
-        return n
+        try siftCount { e, s throws(EvaluationError) in try filter.test(e.predicateValue, s) }
     }
 }
 
@@ -168,27 +168,33 @@ extension Sequence where Element == Value {
     /// The values that match, in order.
     @inlinable
     public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
-        var out: [Value] = []
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element, scope) { out.append(element) }
-        return out
+        try siftFilter(filter.test)
     }
 
     /// The first value that matches.
     @inlinable
     public func first(where filter: CompiledFilter) throws(EvaluationError) -> Value? {
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element, scope) { return element }
-        return nil
+        try siftFirst(filter.test)
     }
 
     /// How many values match.
     @inlinable
     public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
-        var n = 0
-        let scope = Scope(variables: [:])
-        for element in self where try filter.test(element, scope) { n += 1 }
-        return n
+        try siftCount(filter.test)
+    }
+}
+
+extension Array where Element == Value {
+    /// The values that match, in order (read in place, not copied).
+    @inlinable
+    public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
+        try siftFilterInPlace(filter.test)
+    }
+
+    /// How many values match (read in place, not copied).
+    @inlinable
+    public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
+        try siftCountInPlace(filter.test)
     }
 }
 

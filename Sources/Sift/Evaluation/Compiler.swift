@@ -28,16 +28,18 @@ struct RootAccess<Root>: Sendable {
 }
 
 extension RootAccess where Root == Value {
-    static let dynamic = RootAccess(
-        value: { $0 },
-        reader: { key in { v throws(Failure) in try KeyValueAccess.value(v, key: key) } },
-        fastComparison: { c, general in DynamicComparison.make(c, general: general) })
-
     /// Every comparison by the general path (what the fast paths are tested
     /// against).
     static let general = RootAccess(
         value: { $0 },
         reader: { key in { v throws(Failure) in try KeyValueAccess.value(v, key: key) } })
+
+    /// The general path, with the comparisons of ``DynamicComparison``.
+    static let dynamic: RootAccess = {
+        var access = general
+        access.fastComparison = { c, general in DynamicComparison.make(c, general: general) }
+        return access
+    }()
 }
 
 extension RootAccess where Root: KeyValueReadable {

@@ -117,8 +117,7 @@ enum DynamicComparison {
                     return constant.isLiterally(x) == equal
                 }
             case .beginsWith, .endsWith, .contains:
-                let kind: StringSemantics.Search = op == .beginsWith ? .prefix : (op == .endsWith ? .suffix : .substring)
-                let needle = StringSemantics.Needle(c, kind, options)
+                let needle = StringSemantics.Needle(c, StringSemantics.Search(op), options)
                 return path(keys, general) { v in
                     guard case .string(let x) = v else { return nil }
                     return needle.found(in: x)
@@ -129,14 +128,6 @@ enum DynamicComparison {
         default:
             return general
         }
-    }
-
-    /// Equality without options is literal (code unit by code unit), as
-    /// `isEqualToString:`: Swift's `==` is canonical equivalence, under which
-    /// even an ASCII string has other forms (the Kelvin sign is `K`).
-    @inline(__always)
-    static func literallyEqual(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 }
 
@@ -191,7 +182,7 @@ struct LiteralString: Sendable {
         // For a plain key, equal bytes and canonical equivalence are the same
         // (and `==` answers two equal short strings at once).
         if plain { return s.utf8.count == key.utf8.count && s == key }
-        return DynamicComparison.literallyEqual(s, key)
+        return StringSemantics.literallyEqual(s, key)
     }
 
     @inline(__always)

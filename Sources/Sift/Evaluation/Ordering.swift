@@ -35,7 +35,7 @@ enum Ordering {
             return false
         case (.string(let x), .string(let y)):
             if options.subtracting(.localeSensitive).isEmpty || options.contains(.normalized) {
-                return x.utf8.elementsEqual(y.utf8)
+                return StringSemantics.literallyEqual(x, y)
             }
             return StringSemantics.equal(x, y, options)
         default:

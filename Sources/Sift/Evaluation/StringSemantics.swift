@@ -85,6 +85,19 @@ enum StringSemantics {
 
     enum Search {
         case prefix, suffix, substring
+
+        /// The search of BEGINSWITH, ENDSWITH, or (any other operator) CONTAINS.
+        init(_ op: ComparisonOperator) {
+            self = op == .beginsWith ? .prefix : (op == .endsWith ? .suffix : .substring)
+        }
+    }
+
+    /// Equality without options is literal (code unit by code unit), as
+    /// `isEqualToString:`: Swift's `==` is canonical equivalence, under which
+    /// even an ASCII string has other forms (the Kelvin sign is `K`).
+    @inline(__always)
+    static func literallyEqual(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     /// BEGINSWITH / ENDSWITH / CONTAINS on strings. An empty needle never

@@ -67,8 +67,7 @@ enum TypedComparison<Root> {
             let literal = LiteralString(c)
             return { r, _ in literal.isLiterally(read(r)) == equal }
         case .beginsWith, .endsWith, .contains:
-            let kind: StringSemantics.Search = op == .beginsWith ? .prefix : (op == .endsWith ? .suffix : .substring)
-            let needle = StringSemantics.Needle(c, kind, options)
+            let needle = StringSemantics.Needle(c, StringSemantics.Search(op), options)
             return { r, _ in needle.found(in: read(r)) }
         default:
             return general

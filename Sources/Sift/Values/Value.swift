@@ -173,7 +173,7 @@ extension Value: Equatable {
         }
         switch (lhs, rhs) {
         case (.null, .null), (.nsNull, .nsNull): return true
-        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): return StringSemantics.literallyEqual(a, b)
         case (.date(let a), .date(let b)): return a == b
         case (.data(let a), .data(let b)): return a == b
         case (.uuid(let a), .uuid(let b)): return a == b
