@@ -61,19 +61,11 @@ struct LimitSweepTests {
 
     /// SUBQUERY depths 1 to 12 under limits 0 to 10 (132 inputs).
     @Test func subqueryDepthSweep() {
-        func nested(_ depth: Int) -> String {
-            var format = "$x\(depth).v == 1"
-            for level in stride(from: depth, through: 1, by: -1) {
-                let collection = level == 1 ? "items" : "$x\(level - 1).items"
-                format = "SUBQUERY(\(collection), $x\(level), \(format)).@count > 0"
-            }
-            return format
-        }
         for limit in 0...10 {
             for depth in 1...12 {
                 let options = ParseOptions(maximumSubqueryDepth: limit)
                 do {
-                    _ = try FormatParser.parsePredicate(nested(depth), options: options)
+                    _ = try FormatParser.parsePredicate(LimitTests.nestedSubqueries(depth), options: options)
                     #expect(depth <= limit, "depth \(depth) parsed under a limit of \(limit)")
                 } catch {
                     #expect(depth > limit && error.code == .limit, "depth \(depth), limit \(limit): \(error.message)")

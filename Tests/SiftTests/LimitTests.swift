@@ -57,7 +57,7 @@ struct LimitTests {
     }
 
     /// `SUBQUERY(items, $x1, SUBQUERY($x1.items, $x2, … $xN.v == 1).@count > 0).@count > 0`.
-    private func nestedSubqueries(_ depth: Int) -> String {
+    static func nestedSubqueries(_ depth: Int) -> String {
         var format = "$x\(depth).v == 1"
         for level in stride(from: depth, through: 1, by: -1) {
             let collection = level == 1 ? "items" : "$x\(level - 1).items"
@@ -86,18 +86,18 @@ struct LimitTests {
     @Test func subqueryDepth() throws {
         #expect(ParseOptions.default.maximumSubqueryDepth == 8)
         // At the default limit: parses and evaluates.
-        let eight = try Filter(nestedSubqueries(8))
+        let eight = try Filter(Self.nestedSubqueries(8))
         #expect(try eight.evaluate(with: nestedItems(8)))
         #expect(try !eight.evaluate(with: nestedItems(9)))
-        let nine = nestedSubqueries(9)
+        let nine = Self.nestedSubqueries(9)
         let e = try #require(parseError(nine))
         #expect(e.code == .limit)
         #expect(e.message == "SUBQUERY is nested deeper than the limit of 8 levels (ParseOptions.maximumSubqueryDepth)")
         #expect(e.range == subqueryKeyword(9, in: nine))
         // Configured.
         let options = ParseOptions(maximumSubqueryDepth: 2)
-        #expect(parseError(nestedSubqueries(2), options: options) == nil)
-        let three = nestedSubqueries(3)
+        #expect(parseError(Self.nestedSubqueries(2), options: options) == nil)
+        let three = Self.nestedSubqueries(3)
         let configured = try #require(parseError(three, options: options))
         #expect(configured.code == .limit)
         #expect(configured.range == subqueryKeyword(3, in: three))

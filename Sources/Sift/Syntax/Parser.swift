@@ -27,8 +27,8 @@ struct Parser {
     /// How many `SUBQUERY`s enclose the current point.
     var subqueryLevel = 0
     /// The thread's stack, found when the tree first gets deep (finding it
-    /// costs more than a short parse); `.none` inside when unknown.
-    var stack: StackBounds.Region??
+    /// costs more than a short parse).
+    var stack: StackBounds.Region?
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, source: String, tokens: [Token], arguments: [FormatArgument],
@@ -193,8 +193,9 @@ struct Parser {
     /// Fails with the limit's error when the thread's stack is nearly used up
     /// (before the depth limit, on a thread with a small stack).
     mutating func checkStack() throws(ParseError) {
-        if stack == nil { stack = .some(StackBounds.bounds(margin: Parser.stackMargin)) }
-        guard let region = stack ?? nil, region.isNearEnd else { return }
+        let region = stack ?? StackBounds.bounds(margin: Parser.stackMargin)
+        stack = region
+        guard region.isNearEnd else { return }
         throw error(
             "nesting is too deep for the stack of this thread (\(level - 2) levels; ParseOptions.maximumDepth is \(options.maximumDepth))",
             current.range, .limit)

@@ -18,15 +18,16 @@ private func getThreadAttributes(_ thread: pthread_t, _ attributes: UnsafeMutabl
 /// parser takes several frames.
 enum StackBounds {
     /// The current thread's stack, `low..<top`, and the address `margin`
-    /// above its end; nil when the platform does not say.
-    static func bounds(margin: UInt) -> StackBounds.Region? {
+    /// above its end; an empty region (never near its end) when the
+    /// platform does not say.
+    static func bounds(margin: UInt) -> StackBounds.Region {
         #if os(Linux)
         var attributes = pthread_attr_t()
-        guard getThreadAttributes(pthread_self(), &attributes) == 0 else { return nil }
+        guard getThreadAttributes(pthread_self(), &attributes) == 0 else { return .unknown }
         defer { pthread_attr_destroy(&attributes) }
         var address: UnsafeMutableRawPointer?
         var size = 0
-        guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return nil }
+        guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return .unknown }
         let low = UInt(bitPattern: address)
         return Region(low: low, floor: low + margin, top: low + UInt(size))
         #elseif canImport(Darwin)
@@ -34,7 +35,7 @@ enum StackBounds {
         let low = top - UInt(pthread_get_stacksize_np(pthread_self()))
         return Region(low: low, floor: low + margin, top: top)
         #else
-        return nil
+        return .unknown
         #endif
     }
 
@@ -42,6 +43,8 @@ enum StackBounds {
         let low: UInt
         let floor: UInt
         let top: UInt
+
+        static let unknown = Region(low: 0, floor: 0, top: 0)
 
         /// Whether the caller is within the margin of the stack's end. An
         /// address outside the stack (a sanitizer's fake frame) is not
