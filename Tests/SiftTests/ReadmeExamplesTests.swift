@@ -59,7 +59,7 @@ struct ReadmeExamplesTests {
     @Test func ownTypes() throws {
         struct Author: KeyValueReadable {
             var name: String
-            static let keyTable = KeyTable<Author>(typed: ["name": .string { $0.name }])
+            static let keyTable = KeyTable<Author>(typed: ["name": .string(\.name)])
         }
         struct Book: KeyValueReadable {
             var title: String
@@ -68,11 +68,11 @@ struct ReadmeExamplesTests {
             var editor: Author
             var authors: [Author]
             static let keyTable = KeyTable<Book>(typed: [
-                "title": .string { $0.title },
-                "year": .int { $0.year },
-                "tags": .strings { $0.tags },
-                "editor": .object { $0.editor },
-                "authors": .objects { $0.authors },
+                "title": .string(\.title),
+                "year": .int(\.year),
+                "tags": .strings(\.tags),
+                "editor": .object(\.editor),
+                "authors": .objects(\.authors),
             ])
         }
         let books = [

@@ -11,7 +11,7 @@ public struct Author: KeyValueReadable, Sendable {
     }
 
     public static let keyTable = KeyTable<Author>(typed: [
-        "name": .string { $0.name },
+        "name": .string(\.name),
     ])
 }
 
@@ -31,11 +31,11 @@ public struct Person: KeyValueReadable, Sendable {
     }
 
     public static let keyTable = KeyTable<Person>(typed: [
-        "name": .string { $0.name },
-        "age": .int { $0.age },
-        "score": .double { $0.score },
-        "tags": .strings { $0.tags },
-        "author": .object { $0.author },
+        "name": .string(\.name),
+        "age": .int(\.age),
+        "score": .double(\.score),
+        "tags": .strings(\.tags),
+        "author": .object(\.author),
     ])
 }
 

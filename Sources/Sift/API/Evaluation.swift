@@ -2,13 +2,13 @@
 /// times, from any thread.
 public struct CompiledFilter: Sendable {
     public let filter: Filter
-    @usableFromInline let test: @Sendable (Value, Scope) throws(EvaluationError) -> Bool
+    @usableFromInline let test: CompiledTest<Value>
 
     /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
     public init(_ filter: Filter, regexLimits: RegexLimits = .default) {
         self.filter = filter
         let compiler = Compiler(source: filter.source ?? filter.format, root: .dynamic, regexLimits: regexLimits)
-        test = compiler.predicate(filter.predicate)
+        test = compiler.test(filter.predicate)
     }
 
     /// Whether `object` matches. `variables` supply `$VARIABLES` that were not
@@ -28,27 +28,33 @@ public struct CompiledFilter: Sendable {
 
 /// A ``Filter`` compiled for objects of one ``KeyValueReadable`` type: the
 /// root object's keys are resolved to the type's readers when compiling, so
-/// evaluation reads properties directly, without boxing the object.
+/// evaluation reads properties directly, without boxing the object. Stored
+/// properties given to the ``KeyTable`` by key path are read in place, from
+/// the object's memory, without copying the object.
 ///
 /// The collection methods (`filter`, `count(where:)`, `first(where:)`) are
 /// inlinable, so that they are specialised for the element type in the
 /// caller's module and read elements in place.
 public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     public let filter: Filter
-    @usableFromInline let test: @Sendable (Root, Scope) throws(EvaluationError) -> Bool
+    /// The test of the object at an address (an element in place, or a
+    /// value given to ``evaluate(with:variables:)``).
+    @usableFromInline let test: CompiledTest<ObjectAddress>
 
     /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
     public init(_ filter: Filter, for type: Root.Type = Root.self, regexLimits: RegexLimits = .default) {
         self.filter = filter
         let compiler = Compiler(
-            source: filter.source ?? filter.format, root: RootAccess<Root>.typed, regexLimits: regexLimits)
-        test = compiler.predicate(filter.predicate)
+            source: filter.source ?? filter.format, root: RootAccess<ObjectAddress>.typed(Root.self),
+            regexLimits: regexLimits)
+        test = compiler.test(filter.predicate)
     }
 
     /// Whether `object` matches.
     @inlinable
     public func evaluate(with object: Root, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
-        try test(object, Scope(variables: variables))
+        let scope = Scope(variables: variables)
+        return try withUnsafePointer(to: object) { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }
     }
 }
 
@@ -110,23 +116,63 @@ extension Array {
     }
 }
 
+/// The loops of a ``TypedFilter``: each element is tested where it is.
 extension Sequence where Element: KeyValueReadable {
+    @inlinable
+    func siftAddressFilter(_ test: CompiledTest<ObjectAddress>) throws(EvaluationError)
+        -> [Element]
+    {
+        var out: [Element] = []
+        let scope = Scope(variables: [:])
+        for element in self {
+            if try withUnsafePointer(to: element, { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }) {
+                out.append(element)
+            }
+        }
+        return out
+    }
+
+    @inlinable
+    func siftAddressFirst(_ test: CompiledTest<ObjectAddress>) throws(EvaluationError)
+        -> Element?
+    {
+        let scope = Scope(variables: [:])
+        for element in self {
+            if try withUnsafePointer(to: element, { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }) {
+                return element
+            }
+        }
+        return nil
+    }
+
+    @inlinable
+    func siftAddressCount(_ test: CompiledTest<ObjectAddress>) throws(EvaluationError) -> Int {
+        var n = 0
+        let scope = Scope(variables: [:])
+        for element in self {
+            if try withUnsafePointer(to: element, { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }) {
+                n += 1
+            }
+        }
+        return n
+    }
+
     /// The elements that match, in order.
     @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
-        try siftFilter(filter.test)
+        try siftAddressFilter(filter.test)
     }
 
     /// The first element that matches.
     @inlinable
     public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {
-        try siftFirst(filter.test)
+        try siftAddressFirst(filter.test)
     }
 
     /// How many elements match.
     @inlinable
     public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
-        try siftCount(filter.test)
+        try siftAddressCount(filter.test)
     }
 }
 
@@ -134,13 +180,39 @@ extension Array where Element: KeyValueReadable {
     /// The elements that match, in order (read in place, not copied).
     @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
-        try siftFilterInPlace(filter.test)
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var out: [Element] = []
+            let scope = Scope(variables: [:])
+            guard let base = buffer.baseAddress else { return out }
+            for i in 0..<buffer.count where try filter.test(ObjectAddress(base + i), scope) { out.append(base[i]) }
+            return out
+        }
+    }
+
+    /// The first element that matches (read in place, not copied).
+    @inlinable
+    public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            let scope = Scope(variables: [:])
+            guard let base = buffer.baseAddress else { return nil }
+            for i in 0..<buffer.count where try filter.test(ObjectAddress(base + i), scope) { return base[i] }
+            return nil
+        }
     }
 
     /// How many elements match (read in place, not copied).
     @inlinable
     public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
-        try siftCountInPlace(filter.test)
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var n = 0
+            let scope = Scope(variables: [:])
+            guard var element = buffer.baseAddress else { return 0 }
+            for _ in 0..<buffer.count {
+                if try filter.test(ObjectAddress(element), scope) { n += 1 }
+                element += 1
+            }
+            return n
+        }
     }
 }
 
@@ -168,19 +240,19 @@ extension Sequence where Element == Value {
     /// The values that match, in order.
     @inlinable
     public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
-        try siftFilter(filter.test)
+        try siftFilter { v, s throws(EvaluationError) in try filter.test(v, s) }
     }
 
     /// The first value that matches.
     @inlinable
     public func first(where filter: CompiledFilter) throws(EvaluationError) -> Value? {
-        try siftFirst(filter.test)
+        try siftFirst { v, s throws(EvaluationError) in try filter.test(v, s) }
     }
 
     /// How many values match.
     @inlinable
     public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
-        try siftCount(filter.test)
+        try siftCount { v, s throws(EvaluationError) in try filter.test(v, s) }
     }
 }
 
@@ -188,13 +260,13 @@ extension Array where Element == Value {
     /// The values that match, in order (read in place, not copied).
     @inlinable
     public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
-        try siftFilterInPlace(filter.test)
+        try siftFilterInPlace { v, s throws(EvaluationError) in try filter.test(v, s) }
     }
 
     /// How many values match (read in place, not copied).
     @inlinable
     public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
-        try siftCountInPlace(filter.test)
+        try siftCountInPlace { v, s throws(EvaluationError) in try filter.test(v, s) }
     }
 }
 

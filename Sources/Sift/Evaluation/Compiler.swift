@@ -13,6 +13,24 @@ struct Scope: Sendable {
     }
 }
 
+/// A compiled predicate's test of one root object. Kept in a generic
+/// struct so that the function is stored and called as the compiler made it:
+/// a function converted to a concrete type (`(Value, Scope) -> Bool`) would
+/// be called through a re-abstraction thunk on every object.
+@usableFromInline
+struct CompiledTest<Root>: Sendable {
+    @usableFromInline let run: @Sendable (Root, Scope) throws(EvaluationError) -> Bool
+
+    init(_ run: @escaping @Sendable (Root, Scope) throws(EvaluationError) -> Bool) {
+        self.run = run
+    }
+
+    @inlinable @inline(__always)
+    func callAsFunction(_ root: Root, _ scope: Scope) throws(EvaluationError) -> Bool {
+        try run(root, scope)
+    }
+}
+
 /// How a compiled predicate reads its root object (`SELF`): its keys,
 /// resolved once per key path node, and its value as a whole.
 struct RootAccess<Root>: Sendable {
@@ -42,22 +60,65 @@ extension RootAccess where Root == Value {
     }()
 }
 
-extension RootAccess where Root: KeyValueReadable {
-    static var typed: RootAccess {
+/// The address of an object of a ``KeyValueReadable`` type that a
+/// ``TypedFilter`` reads in place: an element of an array's buffer, or a
+/// value the filter was given, valid only during the evaluation.
+@frozen @usableFromInline
+struct ObjectAddress {
+    @usableFromInline let raw: UnsafeRawPointer
+
+    @inlinable @inline(__always)
+    init(_ raw: UnsafeRawPointer) {
+        self.raw = raw
+    }
+
+    @inline(__always)
+    func object<T>(_: T.Type) -> T { raw.assumingMemoryBound(to: T.self).pointee }
+}
+
+extension RootAccess where Root == ObjectAddress {
+    /// Access to objects of type `T` by address: stored properties given by
+    /// key path are loaded from their offsets, the other readers are called
+    /// with the object.
+    static func typed<T: KeyValueReadable>(_: T.Type) -> RootAccess {
         RootAccess(
-            value: { .object(ObjectValue($0)) },
+            value: { .object(ObjectValue($0.object(T.self))) },
             reader: { key in
-                if let read = Root.keyTable.reader(forKey: key) {
-                    return { root throws(Failure) in read(root) }
+                if let read = T.keyTable.reader(forKey: key) {
+                    return { a throws(Failure) in read(a.object(T.self)) }
                 }
-                if key == "self" || key == "SELF" { return { root throws(Failure) in .object(ObjectValue(root)) } }
-                let name = String(describing: Root.self)
+                if key == "self" || key == "SELF" { return { a throws(Failure) in .object(ObjectValue(a.object(T.self))) } }
+                let name = String(describing: T.self)
                 return { _ throws(Failure) in throw Failure(.unknownKey, "\(name) has no key '\(key)'") }
             },
             typedPath: { keys in
                 guard let first = keys.first else { return nil }
-                return KeyReader.path(keys, from: Root.keyTable.typedReader(forKey: first))
+                return KeyReader.path(keys, from: T.keyTable.typedReader(forKey: first))?.atAddress()
             })
+    }
+}
+
+extension KeyReader {
+    /// This reader for an object given by its address: a load at the
+    /// property's offset when it is stored inline, else a call with the object.
+    func atAddress() -> KeyReader<ObjectAddress> {
+        guard let offset else {
+            return composed(after: { $0.object(Root.self) }, at: nil)
+        }
+        switch kind {
+        case .int: return KeyReader<ObjectAddress>(kind: .int { $0.raw.load(fromByteOffset: offset, as: Int.self) }, offset: offset)
+        case .double:
+            return KeyReader<ObjectAddress>(kind: .double { $0.raw.load(fromByteOffset: offset, as: Double.self) }, offset: offset)
+        case .bool: return KeyReader<ObjectAddress>(kind: .bool { $0.raw.load(fromByteOffset: offset, as: Bool.self) }, offset: offset)
+        case .string:
+            return KeyReader<ObjectAddress>(kind: .string { $0.raw.load(fromByteOffset: offset, as: String.self) }, offset: offset)
+        case .strings:
+            return KeyReader<ObjectAddress>(kind: .strings { $0.raw.load(fromByteOffset: offset, as: [String].self) }, offset: offset)
+        case .value:
+            return KeyReader<ObjectAddress>(kind: .value { $0.raw.load(fromByteOffset: offset, as: Value.self) }, offset: offset)
+        case .object:
+            return composed(after: { $0.object(Root.self) }, at: 0)
+        }
     }
 }
 
@@ -84,11 +145,15 @@ struct Compiler<Root> {
 
     // MARK: - Predicates
 
+    /// The test of the whole predicate `p`.
+    func test(_ p: PredicateNode) -> CompiledTest<Root> { CompiledTest(predicate(p)) }
+
     func predicate(_ p: PredicateNode) -> TestFunction {
         switch p.kind {
         case .constant(let b):
             return { _, _ in b }
         case .and(let children):
+            if let both = InPlaceComparison<Root>.numeric(children, root: root, and: true) { return both }
             // Two children are held directly: a function stored in an array
             // is called through re-abstraction thunks.
             if children.count == 2 {
@@ -104,6 +169,7 @@ struct Compiler<Root> {
                 return true
             }
         case .or(let children):
+            if let either = InPlaceComparison<Root>.numeric(children, root: root, and: false) { return either }
             if children.count == 2 {
                 let (a, b) = (predicate(children[0]), predicate(children[1]))
                 return { r, s throws(EvaluationError) in

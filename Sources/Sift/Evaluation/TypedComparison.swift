@@ -8,6 +8,9 @@ enum TypedComparison<Root> {
     typealias Test = @Sendable (Root, Scope) throws(EvaluationError) -> Bool
 
     static func make(_ c: Comparison, root: RootAccess<Root>, general: @escaping Test) -> Test {
+        if Root.self == ObjectAddress.self, let leaf = InPlaceLeaf(c, root: root) {
+            return InPlaceComparison<Root>.test(leaf)
+        }
         switch (c.lhs.kind, c.rhs.kind, c.modifier) {
         case (.keyPath(let keys), .constant(let k), .direct):
             guard let reader = root.typedPath(keys) else { return general }
@@ -72,5 +75,201 @@ enum TypedComparison<Root> {
         default:
             return general
         }
+    }
+}
+
+/// A comparison of a property stored at a known offset in an object given by
+/// address with a constant, as data: what ``InPlaceComparison`` and
+/// ``BranchProgram`` run. Only cases whose answer is the general path's are
+/// taken (the same as ``TypedComparison``'s); none of them throws.
+enum InPlaceLeaf: Sendable {
+    case int(offset: Int, Order, Int)
+    case double(offset: Int, Order, Double)
+    /// `==` (`equal`) or `!=` with a string.
+    case string(offset: Int, LiteralString, equal: Bool)
+    case search(offset: Int, StringSemantics.Needle)
+    /// `ANY strings == literal` (`any`, `equal`), `ALL strings != literal`, ….
+    case strings(offset: Int, LiteralString, any: Bool, equal: Bool)
+
+    init?<Root>(_ c: Comparison, root: RootAccess<Root>) {
+        switch (c.lhs.kind, c.rhs.kind, c.modifier) {
+        case (.keyPath(let keys), .constant(let k), .direct):
+            guard let reader = root.typedPath(keys), let offset = reader.offset else { return nil }
+            switch (reader.kind, k) {
+            case (.int, .int(let v)):
+                guard let order = Order(c.op) else { return nil }
+                self = .int(offset: offset, order, v)
+            case (.double, .double(let v)):
+                guard let order = Order(c.op) else { return nil }
+                self = .double(offset: offset, order, v)
+            case (.double, .int(let i)) where i.magnitude <= 1 << 53:
+                guard let order = Order(c.op) else { return nil }
+                self = .double(offset: offset, order, Double(i))
+            case (.string, .string(let v)):
+                switch c.op {
+                case .equalTo, .notEqualTo:
+                    guard c.options.isEmpty || c.options == [.normalized] else { return nil }
+                    self = .string(offset: offset, LiteralString(v), equal: c.op == .equalTo)
+                case .beginsWith, .endsWith, .contains:
+                    self = .search(offset: offset, StringSemantics.Needle(v, StringSemantics.Search(c.op), c.options))
+                default:
+                    return nil
+                }
+            default:
+                return nil
+            }
+        case (.constant(.string(let k)), .keyPath(let keys), .direct) where c.op == .in && c.options.isEmpty:
+            // 'x' IN tags
+            guard let reader = root.typedPath(keys), case .strings = reader.kind, let offset = reader.offset else {
+                return nil
+            }
+            self = .strings(offset: offset, LiteralString(k), any: true, equal: true)
+        case (.keyPath(let keys), .constant(.string(let k)), .any), (.keyPath(let keys), .constant(.string(let k)), .all):
+            guard c.op == .equalTo || c.op == .notEqualTo, c.options.isEmpty,
+                let reader = root.typedPath(keys), case .strings = reader.kind, let offset = reader.offset
+            else { return nil }
+            self = .strings(offset: offset, LiteralString(k), any: c.modifier == .any, equal: c.op == .equalTo)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether the object at `object` passes.
+    @inline(__always)
+    func holds(_ object: UnsafeRawPointer) -> Bool {
+        switch self {
+        case .int(let offset, let order, let c): return order.holds(object.load(fromByteOffset: offset, as: Int.self), c)
+        case .double(let offset, let order, let c):
+            return order.holds(object.load(fromByteOffset: offset, as: Double.self), c)
+        case .string(let offset, let literal, let equal):
+            return literal.isLiterally((object + offset).assumingMemoryBound(to: String.self).pointee) == equal
+        case .search(let offset, let needle):
+            return needle.found(in: (object + offset).assumingMemoryBound(to: String.self).pointee)
+        case .strings(let offset, let literal, let any, let equal):
+            let strings = (object + offset).assumingMemoryBound(to: [String].self)
+            if any { return strings.pointee.contains { literal.isLiterally($0) == equal } }
+            return strings.pointee.allSatisfy { literal.isLiterally($0) == equal }
+        }
+    }
+}
+
+/// The comparisons of ``TypedComparison`` for a root given by address
+/// (`Root` is ``ObjectAddress``) and a property stored at a known offset in
+/// it: the property is read in place, with no reader call and no copy of the
+/// object. Written over `Root` so that the closures are made and called with
+/// the compiler's own calling convention (no re-abstraction thunks); they
+/// are only made when `Root` is ``ObjectAddress``.
+enum InPlaceComparison<Root> {
+    typealias Test = TypedComparison<Root>.Test
+
+    @inline(__always)
+    private static func address(_ r: Root, _ offset: Int) -> UnsafeRawPointer {
+        unsafeBitCast(r, to: ObjectAddress.self).raw + offset
+    }
+
+    /// AND (`and`) or OR of comparisons that all read numbers in place, as one
+    /// test that reads and compares them all without branching between them
+    /// (none of them can throw, so not stopping at the first answer changes
+    /// nothing); nil for anything else.
+    static func numeric(_ children: [PredicateNode], root: RootAccess<Root>, and: Bool) -> Test? {
+        guard Root.self == ObjectAddress.self, children.count >= 2 else { return nil }
+        var leaves: [NumericLeaf] = []
+        for child in children {
+            guard case .comparison(let c) = child.kind, let leaf = InPlaceLeaf(c, root: root) else { return nil }
+            switch leaf {
+            case .int(let offset, let order, let k): leaves.append(NumericLeaf(offset, order, int: k))
+            case .double(let offset, let order, let k): leaves.append(NumericLeaf(offset, order, double: k))
+            case .string, .search, .strings: return nil
+            }
+        }
+        let all = leaves
+        if all.count == 2 {
+            let (a, b) = (all[0], all[1])
+            if and { return { r, _ in let o = address(r, 0); return bit(a.holds(o)) & bit(b.holds(o)) != 0 } }
+            return { r, _ in let o = address(r, 0); return bit(a.holds(o)) | bit(b.holds(o)) != 0 }
+        }
+        if and {
+            return { r, _ in
+                let o = address(r, 0)
+                var every: UInt8 = 1
+                for leaf in all { every &= bit(leaf.holds(o)) }
+                return every != 0
+            }
+        }
+        return { r, _ in
+            let o = address(r, 0)
+            var any: UInt8 = 0
+            for leaf in all { any |= bit(leaf.holds(o)) }
+            return any != 0
+        }
+    }
+
+    /// A Bool as 0 or 1, to combine without short-circuit branches.
+    @inline(__always)
+    private static func bit(_ b: Bool) -> UInt8 { b ? 1 : 0 }
+
+    /// The test of one leaf, made for it: a closure per kind and operator.
+    static func test(_ leaf: InPlaceLeaf) -> Test {
+        switch leaf {
+        case .int(let offset, let order, let c): return ordered(Int.self, at: offset, order, c)
+        case .double(let offset, let order, let c): return ordered(Double.self, at: offset, order, c)
+        case .string(let offset, let literal, let equal):
+            return { r, _ in
+                literal.isLiterally(address(r, offset).assumingMemoryBound(to: String.self).pointee) == equal
+            }
+        case .search(let offset, let needle):
+            return { r, _ in needle.found(in: address(r, offset).assumingMemoryBound(to: String.self).pointee) }
+        case .strings(let offset, let literal, let any, let equal):
+            if any {
+                return { r, _ in
+                    address(r, offset).assumingMemoryBound(to: [String].self).pointee.contains {
+                        literal.isLiterally($0) == equal
+                    }
+                }
+            }
+            return { r, _ in
+                address(r, offset).assumingMemoryBound(to: [String].self).pointee.allSatisfy {
+                    literal.isLiterally($0) == equal
+                }
+            }
+        }
+    }
+
+    /// One closure per operator, so that the comparison is all it does.
+    private static func ordered<T: Comparable & Sendable & BitwiseCopyable>(
+        _: T.Type, at offset: Int, _ order: Order, _ c: T
+    ) -> Test {
+        switch order {
+        case .less: return { r, _ in address(r, offset).load(as: T.self) < c }
+        case .lessOrEqual: return { r, _ in address(r, offset).load(as: T.self) <= c }
+        case .greater: return { r, _ in address(r, offset).load(as: T.self) > c }
+        case .greaterOrEqual: return { r, _ in address(r, offset).load(as: T.self) >= c }
+        case .equal: return { r, _ in address(r, offset).load(as: T.self) == c }
+        case .notEqual: return { r, _ in address(r, offset).load(as: T.self) != c }
+        }
+    }
+}
+
+/// An integer or double comparison at an offset, in a plain struct: what an
+/// AND or OR of such comparisons evaluates in one test.
+struct NumericLeaf: Sendable {
+    let offset: Int
+    let order: Order
+    let isDouble: Bool
+    let int: Int
+    let double: Double
+
+    init(_ offset: Int, _ order: Order, int: Int) {
+        (self.offset, self.order, isDouble, self.int, double) = (offset, order, false, int, 0)
+    }
+
+    init(_ offset: Int, _ order: Order, double: Double) {
+        (self.offset, self.order, isDouble, int, self.double) = (offset, order, true, 0, double)
+    }
+
+    @inline(__always)
+    func holds(_ object: UnsafeRawPointer) -> Bool {
+        if isDouble { return order.holds(object.load(fromByteOffset: offset, as: Double.self), double) }
+        return order.holds(object.load(fromByteOffset: offset, as: Int.self), int)
     }
 }

@@ -69,6 +69,12 @@ public struct KeyTable<Root>: Sendable {
 
 /// How to read one key of a type: as a ``Value``, or as the property's own
 /// type so that compiled filters can skip building values.
+///
+/// Give a stored property by its key path (`.int(\.year)`) where you can: a
+/// ``TypedFilter`` then reads the property straight from the object's memory,
+/// at the property's offset, instead of calling a closure with a copy of the
+/// object. Closures (`.int { $0.year }`) work for anything else (computed
+/// properties, classes), as do key paths that are not stored in the type.
 public struct KeyReader<Root>: Sendable {
     enum Kind: Sendable {
         case value(@Sendable (Root) -> Value)
@@ -81,6 +87,14 @@ public struct KeyReader<Root>: Sendable {
     }
 
     let kind: Kind
+    /// Where the property is in a `Root`'s memory, when it is stored inline
+    /// in it (a stored property of a struct, through stored structs).
+    let offset: Int?
+
+    init(kind: Kind, offset: Int? = nil) {
+        self.kind = kind
+        self.offset = offset
+    }
 
     public static func value(_ read: @escaping @Sendable (Root) -> Value) -> KeyReader { KeyReader(kind: .value(read)) }
     public static func int(_ read: @escaping @Sendable (Root) -> Int) -> KeyReader { KeyReader(kind: .int(read)) }
@@ -95,14 +109,61 @@ public struct KeyReader<Root>: Sendable {
     /// A to-one relationship: key paths through it (`author.name`) are
     /// resolved through `T`'s table when a filter is compiled.
     public static func object<T: KeyValueReadable>(_ read: @escaping @Sendable (Root) -> T) -> KeyReader {
-        KeyReader(kind: .object(
-            value: { .object(ObjectValue(read($0))) },
-            nested: { key in T.keyTable.typedReader(forKey: key)?.composed(after: read) }))
+        object(read, offset: nil)
     }
 
     /// A to-many relationship (`authors`), read as an array of objects.
     public static func objects<T: KeyValueReadable>(_ read: @escaping @Sendable (Root) -> [T]) -> KeyReader {
         KeyReader(kind: .value({ root in .array(read(root).map { .object(ObjectValue($0)) }) }))
+    }
+
+    // Stored properties by key path.
+
+    public static func value(_ path: KeyPath<Root, Value> & Sendable) -> KeyReader {
+        KeyReader(kind: .value({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
+    }
+
+    public static func int(_ path: KeyPath<Root, Int> & Sendable) -> KeyReader {
+        KeyReader(kind: .int({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
+    }
+
+    public static func double(_ path: KeyPath<Root, Double> & Sendable) -> KeyReader {
+        KeyReader(kind: .double({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
+    }
+
+    public static func string(_ path: KeyPath<Root, String> & Sendable) -> KeyReader {
+        KeyReader(kind: .string({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
+    }
+
+    public static func bool(_ path: KeyPath<Root, Bool> & Sendable) -> KeyReader {
+        KeyReader(kind: .bool({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
+    }
+
+    /// A to-many attribute of strings (`tags`).
+    public static func strings(_ path: KeyPath<Root, [String]> & Sendable) -> KeyReader {
+        KeyReader(kind: .strings({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
+    }
+
+    /// A to-one relationship: key paths through it (`author.name`) are
+    /// resolved through `T`'s table when a filter is compiled. When `T` is a
+    /// struct stored in `Root`, its stored properties are read in place too.
+    public static func object<T: KeyValueReadable>(_ path: KeyPath<Root, T> & Sendable) -> KeyReader {
+        object({ $0[keyPath: path] }, offset: MemoryLayout<Root>.offset(of: path))
+    }
+
+    /// A to-many relationship (`authors`), read as an array of objects.
+    public static func objects<T: KeyValueReadable>(_ path: KeyPath<Root, [T]> & Sendable) -> KeyReader {
+        objects { $0[keyPath: path] }
+    }
+
+    private static func object<T: KeyValueReadable>(_ read: @escaping @Sendable (Root) -> T, offset: Int?)
+        -> KeyReader
+    {
+        KeyReader(
+            kind: .object(
+                value: { .object(ObjectValue(read($0))) },
+                nested: { key in T.keyTable.typedReader(forKey: key)?.composed(after: read, at: offset) }),
+            offset: offset)
     }
 
     /// The reader as one that returns a ``Value``.
@@ -118,19 +179,23 @@ public struct KeyReader<Root>: Sendable {
         }
     }
 
-    /// This reader applied to what `outer` reads.
-    func composed<Outer>(after outer: @escaping @Sendable (Outer) -> Root) -> KeyReader<Outer> {
+    /// This reader applied to what `outer` reads; `base` is where that is
+    /// stored in an `Outer`, if it is stored inline.
+    func composed<Outer>(after outer: @escaping @Sendable (Outer) -> Root, at base: Int?) -> KeyReader<Outer> {
+        let offset = base.flatMap { b in self.offset.map { b + $0 } }
         switch kind {
-        case .value(let f): return .value { f(outer($0)) }
-        case .int(let f): return .int { f(outer($0)) }
-        case .double(let f): return .double { f(outer($0)) }
-        case .string(let f): return .string { f(outer($0)) }
-        case .bool(let f): return .bool { f(outer($0)) }
-        case .strings(let f): return .strings { f(outer($0)) }
+        case .value(let f): return KeyReader<Outer>(kind: .value { f(outer($0)) }, offset: offset)
+        case .int(let f): return KeyReader<Outer>(kind: .int { f(outer($0)) }, offset: offset)
+        case .double(let f): return KeyReader<Outer>(kind: .double { f(outer($0)) }, offset: offset)
+        case .string(let f): return KeyReader<Outer>(kind: .string { f(outer($0)) }, offset: offset)
+        case .bool(let f): return KeyReader<Outer>(kind: .bool { f(outer($0)) }, offset: offset)
+        case .strings(let f): return KeyReader<Outer>(kind: .strings { f(outer($0)) }, offset: offset)
         case .object(let f, let nested):
-            return KeyReader<Outer>(kind: .object(
-                value: { f(outer($0)) },
-                nested: { key in nested(key)?.composed(after: outer) }))
+            return KeyReader<Outer>(
+                kind: .object(
+                    value: { f(outer($0)) },
+                    nested: { key in nested(key)?.composed(after: outer, at: base) }),
+                offset: offset)
         }
     }
 

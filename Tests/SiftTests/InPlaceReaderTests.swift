@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+@testable import Sift
+
+/// ``Member`` with its keys given by key path: stored properties are read in
+/// place, at their offsets.
+struct StoredMember: KeyValueReadable {
+    var name: String
+    var age: Int
+    var score: Double
+    var flag: Bool
+    var tags: [String]
+    var mentor: StoredMentor
+    var extra: Value
+    var shout: String { name.uppercased() }
+
+    init(_ m: Member) {
+        name = m.name
+        age = m.age
+        score = m.score
+        flag = m.age % 2 == 0
+        tags = m.tags
+        mentor = StoredMentor(name: m.mentor.name, level: m.mentor.level)
+        extra = .int(m.age % 7)
+    }
+
+    static let keyTable = KeyTable<StoredMember>(typed: [
+        "name": .string(\.name),
+        "age": .int(\.age),
+        "score": .double(\.score),
+        "flag": .bool(\.flag),
+        "tags": .strings(\.tags),
+        "mentor": .object(\.mentor),
+        "extra": .value(\.extra),
+        "shout": .string(\.shout),
+    ])
+}
+
+struct StoredMentor: KeyValueReadable {
+    var level: Int
+    var name: String
+
+    init(name: String, level: Int) {
+        self.name = name
+        self.level = level
+    }
+
+    static let keyTable = KeyTable<StoredMentor>(typed: ["name": .string(\.name), "level": .int(\.level)])
+}
+
+/// The same keys on a class: key paths into a class have no offset in the
+/// root's memory, so its readers are called with the object.
+final class MemberObject: KeyValueReadable, @unchecked Sendable {
+    let member: StoredMember
+    var name: String { member.name }
+    let age: Int
+    let tags: [String]
+    let mentor: StoredMentor
+
+    init(_ m: StoredMember) {
+        member = m
+        age = m.age
+        tags = m.tags
+        mentor = m.mentor
+    }
+
+    static let keyTable = KeyTable<MemberObject>(typed: [
+        "name": .string(\.name),
+        "age": .int(\.age),
+        "score": .double(\.member.score),
+        "tags": .strings(\.tags),
+        "mentor": .object(\.mentor),
+    ])
+}
+
+struct InPlaceReaderTests {
+    static let members = TypedReaderTests.members.map(StoredMember.init)
+
+    static func dynamicValue(_ m: StoredMember) -> Value {
+        [
+            "name": .string(m.name), "age": .int(m.age), "score": .double(m.score), "flag": .bool(m.flag),
+            "tags": .array(m.tags.map { .string($0) }),
+            "mentor": ["name": .string(m.mentor.name), "level": .int(m.mentor.level)],
+            "extra": m.extra, "shout": .string(m.shout),
+        ]
+    }
+
+    static let formats = TypedReaderTests.formats + [
+        "flag == YES", "flag != NO", "extra == 3", "extra > 2", "shout BEGINSWITH 'AB'", "shout == 'ERY'",
+        "age < 10 OR age > 90", "NOT (age BETWEEN {10, 90})", "age IN {1, 2, 3}", "age > 30 AND mentor.level < 2",
+        "ALL tags != 'x'", "NONE tags == 'x'", "mentor.level == 2 OR mentor.name ==[c] 'ann'",
+        "age > 2.5", "score < 0.75", "score * 2 <= %d", "age > 10 AND age < 90 AND score >= 0.25",
+        "age < 5 OR score > 0.95 OR mentor.level == 4",
+    ]
+
+    /// The offsets are known where the data are stored inline, and only
+    /// there (otherwise the tests below would not test reading in place).
+    @Test func offsetsAreKnownForStoredProperties() {
+        let table = StoredMember.keyTable
+        for key in ["name", "age", "score", "flag", "tags", "mentor", "extra"] {
+            #expect(table.typedReader(forKey: key)?.offset != nil, "\(key)")
+        }
+        #expect(table.typedReader(forKey: "shout")?.offset == nil)
+        let level = KeyReader.path(["mentor", "level"], from: table.typedReader(forKey: "mentor"))
+        #expect(level?.offset == MemoryLayout<StoredMember>.offset(of: \StoredMember.mentor.level))
+        #expect(MemberObject.keyTable.typedReader(forKey: "age")?.offset == nil)
+        let member = Member.keyTable.typedReader(forKey: "age")
+        #expect(member != nil && member?.offset == nil)
+    }
+
+    @Test(arguments: formats)
+    func inPlaceReadersAgreeWithValues(format: String) throws {
+        let filter = try format.contains("%d") ? Filter(format, 1) : Filter(format)
+        let typed = filter.compiled(for: StoredMember.self)
+        let dynamic = filter.compiled()
+        var expected: [Int] = []
+        for (i, m) in Self.members.enumerated() {
+            let a = try typed.evaluate(with: m)
+            let b = try dynamic.evaluate(with: Self.dynamicValue(m))
+            #expect(a == b, "\(format) on \(m.name.unicodeScalars.map { String($0.value, radix: 16) })")
+            if b { expected.append(i) }
+        }
+        #expect(expected.count < Self.members.count || format.contains("!=") || format.contains("ALL")
+            || format.contains("NONE") || format.contains("NOT") || format.contains("OR"))
+
+        // The collection methods: an array read in place, another sequence
+        // element by element.
+        let names = expected.map { Self.members[$0].name }
+        #expect(try Self.members.filter(typed).map(\.name) == names)
+        #expect(try Self.members.count(where: typed) == expected.count)
+        #expect(try Self.members.first(where: typed)?.name == names.first)
+        let sequence = AnySequence(Self.members)
+        #expect(try sequence.filter(typed).map(\.name) == names)
+        #expect(try sequence.count(where: typed) == expected.count)
+        #expect(try sequence.first(where: typed)?.name == names.first)
+        #expect(try ArraySlice(Self.members).filter(typed).map(\.name) == names)
+    }
+
+    @Test(arguments: ["age > 30", "name BEGINSWITH[c] 'ab'", "ANY tags == 'x'", "mentor.name == 'Ann'", "score < 0.5"])
+    func classReadersAgree(format: String) throws {
+        let filter = try Filter(format)
+        let objects = Self.members.map(MemberObject.init)
+        let typed = filter.compiled(for: MemberObject.self)
+        let dynamic = filter.compiled()
+        let expected = Self.members.filter { (try? dynamic.evaluate(with: Self.dynamicValue($0))) == true }.map(\.name)
+        #expect(!expected.isEmpty)
+        #expect(try objects.filter(typed).map(\.name) == expected)
+        #expect(try AnySequence(objects).count(where: typed) == expected.count)
+    }
+
+    /// Keys that are not typed, SELF and errors still work on a value read
+    /// by address.
+    @Test func wholeObjectAndErrors() throws {
+        let m = Self.members[3]
+        #expect(try Filter("SELF.age == %d", m.age).compiled(for: StoredMember.self).evaluate(with: m))
+        #expect(try Filter("mentor.level + 1 == %d", m.mentor.level + 1).compiled(for: StoredMember.self).evaluate(with: m))
+        #expect(throws: EvaluationError.self) { try Filter("name > 3").compiled(for: StoredMember.self).evaluate(with: m) }
+        #expect(throws: EvaluationError.self) {
+            try Self.members.filter(Filter("nothing == 1").compiled(for: StoredMember.self))
+        }
+        // Short-circuiting, and so which comparisons can throw, is unchanged.
+        let typed = { (f: String) in try Filter(f).compiled(for: StoredMember.self).evaluate(with: m) }
+        #expect(try !typed("age > 200 AND name > 3"))
+        #expect(try typed("age >= 0 OR name > 3"))
+        #expect(throws: EvaluationError.self) { try typed("age >= 0 AND score >= 0 AND name > 3") }
+        #expect(throws: EvaluationError.self) { try typed("name > 3 OR age >= 0") }
+        let sub = try Filter("SUBQUERY(tags, $t, $t == 'x').@count == %d", m.tags.filter { $0 == "x" }.count)
+        #expect(try sub.compiled(for: StoredMember.self).evaluate(with: m))
+    }
+}
