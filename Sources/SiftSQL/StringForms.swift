@@ -113,9 +113,14 @@ extension Lowering {
     /// BEGINSWITH without `[c]`/`[d]` as index ranges. With `[n]` the
     /// prefix is literal: the strings from `p` up to `p` with its last
     /// character incremented. Without options a string also begins with an
-    /// ASCII prefix `ab` when its canonical decomposition does (`aḃ…`), and
-    /// then its UTF-8 starts with `a` and a non-ASCII character: a second
-    /// range, checked exactly.
+    /// ASCII prefix when its canonical decomposition does
+    /// (`CanonicalPrefixes`): `aḃ…` begins with `ab`, `\u{212A}a…` (Kelvin
+    /// sign) with `Ka`. Each other spelling is a range of its own, checked
+    /// exactly: the literal head followed by the scalars that decompose to
+    /// begin with the last character, and, for a head character with a
+    /// singleton (`K`, `;`, `` ` ``), the head up to it followed by the
+    /// singleton. A prefix with neither (`ab` has `ḃ`, but `a1` or `aq` have
+    /// none) is the one literal range.
     private func prefixRange(_ column: String, _ prefix: String, _ options: ComparisonOptions) -> String? {
         let c = dialect == .postgreSQL ? "(\(column) COLLATE \"C\")" : column
         func range(_ low: String, _ high: String?) -> String {
@@ -124,12 +129,47 @@ extension Lowering {
             return r
         }
         if options.contains(.normalized) { return "(" + range(prefix, Self.successor(prefix)) + ")" }
-        guard prefix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let head = String(prefix.dropLast())
+        guard let last = prefix.utf8.last, prefix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let literal = "(" + range(prefix, Self.successor(prefix)) + ")"
+        let bounds = CanonicalPrefixes.bounds(last)
+        let head = prefix.utf8.dropLast()
+        let singletons = head.contains { CanonicalPrefixes.singleton($0) != nil }
+        if bounds == nil && !singletons { return literal }
         let exact = searchCall(.column(column), .text(bound: prefix), .prefix, options, negated: false)
-        return "((" + range(prefix, Self.successor(prefix)) + ") OR (" + range(head + "\u{80}", Self.successor(head))
-            + " AND " + exact + "))"
+        // `before` followed by a scalar from `low` to `high`, checked exactly.
+        func other(_ before: Substring.UTF8View, _ low: UInt32, _ high: UInt32) -> String {
+            var from = String(decoding: before, as: UTF8.self)
+            var to = from
+            from.unicodeScalars.append(Unicode.Scalar(low)!)
+            to.unicodeScalars.append(Unicode.Scalar(high + 1)!)
+            return " OR (" + range(from, to) + " AND " + exact + ")"
+        }
+        var sql = "(" + literal
+        if let bounds { sql += other(head, bounds.low, bounds.high) }
+        if singletons {
+            // Past the first `singletonRanges` head characters with a
+            // singleton, one range takes every string that begins with the
+            // head up to the next one (a superset, checked exactly): the
+            // number of ranges stays bounded (`;;;…` would otherwise nest too
+            // deep for SQLite).
+            var count = 0
+            for i in head.indices {
+                guard let u = CanonicalPrefixes.singleton(head[i]) else { continue }
+                let before = head[..<i]
+                if count == Self.singletonRanges {
+                    let coarse = String(decoding: before, as: UTF8.self)
+                    sql += " OR (" + range(coarse, Self.successor(coarse)) + " AND " + exact + ")"
+                    break
+                }
+                count += 1
+                sql += other(before, u.value, u.value)
+            }
+        }
+        return sql + ")"
     }
+
+    /// How many head characters with a singleton get a range of their own.
+    static let singletonRanges = 2
 
     /// The least string above every string that begins with `s` (code
     /// point order), or nil if there is none.

@@ -223,13 +223,32 @@ struct InjectionTests {
     }
 
     /// A harmless string that lowers to the same SQL as `s` would if `s`
-    /// were harmless: BEGINSWITH takes an index range for an ASCII prefix
-    /// (with an open end for a single character), so the stand-in keeps
-    /// those traits.
+    /// were harmless: BEGINSWITH takes index ranges for an ASCII prefix, one
+    /// more when a non-ASCII character decomposes to begin with its last
+    /// character, and more for the earlier characters that a non-ASCII
+    /// character decomposes to (the Kelvin sign to `K`), so the stand-in
+    /// keeps those traits (the same number of such characters, in front).
     static func standIn(for s: String) -> String {
-        let ascii = s.unicodeScalars.allSatisfy(\.isASCII)
-        return s.count == 1 ? (ascii ? "x" : "é") : (ascii ? "xy" : "éé")
+        guard s.unicodeScalars.allSatisfy(\.isASCII) else { return s.count == 1 ? "é" : "éé" }
+        let singletons = s.unicodeScalars.dropLast().filter { decomposed.singletons.contains($0) }.count
+        let head = singletons > 0 ? String(repeating: "K", count: singletons) : (s.count == 1 ? "" : "x")
+        return head + (decomposed.starts.contains(s.unicodeScalars.last!) ? "y" : "1")
     }
+
+    /// The ASCII characters that begin the canonical decomposition of a
+    /// non-ASCII character (`starts`), and those that are all of one
+    /// (`singletons`).
+    static let decomposed: (starts: Set<Unicode.Scalar>, singletons: Set<Unicode.Scalar>) = {
+        var starts = Set<Unicode.Scalar>(), singletons = Set<Unicode.Scalar>()
+        for v in UInt32(0x80)...0x2FFFF {
+            guard let u = Unicode.Scalar(v) else { continue }
+            let d = Array(String(Character(u)).decomposedStringWithCanonicalMapping.unicodeScalars)
+            guard let first = d.first, first.isASCII else { continue }
+            starts.insert(first)
+            if d.count == 1 { singletons.insert(first) }
+        }
+        return (starts, singletons)
+    }()
 
     @Test func valuesAreOnlyBound() throws {
         let store = try Store(postgresSchema: "sift_injection_values")

@@ -185,23 +185,91 @@ final class LoweringTests: XCTestCase {
         }
     }
 
+    /// BEGINSWITH's index ranges: one literal range where no other
+    /// spelling of the prefix exists, otherwise a MULTI-INDEX OR of one
+    /// range per spelling, each on the index.
+    func testBeginsWithPlans() throws {
+        let db = try DatabaseQueue(configuration: .sift)
+        try db.write { db in
+            for s in schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
+            try db.execute(sql: #"CREATE INDEX books_title ON books(title)"#)
+        }
+        let range = "SEARCH t0 USING COVERING INDEX books_title (title>? AND title<?)"
+        // (format, ranges): ab has aḃ…, Ka has Kà… and \u{212A}a…, aq and a1 have no other spelling;
+        // past two Ks, one range for the strings that begin with KK.
+        let expectations = [
+            ("title BEGINSWITH 'ab'", 2), ("title BEGINSWITH 'Ka'", 3), ("title BEGINSWITH 'KKa'", 4),
+            ("title BEGINSWITH 'KKKKa'", 5),
+            ("title BEGINSWITH 'aq'", 1), ("title BEGINSWITH 'a1'", 1), ("title BEGINSWITH 'Q'", 1),
+            ("title BEGINSWITH[n] 'ab'", 1),
+        ]
+        for (format, ranges) in expectations {
+            let q = try Sift.FetchRequest(entity: "Book", filter: try Filter(format)).countSQL(in: schema, dialect: .sqlite)
+            let plan = try db.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + q.sql, arguments: q.arguments)
+                    .map { $0["detail"] as String? ?? "" }
+            }
+            XCTAssertEqual(plan.filter { $0 == range }.count, ranges, "\(format):\n\(plan.joined(separator: "\n"))")
+            XCTAssertEqual(plan.contains("MULTI-INDEX OR"), ranges > 1, "\(format):\n\(plan.joined(separator: "\n"))")
+            XCTAssertEqual(plan.count, ranges > 1 ? 1 + 2 * ranges : 1, "\(format):\n\(plan.joined(separator: "\n"))")
+            if ranges == 1 {
+                XCTAssertEqual(q.bindings.count, 2, "\(format): \(q.sql)")
+            }
+        }
+    }
+
+    /// BEGINSWITH without options matches what the evaluator matches, in
+    /// SQLite and (when `SIFT_POSTGRES` is set) PostgreSQL: the strings whose
+    /// canonical decomposition begins with the prefix, spelled with a
+    /// precomposed last character (`aḃ`) or a singleton (`\u{212A}` for
+    /// `K`, U+037E for `;`, U+1FEF for `` ` ``) anywhere in it.
     func testBeginsWithMatchesDecomposedPrefixes() throws {
         let s = Schema([Entity("W", table: "w", attributes: [Attribute("s", .string)])])
-        let words = ["cafe", "café", "cafe\u{301}", "cafd", "caff", "cag", "ca", "ḃ", "b", nil]
+        let words: [String?] = [
+            "cafe", "café", "cafe\u{301}", "cafd", "caff", "cag", "ca", "ḃ", "b", nil,
+            "\u{212A}a", "Ka", "K\u{1E01}", "\u{212A}\u{1E01}", "\u{212A}", "K", "Ḱa", "K\u{301}a", "Kb",
+            "KKa", "K\u{212A}a", "\u{212A}Ka", "\u{212A}\u{212A}à", "\u{212A}\u{212A}",
+            "KK\u{212A}a", "\u{212A}\u{212A}\u{212A}a", "KK\u{212A}", "KKKa", "K\u{212A}Ka", "KKx", "KK\u{212A}\u{212A}a",
+            "KKK\u{212A}a", "KK\u{212A}K\u{1E01}",
+            "a\u{037E}b", "a;b", "a;\u{1E03}", "a\u{037E}\u{1E07}x", "\u{037E}", ";", "a\u{1FEF}b", "a`b", "a`",
+            "aḃc", "aḅ", "aḇ", "aḄ", "aḆ", "aÿ", "ab\u{307}", "a\u{1E08}", "a\u{80}", "aq", "aq\u{301}", "a1",
+            "a1\u{301}", "Qa", "é", "",
+        ]
         let db = try DatabaseQueue(configuration: .sift)
         try db.write { db in
             for stmt in s.createStatements(dialect: .sqlite) { try db.execute(sql: stmt) }
             for (i, w) in words.enumerated() { try db.execute(sql: "INSERT INTO w VALUES (?, ?)", arguments: [i, w]) }
         }
+        let pg = try PostgresClient.fromEnvironment(schema: "sift_beginswith")
+        if let pg {
+            for stmt in s.createStatements(dialect: .postgreSQL) { try pg.execute(stmt) }
+            for (i, w) in words.enumerated() {
+                _ = try pg.query("INSERT INTO w VALUES ($1, $2)", [.integer(Int64(i)), w.map(SQLValue.text) ?? .null])
+            }
+        }
         let values: [Value] = words.enumerated().map { .dictionary(["id": .int($0.offset), "s": $0.element.map(Value.string) ?? .null]) }
-        for format in ["s BEGINSWITH 'cafe'", "s BEGINSWITH 'b'", "s BEGINSWITH[n] 'cafe'", "NOT s BEGINSWITH 'caf'", "s BEGINSWITH 'ca'"] {
+        let formats = [
+            "s BEGINSWITH 'cafe'", "s BEGINSWITH 'b'", "s BEGINSWITH[n] 'cafe'", "NOT s BEGINSWITH 'caf'", "s BEGINSWITH 'ca'",
+            "s BEGINSWITH 'ab'", "NOT s BEGINSWITH 'ab'", "s BEGINSWITH 'Ka'", "NOT s BEGINSWITH 'Ka'", "s BEGINSWITH 'KKa'",
+            "s BEGINSWITH 'K'", "s BEGINSWITH 'KK'", "s BEGINSWITH 'a;b'", "s BEGINSWITH ';'", "s BEGINSWITH 'a`b'",
+            "s BEGINSWITH 'a`'", "s BEGINSWITH 'aq'", "s BEGINSWITH 'a1'", "s BEGINSWITH 'Q'", "s BEGINSWITH[n] 'Ka'",
+            "s BEGINSWITH 'KKKa'", "s BEGINSWITH 'KKKKa'", "NOT s BEGINSWITH 'KKKKa'", "s BEGINSWITH ';;;;'",
+        ]
+        for format in formats {
             let request = Sift.FetchRequest(entity: "W", filter: try Filter(format))
             let expected = try request.execute(on: values).map { row -> Int in
                 if case .dictionary(let d) = row, case .int(let i)? = d["id"] { return i }
                 return -1
             }
             let got = try db.read { try request.fetchPrimaryKeys($0, schema: s).compactMap { Int.fromDatabaseValue($0) } }
-            XCTAssertEqual(got, expected, format)
+            XCTAssertEqual(got, expected, "SQLite: \(format)")
+            if let pg {
+                let ids = try pg.query(try request.sql(in: s, dialect: .postgreSQL).statement).map { row -> Int in
+                    if case .integer(let i)? = row.first { return Int(i) }
+                    return -1
+                }
+                XCTAssertEqual(ids, expected, "PostgreSQL: \(format)")
+            }
         }
     }
 }

@@ -36,3 +36,38 @@ final class QuoteTests: XCTestCase {
         }
     }
 }
+
+/// The tables of `CanonicalPrefixes`, recomputed over every Unicode scalar
+/// with Foundation's canonical decomposition: a difference would make
+/// BEGINSWITH's index ranges miss strings the evaluator matches.
+final class CanonicalPrefixTests: XCTestCase {
+    func testTablesMatchFoundation() {
+        var bounds = [(low: UInt32, high: UInt32)?](repeating: nil, count: 128)
+        var singletons = [Unicode.Scalar?](repeating: nil, count: 128)
+        for v in UInt32(0x80)...0x10FFFF {
+            guard let u = Unicode.Scalar(v) else { continue }
+            let d = Array(String(Character(u)).decomposedStringWithCanonicalMapping.unicodeScalars)
+            guard let first = d.first, first.value < 0x80 else { continue }
+            let c = Int(first.value)
+            bounds[c] = (min(bounds[c]?.low ?? v, v), max(bounds[c]?.high ?? v, v))
+            if d.count == 1 {
+                XCTAssertNil(singletons[c], "two singletons for \(first)")
+                singletons[c] = u
+            } else {
+                // What the lowering relies on: after the ASCII character
+                // comes a non-ASCII scalar, never a second ASCII one.
+                XCTAssertGreaterThanOrEqual(d[1].value, 0x80, "U+\(String(v, radix: 16)) decomposes to two ASCII characters")
+            }
+        }
+        for c in 0..<128 {
+            let ch = String(UnicodeScalar(UInt8(c)))
+            let table = CanonicalPrefixes.bounds(UInt8(c))
+            XCTAssertEqual(table?.low, bounds[c]?.low, "lowest for \(ch.debugDescription)")
+            XCTAssertEqual(table?.high, bounds[c]?.high, "highest for \(ch.debugDescription)")
+            XCTAssertEqual(CanonicalPrefixes.singleton(UInt8(c)), singletons[c], "singleton for \(ch.debugDescription)")
+        }
+        XCTAssertEqual(CanonicalPrefixes.bounds(UInt8(ascii: "b"))?.low, 0x1E03)
+        XCTAssertNil(CanonicalPrefixes.bounds(UInt8(ascii: "q")))
+        XCTAssertNil(CanonicalPrefixes.bounds(UInt8(ascii: "1")))
+    }
+}
