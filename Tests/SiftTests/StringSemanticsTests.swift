@@ -30,6 +30,34 @@ struct StringSemanticsTests {
         #expect(mixed > 5_000)
     }
 
+    /// BEGINSWITH / ENDSWITH fold only the characters they need; the answer
+    /// must be the one from the keys of the whole strings, also where
+    /// characters fold to nothing (a combining mark after a control character
+    /// under [d]).
+    @Test func prefixAndSuffixAgreeWithWholeKeys() {
+        var rng = SplitMix(seed: 9)
+        let alphabet = ["a", "A", "\t", "\n", "\r", "\r\n", "\u{301}", "\u{316}", "é", "e", "ß", "s", "\u{212A}", "k"]
+        let needles = ["a", "\t\ta", "a\t\t", "\ta", "ea", "ss", "k", "\t", "e\u{301}"]
+        let optionSets: [ComparisonOptions] = [[], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]]
+        var matches = 0
+        for _ in 0..<4000 {
+            let hay = (0..<Int(rng.next() % 8)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }.joined()
+            let needle = needles[Int(rng.next() % UInt64(needles.count))]
+            for options in optionSets {
+                for kind in [StringSemantics.Search.prefix, .suffix] {
+                    let whole = StringSemantics.search(
+                        StringSemantics.key(hay, options), StringSemantics.key(needle, options), kind)
+                    #expect(StringSemantics.search(hay, needle, kind, options) == whole,
+                            "\(hay.unicodeScalars.map { String($0.value, radix: 16) }) \(kind) \(needle.debugDescription) \(options.letters)")
+                    if whole { matches += 1 }
+                }
+            }
+        }
+        #expect(matches > 1000)
+        #expect(StringSemantics.search("\t\u{301}\t\u{301}a", "\t\ta", .prefix, [.diacriticInsensitive]))
+        #expect(StringSemantics.search("a\t\u{301}\t\u{301}", "a\t\t", .suffix, [.diacriticInsensitive]))
+    }
+
     /// The per-scalar keys of Latin strings are the keys Foundation's
     /// normalisation gives: for every pair of scalars below U+0250 next to
     /// ASCII letters, and for random strings of them, under each option.

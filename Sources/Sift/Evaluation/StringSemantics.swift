@@ -109,15 +109,24 @@ enum StringSemantics {
     }
 
     /// Searches for an already folded needle. For a prefix or suffix only
-    /// the characters that can take part are folded: every character folds
-    /// to at least one scalar, except a run of combining marks at the very
-    /// start, which is one character; so `n + 1` characters are enough.
+    /// the characters that can take part are folded: the key of a string is
+    /// the keys of its characters one after another, so the first (last)
+    /// characters whose keys make at least `n` scalars decide. Most
+    /// characters fold to at least one scalar, so `n + 1` characters are
+    /// usually enough; a character can fold to none (a combining mark on its
+    /// own, after a control character or at the start, under `[d]`), and
+    /// then more are taken.
     static func search(_ haystack: String, key n: [UInt32], _ kind: Search, _ options: ComparisonOptions) -> Bool {
         switch kind {
-        case .prefix:
-            return search(key(String(haystack.prefix(n.count + 1)), options), n, kind)
-        case .suffix:
-            return search(key(String(haystack.suffix(n.count + 1)), options), n, kind)
+        case .prefix, .suffix:
+            var m = n.count + 1
+            while true {
+                let part = kind == .prefix ? haystack.prefix(m) : haystack.suffix(m)
+                let k = key(String(part), options)
+                let whole = kind == .prefix ? part.endIndex == haystack.endIndex : part.startIndex == haystack.startIndex
+                if k.count >= n.count || whole { return search(k, n, kind) }
+                m *= 2
+            }
         case .substring:
             return search(key(haystack, options), n, kind)
         }
