@@ -79,8 +79,8 @@ enum TypedComparison<Root> {
 }
 
 /// A comparison of a property stored at a known offset in an object given by
-/// address with a constant, as data: what ``InPlaceComparison`` and
-/// ``BranchProgram`` run. Only cases whose answer is the general path's are
+/// address with a constant, as data, from which ``InPlaceComparison`` makes
+/// its tests. Only cases whose answer is the general path's are
 /// taken (the same as ``TypedComparison``'s); none of them throws.
 enum InPlaceLeaf: Sendable {
     case int(offset: Int, Order, Int)
@@ -131,24 +131,6 @@ enum InPlaceLeaf: Sendable {
             self = .strings(offset: offset, LiteralString(k), any: c.modifier == .any, equal: c.op == .equalTo)
         default:
             return nil
-        }
-    }
-
-    /// Whether the object at `object` passes.
-    @inline(__always)
-    func holds(_ object: UnsafeRawPointer) -> Bool {
-        switch self {
-        case .int(let offset, let order, let c): return order.holds(object.load(fromByteOffset: offset, as: Int.self), c)
-        case .double(let offset, let order, let c):
-            return order.holds(object.load(fromByteOffset: offset, as: Double.self), c)
-        case .string(let offset, let literal, let equal):
-            return literal.isLiterally((object + offset).assumingMemoryBound(to: String.self).pointee) == equal
-        case .search(let offset, let needle):
-            return needle.found(in: (object + offset).assumingMemoryBound(to: String.self).pointee)
-        case .strings(let offset, let literal, let any, let equal):
-            let strings = (object + offset).assumingMemoryBound(to: [String].self)
-            if any { return strings.pointee.contains { literal.isLiterally($0) == equal } }
-            return strings.pointee.allSatisfy { literal.isLiterally($0) == equal }
         }
     }
 }
