@@ -53,8 +53,12 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     /// Whether `object` matches.
     @inlinable
     public func evaluate(with object: Root, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
-        let scope = Scope(variables: variables)
-        return try withUnsafePointer(to: object) { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }
+        try evaluate(with: object, scope: Scope(variables: variables))
+    }
+
+    @inlinable
+    func evaluate(with object: Root, scope: Scope) throws(EvaluationError) -> Bool {
+        try withUnsafePointer(to: object) { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }
     }
 }
 
@@ -86,29 +90,44 @@ extension Sequence {
     }
 }
 
-/// The same loops over an array's buffer, reading elements in place
-/// instead of copying each one out of the array.
+/// The same loops over an array's buffer: each element is given to the test
+/// by its address, where it is, instead of being copied out of the array.
 extension Array {
     @inlinable
-    func siftFilterInPlace(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError)
-        -> [Element]
+    func siftFilterInPlace(_ test: (UnsafePointer<Element>, Scope) throws(EvaluationError) -> Bool)
+        throws(EvaluationError) -> [Element]
     {
         try withUnsafeBufferPointer { buffer throws(EvaluationError) in
             var out: [Element] = []
             let scope = Scope(variables: [:])
-            for i in buffer.indices where try test(buffer[i], scope) { out.append(buffer[i]) }
+            guard let base = buffer.baseAddress else { return out }
+            for i in 0..<buffer.count where try test(base + i, scope) { out.append(base[i]) }
             return out
         }
     }
 
     @inlinable
-    func siftCountInPlace(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Int {
+    func siftFirstInPlace(_ test: (UnsafePointer<Element>, Scope) throws(EvaluationError) -> Bool)
+        throws(EvaluationError) -> Element?
+    {
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            let scope = Scope(variables: [:])
+            guard let base = buffer.baseAddress else { return nil }
+            for i in 0..<buffer.count where try test(base + i, scope) { return base[i] }
+            return nil
+        }
+    }
+
+    @inlinable
+    func siftCountInPlace(_ test: (UnsafePointer<Element>, Scope) throws(EvaluationError) -> Bool)
+        throws(EvaluationError) -> Int
+    {
         try withUnsafeBufferPointer { buffer throws(EvaluationError) in
             var n = 0
             let scope = Scope(variables: [:])
             guard var element = buffer.baseAddress else { return 0 }
             for _ in 0..<buffer.count {
-                if try test(element.pointee, scope) { n += 1 }
+                if try test(element, scope) { n += 1 }
                 element += 1
             }
             return n
@@ -116,63 +135,25 @@ extension Array {
     }
 }
 
-/// The loops of a ``TypedFilter``: each element is tested where it is.
+/// A ``TypedFilter`` tests each element where it is: by its address in an
+/// array's buffer, or by the address of the element in hand.
 extension Sequence where Element: KeyValueReadable {
-    @inlinable
-    func siftAddressFilter(_ test: CompiledTest<ObjectAddress>) throws(EvaluationError)
-        -> [Element]
-    {
-        var out: [Element] = []
-        let scope = Scope(variables: [:])
-        for element in self {
-            if try withUnsafePointer(to: element, { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }) {
-                out.append(element)
-            }
-        }
-        return out
-    }
-
-    @inlinable
-    func siftAddressFirst(_ test: CompiledTest<ObjectAddress>) throws(EvaluationError)
-        -> Element?
-    {
-        let scope = Scope(variables: [:])
-        for element in self {
-            if try withUnsafePointer(to: element, { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }) {
-                return element
-            }
-        }
-        return nil
-    }
-
-    @inlinable
-    func siftAddressCount(_ test: CompiledTest<ObjectAddress>) throws(EvaluationError) -> Int {
-        var n = 0
-        let scope = Scope(variables: [:])
-        for element in self {
-            if try withUnsafePointer(to: element, { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }) {
-                n += 1
-            }
-        }
-        return n
-    }
-
     /// The elements that match, in order.
     @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
-        try siftAddressFilter(filter.test)
+        try siftFilter { e, s throws(EvaluationError) in try filter.evaluate(with: e, scope: s) }
     }
 
     /// The first element that matches.
     @inlinable
     public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {
-        try siftAddressFirst(filter.test)
+        try siftFirst { e, s throws(EvaluationError) in try filter.evaluate(with: e, scope: s) }
     }
 
     /// How many elements match.
     @inlinable
     public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
-        try siftAddressCount(filter.test)
+        try siftCount { e, s throws(EvaluationError) in try filter.evaluate(with: e, scope: s) }
     }
 }
 
@@ -180,39 +161,19 @@ extension Array where Element: KeyValueReadable {
     /// The elements that match, in order (read in place, not copied).
     @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
-        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
-            var out: [Element] = []
-            let scope = Scope(variables: [:])
-            guard let base = buffer.baseAddress else { return out }
-            for i in 0..<buffer.count where try filter.test(ObjectAddress(base + i), scope) { out.append(base[i]) }
-            return out
-        }
+        try siftFilterInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
     }
 
     /// The first element that matches (read in place, not copied).
     @inlinable
     public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {
-        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
-            let scope = Scope(variables: [:])
-            guard let base = buffer.baseAddress else { return nil }
-            for i in 0..<buffer.count where try filter.test(ObjectAddress(base + i), scope) { return base[i] }
-            return nil
-        }
+        try siftFirstInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
     }
 
     /// How many elements match (read in place, not copied).
     @inlinable
     public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
-        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
-            var n = 0
-            let scope = Scope(variables: [:])
-            guard var element = buffer.baseAddress else { return 0 }
-            for _ in 0..<buffer.count {
-                if try filter.test(ObjectAddress(element), scope) { n += 1 }
-                element += 1
-            }
-            return n
-        }
+        try siftCountInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
     }
 }
 
@@ -260,13 +221,13 @@ extension Array where Element == Value {
     /// The values that match, in order (read in place, not copied).
     @inlinable
     public func filter(_ filter: CompiledFilter) throws(EvaluationError) -> [Value] {
-        try siftFilterInPlace { v, s throws(EvaluationError) in try filter.test(v, s) }
+        try siftFilterInPlace { p, s throws(EvaluationError) in try filter.test(p.pointee, s) }
     }
 
     /// How many values match (read in place, not copied).
     @inlinable
     public func count(where filter: CompiledFilter) throws(EvaluationError) -> Int {
-        try siftCountInPlace { v, s throws(EvaluationError) in try filter.test(v, s) }
+        try siftCountInPlace { p, s throws(EvaluationError) in try filter.test(p.pointee, s) }
     }
 }
 

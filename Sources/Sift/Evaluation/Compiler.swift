@@ -105,17 +105,18 @@ extension KeyReader {
         guard let offset else {
             return composed(after: { $0.object(Root.self) }, at: nil)
         }
+        func load<V>(_ kind: (@escaping @Sendable (ObjectAddress) -> V) -> KeyReader<ObjectAddress>.Kind)
+            -> KeyReader<ObjectAddress>
+        {
+            KeyReader<ObjectAddress>(kind: kind { $0.raw.load(fromByteOffset: offset, as: V.self) }, offset: offset)
+        }
         switch kind {
-        case .int: return KeyReader<ObjectAddress>(kind: .int { $0.raw.load(fromByteOffset: offset, as: Int.self) }, offset: offset)
-        case .double:
-            return KeyReader<ObjectAddress>(kind: .double { $0.raw.load(fromByteOffset: offset, as: Double.self) }, offset: offset)
-        case .bool: return KeyReader<ObjectAddress>(kind: .bool { $0.raw.load(fromByteOffset: offset, as: Bool.self) }, offset: offset)
-        case .string:
-            return KeyReader<ObjectAddress>(kind: .string { $0.raw.load(fromByteOffset: offset, as: String.self) }, offset: offset)
-        case .strings:
-            return KeyReader<ObjectAddress>(kind: .strings { $0.raw.load(fromByteOffset: offset, as: [String].self) }, offset: offset)
-        case .value:
-            return KeyReader<ObjectAddress>(kind: .value { $0.raw.load(fromByteOffset: offset, as: Value.self) }, offset: offset)
+        case .int: return load(KeyReader<ObjectAddress>.Kind.int)
+        case .double: return load(KeyReader<ObjectAddress>.Kind.double)
+        case .bool: return load(KeyReader<ObjectAddress>.Kind.bool)
+        case .string: return load(KeyReader<ObjectAddress>.Kind.string)
+        case .strings: return load(KeyReader<ObjectAddress>.Kind.strings)
+        case .value: return load(KeyReader<ObjectAddress>.Kind.value)
         case .object:
             return composed(after: { $0.object(Root.self) }, at: 0)
         }

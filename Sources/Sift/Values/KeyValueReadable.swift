@@ -119,29 +119,20 @@ public struct KeyReader<Root>: Sendable {
 
     // Stored properties by key path.
 
-    public static func value(_ path: KeyPath<Root, Value> & Sendable) -> KeyReader {
-        KeyReader(kind: .value({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
-    }
-
-    public static func int(_ path: KeyPath<Root, Int> & Sendable) -> KeyReader {
-        KeyReader(kind: .int({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
-    }
-
-    public static func double(_ path: KeyPath<Root, Double> & Sendable) -> KeyReader {
-        KeyReader(kind: .double({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
-    }
-
-    public static func string(_ path: KeyPath<Root, String> & Sendable) -> KeyReader {
-        KeyReader(kind: .string({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
-    }
-
-    public static func bool(_ path: KeyPath<Root, Bool> & Sendable) -> KeyReader {
-        KeyReader(kind: .bool({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
-    }
-
+    public static func value(_ path: KeyPath<Root, Value> & Sendable) -> KeyReader { stored(path, Kind.value) }
+    public static func int(_ path: KeyPath<Root, Int> & Sendable) -> KeyReader { stored(path, Kind.int) }
+    public static func double(_ path: KeyPath<Root, Double> & Sendable) -> KeyReader { stored(path, Kind.double) }
+    public static func string(_ path: KeyPath<Root, String> & Sendable) -> KeyReader { stored(path, Kind.string) }
+    public static func bool(_ path: KeyPath<Root, Bool> & Sendable) -> KeyReader { stored(path, Kind.bool) }
     /// A to-many attribute of strings (`tags`).
-    public static func strings(_ path: KeyPath<Root, [String]> & Sendable) -> KeyReader {
-        KeyReader(kind: .strings({ $0[keyPath: path] }), offset: MemoryLayout<Root>.offset(of: path))
+    public static func strings(_ path: KeyPath<Root, [String]> & Sendable) -> KeyReader { stored(path, Kind.strings) }
+
+    /// The reader of `path` as `kind`, with the property's offset when it is
+    /// stored inline.
+    private static func stored<V>(
+        _ path: KeyPath<Root, V> & Sendable, _ kind: (@escaping @Sendable (Root) -> V) -> Kind
+    ) -> KeyReader {
+        KeyReader(kind: kind { $0[keyPath: path] }, offset: MemoryLayout<Root>.offset(of: path))
     }
 
     /// A to-one relationship: key paths through it (`author.name`) are
