@@ -107,10 +107,12 @@ struct FetchLowering {
         }
         var conditions: [String] = []
         if let d = entity.discriminator { conditions.append(Scope.discriminate(d, alias: root.alias, ctx)) }
+        var conjuncts: [Lowering.Conjunct] = []
         if let filter = request.filter {
-            let c = try l.predicate(filter.predicate, root, negated: false)
-            if c != ctx.dialect.trueLiteral { conditions.append(c) }
+            try l.conjuncts(filter.predicate, root, negated: false, into: &conjuncts)
         }
+        let first = conditions.count
+        conditions += conjuncts.map(\.sql)
         var order: [String] = []
         if !counting || request.limit != nil || request.offset > 0 {
             order = try orderBy(selectedKeys: request.properties)
@@ -136,8 +138,26 @@ struct FetchLowering {
             if request.limit != nil || request.offset > 0 || distinct {
                 sql = "SELECT COUNT(*) FROM (\(sql)) counted"
             } else {
-                sql = "SELECT COUNT(*) FROM \(q(entity.table)) \(root.alias)" + root.joins.joined()
-                if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+                let from = "SELECT COUNT(*) FROM \(q(entity.table)) \(root.alias)" + root.joins.joined()
+                func count(_ conditions: [String]) -> String {
+                    conditions.isEmpty ? from : from + " WHERE " + conditions.joined(separator: " AND ")
+                }
+                if let i = conjuncts.firstIndex(where: { $0.ranges != nil }), let ranges = conjuncts[i].ranges {
+                    // One count per range, added: an OR of ranges on one
+                    // index is a MULTI-INDEX OR in SQLite, which collects
+                    // and deduplicates the row ids (2.4x the time of one
+                    // range), while each count alone is one index search.
+                    // The ranges are disjoint and their OR is the condition,
+                    // so the counts add up to the count. Their placeholders
+                    // name the same bound values.
+                    sql = "SELECT " + ranges.map { r in
+                        var c = conditions
+                        c[first + i] = r
+                        return "(" + count(c) + ")"
+                    }.joined(separator: " + ")
+                } else {
+                    sql = count(conditions)
+                }
             }
             columns = [.init(name: "count", type: .integer, isPrimaryKey: false)]
         }

@@ -20,6 +20,39 @@ struct Lowering {
 
     // MARK: - Predicates
 
+    /// A condition every row of the result satisfies, lowered. `ranges`:
+    /// disjoint conditions whose OR it is, each on one index range
+    /// (BEGINSWITH of a prefix with other canonical spellings).
+    struct Conjunct {
+        var sql: String
+        var ranges: [String]?
+    }
+
+    /// The conditions of `p` that every row must satisfy (its operands under
+    /// AND, or OR when negated), each lowered as by `predicate`, in order;
+    /// none for TRUE.
+    func conjuncts(_ p: PredicateNode, _ scope: Scope, negated: Bool, into out: inout [Conjunct])
+        throws(SQLLoweringError)
+    {
+        switch p.kind {
+        case .not(let inner):
+            try conjuncts(inner, scope, negated: !negated, into: &out)
+            return
+        case .and(let children) where !negated, .or(let children) where negated:
+            for child in children { try conjuncts(child, scope, negated: negated, into: &out) }
+            return
+        default:
+            break
+        }
+        ctx.prefixRanges = nil
+        let sql = try predicate(p, scope, negated: negated)
+        if sql == dialect.trueLiteral { return }
+        // The condition is the OR of the ranges only if it is the very text
+        // built from them (not, say, their negation or a part of it).
+        let ranges = ctx.prefixRanges.flatMap { $0.condition == sql ? $0.ranges : nil }
+        out.append(Conjunct(sql: sql, ranges: ranges))
+    }
+
     func predicate(_ p: PredicateNode, _ scope: Scope, negated: Bool) throws(SQLLoweringError) -> String {
         switch p.kind {
         case .constant(let b):

@@ -9,6 +9,10 @@ final class LoweringContext {
     let options: SQLLoweringOptions
     private(set) var bindings: [SQLValue] = []
     private var aliasCount = 0
+    /// The last BEGINSWITH lowered to more than one index range, as its
+    /// condition and the disjoint ranges whose OR it is (see
+    /// `Lowering.conjuncts`).
+    var prefixRanges: (condition: String, ranges: [String])?
 
     init(schema: Schema, dialect: SQLDialect, source: String, options: SQLLoweringOptions) {
         self.schema = schema

@@ -142,10 +142,13 @@ extension Lowering {
             var to = from
             from.unicodeScalars.append(Unicode.Scalar(low)!)
             to.unicodeScalars.append(Unicode.Scalar(high + 1)!)
-            return " OR (" + range(from, to) + " AND " + exact + ")"
+            return "(" + range(from, to) + " AND " + exact + ")"
         }
-        var sql = "(" + literal
-        if let bounds { sql += other(head, bounds.low, bounds.high) }
+        // Disjoint: each range fixes a different character (ASCII in the
+        // others) at a different place, except the coarse one below.
+        var ranges = [literal]
+        var disjoint = true
+        if let bounds { ranges.append(other(head, bounds.low, bounds.high)) }
         if singletons {
             // Past the first `singletonRanges` head characters with a
             // singleton, one range takes every string that begins with the
@@ -158,14 +161,17 @@ extension Lowering {
                 let before = head[..<i]
                 if count == Self.singletonRanges {
                     let coarse = String(decoding: before, as: UTF8.self)
-                    sql += " OR (" + range(coarse, Self.successor(coarse)) + " AND " + exact + ")"
+                    ranges.append("(" + range(coarse, Self.successor(coarse)) + " AND " + exact + ")")
+                    disjoint = false
                     break
                 }
                 count += 1
-                sql += other(before, u.value, u.value)
+                ranges.append(other(before, u.value, u.value))
             }
         }
-        return sql + ")"
+        let sql = "(" + ranges.joined(separator: " OR ") + ")"
+        if disjoint { ctx.prefixRanges = (sql, ranges) }
+        return sql
     }
 
     /// How many head characters with a singleton get a range of their own.

@@ -30,9 +30,9 @@ final class ReadmeSQLTests: XCTestCase {
         let query = try request.sql(in: schema, dialect: .sqlite)
         XCTAssertEqual(query.statement.sql, """
             SELECT t0."id", t0."title", t0."year", t0."published" FROM "books" t0 \
-            WHERE ((t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t1."id" FROM "authors" t1 \
+            WHERE (t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t1."id" FROM "authors" t1 \
             WHERE sift_search(t1."name", ?1, 0, 1))) AND t0."id" IN (SELECT t3."book_id" FROM "book_tags" t3 \
-            JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?2)) \
+            JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?2) \
             ORDER BY t0."year" DESC, t0."id" LIMIT ?3
             """)
         XCTAssertEqual(query.statement.bindings, [.text("ste"), .text("horror"), .integer(20)])
