@@ -16,7 +16,8 @@ to Sift typed, the match counts and the peak memory of the process.
                                                and parse time for 1 to 5,000 terms
 
 Contenders: hand-written Swift (inlined, and an opaque stored closure), Sift
-typed and dynamic, Foundation #Predicate, SQLite with the lowered SQL (with
+typed, dynamic (`[Value]` dictionaries) and table (`ValueTable` of the same
+dictionaries), Foundation #Predicate, SQLite with the lowered SQL (with
 and without indexes on the compared columns), Go's expr (antonmedv/expr
 from Debian) and GNUstep's NSPredicate on the same people as JSON
 (`gnustep/filter.m`), each when its toolchain is installed (make bench-deps).
@@ -41,6 +42,7 @@ SWIFT = [
     ("opaque", "hand-written, stored closure", "opaque"),
     ("typed", "Sift typed", "typed"),
     ("dynamic", "Sift dynamic", "dynamic"),
+    ("table", "Sift table", "table"),
     ("predicate", "#Predicate", "predicate"),
     ("sqlite", "SQLite, no index", "sqlite"),
     ("sqlite-indexed", "SQLite, indexed", "sqlite-indexed"),
@@ -247,9 +249,9 @@ def main():
     lines.append("")
     keys = [c[0] for c in contenders]
     labels = {c[0]: c[1] for c in contenders}
-    extra = " | GNUstep ÷ Sift dynamic" if gnustep else ""
+    extra = " | GNUstep ÷ Sift dynamic | GNUstep ÷ Sift table" if gnustep else ""
     lines.append("| # | " + " | ".join(labels[k] for k in keys) + " | Sift typed ÷ inlined" + extra + " |")
-    lines.append("|---|" + "---:|" * (len(keys) + 1 + (1 if gnustep else 0)))
+    lines.append("|---|" + "---:|" * (len(keys) + 1 + (2 if gnustep else 0)))
     problems = []
     for number in cases:
         sift = statistics.median(results[("eval", number, "typed")]["samples"])
@@ -264,8 +266,9 @@ def main():
         floor = statistics.median(results[("eval", number, "hand")]["samples"])
         row = f"| {number} `{FORMATS[number]}` | " + " | ".join(cells) + f" | {sift / floor:.1f}×"
         if gnustep:
-            dynamic = statistics.median(results[("eval", number, "dynamic")]["samples"])
-            row += f" | {statistics.median(results[('eval', number, 'gnustep')]['samples']) / dynamic:.1f}×"
+            peer = statistics.median(results[("eval", number, "gnustep")]["samples"])
+            for variant in ("dynamic", "table"):
+                row += f" | {peer / statistics.median(results[('eval', number, variant)]['samples']):.1f}×"
         lines.append(row + " |")
     lines.append("")
     lines.append("Matches (must agree, except where a peer cannot fold diacritics) and peak memory of the "

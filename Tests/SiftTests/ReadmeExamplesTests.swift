@@ -56,6 +56,19 @@ struct ReadmeExamplesTests {
         #expect(try books.filter(filter) == [book])
     }
 
+    @Test func table() throws {
+        let rows: [Value] = [
+            ["name": "abe", "age": 40, "tags": ["x"], "author": ["name": "Ann"]],
+            ["name": "Abby", "age": 20, "tags": [], "author": ["name": "Bob"]],
+            ["name": "cy", "age": 50, "tags": ["y", "x"], "author": ["name": "Ann"]],
+        ]
+        let table = ValueTable(rows)
+        let hits = try table.filter(Filter("age > 30 AND author.name == 'Ann'"))
+        #expect(hits == [rows[0], rows[2]])
+        #expect(try table.count(where: Filter("ANY tags == 'x'")) == 2)
+        #expect(try table.indices(where: Filter("name BEGINSWITH[c] $p"), variables: ["p": "ab"]) == [0, 1])
+    }
+
     @Test func ownTypes() throws {
         struct Author: KeyValueReadable {
             var name: String

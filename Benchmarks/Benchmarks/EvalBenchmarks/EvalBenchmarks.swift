@@ -11,6 +11,7 @@ import Sift
 //   b   Sift typed:   `try people.count(where: f)`, f = `Filter(fmt).compiled(for: Person.self)`
 //   b2  Sift typed:   `try people.filter(f)`
 //   c   Sift dynamic: `try values.count(where: g)` over `Value.dictionary`s, g = `Filter(fmt).compiled()`
+//   c2  Sift table:   `try table.count(where: Filter(fmt))`, table = `ValueTable(values)` (columns by key)
 //   d   Foundation `#Predicate` (`evaluate` per object, counting)
 //   m   memory of the Sift typed count / filter and the hand-written filter
 //
@@ -28,9 +29,12 @@ import Sift
 let people: [Person] = PeopleData.make()
 /// The same objects as `Value.dictionary`s, built on first use.
 let values: [Value] = people.map(\.dynamicValue)
+/// The same dictionaries in a table, built on first use.
+let table = ValueTable(values)
 
 @Sendable func loadPeople() async throws { blackHole(people.count) }
 @Sendable func loadValues() async throws { blackHole(values.count) }
+@Sendable func loadTable() async throws { blackHole(table.rows.count) }
 
 /// The call-site closure for each predicate (inlined into `count(where:)`).
 @inline(never)
@@ -83,9 +87,11 @@ let benchmarks: @Sendable () -> Void = {
         let n = c.number
         let typed: TypedFilter<Person>
         let dynamic: CompiledFilter
+        let filter: Filter
         do {
             typed = try Filter(c.format).compiled(for: Person.self)
             dynamic = try Filter(c.format).compiled()
+            filter = try Filter(c.format)
         } catch {
             fatalError("cannot parse \(c.format): \(error)")
         }
@@ -113,6 +119,10 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("\(n)c Sift dynamic count: \(c.format)", closure: { _ in
             blackHole(try values.count(where: dynamic))
         }, setup: loadValues)
+
+        Benchmark("\(n)c2 Sift table count: \(c.format)", closure: { _ in
+            blackHole(try table.count(where: filter))
+        }, setup: loadTable)
 
         Benchmark("\(n)d #Predicate: \(c.predicateSource)", configuration: slow, closure: { _ in
             blackHole(try predicateCount(people, c.predicate))

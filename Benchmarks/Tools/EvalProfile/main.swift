@@ -102,7 +102,9 @@ default:
     let format = terms > 0 ? longFormat(terms: terms) : c.format
     let typed = try Filter(c.format).compiled(for: Person.self)
     let dynamic = try Filter(c.format).compiled()
-    let values = variant == "dynamic" ? people.map(\.dynamicValue) : []
+    let values = variant == "dynamic" || variant == "table" ? people.map(\.dynamicValue) : []
+    let table = variant == "table" ? ValueTable(values) : nil
+    let parsed = try Filter(c.format)
     let sqlite = variant.hasPrefix("sqlite")
         ? try SQLiteContender(people: people, evalCase: c, indexed: variant == "sqlite-indexed") : nil
     /// Parsing is timed per parse, over this many parses per repetition
@@ -113,6 +115,7 @@ default:
     case "typed": body = { try people.count(where: typed) }
     case "filter": body = { let r = try people.filter(typed); keep(r); return r.count }
     case "dynamic": body = { try values.count(where: dynamic) }
+    case "table": body = { try table!.count(where: parsed) }
     case "inline": body = { inlineCount(c.number) }
     case "hand": body = { people.count(where: c.handWritten) }
     case "opaque": body = { opaqueCount(people, c.handWritten) }

@@ -43,6 +43,8 @@ struct RootAccess<Root>: Sendable {
     /// general test to fall back on (the general test when there is none).
     typealias Test = @Sendable (Root, Scope) throws(EvaluationError) -> Bool
     var fastComparison: @Sendable (Comparison, @escaping Test) -> Test = { _, general in general }
+    /// The table whose rows the roots are (by index), for ``ValueTable``.
+    var table: ValueTable?
 }
 
 extension RootAccess where Root == Value {

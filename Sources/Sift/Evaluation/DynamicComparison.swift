@@ -13,22 +13,99 @@ enum DynamicComparison {
     /// (Tests are never passed around as optionals: a function inside an
     /// `Optional` is re-abstracted, and every call would go through thunks.)
     static func make(_ c: Comparison, general: @escaping Test) -> Test {
+        guard let t = valueTest(c) else { return general }
+        return path(t.keys, general, t.test)
+    }
+
+    /// The fast test of `c` for the rows of a ``ValueTable``, reading the
+    /// first key of the path from its column; `general` when there is none.
+    /// Generic, with rows given by index (`Root` is `Int`), so that the
+    /// tests are made as the compiler of `Root` stores and calls them,
+    /// without re-abstraction thunks.
+    static func make<Root>(
+        _ c: Comparison, table: ValueTable, general: @escaping @Sendable (Root, Scope) throws(EvaluationError) -> Bool
+    ) -> @Sendable (Root, Scope) throws(EvaluationError) -> Bool {
+        guard Root.self == Int.self, let t = valueTest(c) else { return general }
+        if let elements = t.elements, let list = table.list(t.keys) {
+            // ANY/ALL over arrays held end to end: never the general test.
+            let (bounds, items, isAny, matches) = (list.bounds, list.elements, elements.isAny, elements.matches)
+            return { r, _ in
+                let row = unsafeBitCast(r, to: Int.self)
+                for i in bounds[row]..<bounds[row + 1] where matches(items[i]) == isAny { return isAny }
+                return !isAny
+            }
+        }
+        guard let (column, used) = table.column(t.keys) else { return general }
+        let test = t.test
+        let rest = Array(t.keys.dropFirst(used))
+        switch rest.count {
+        case 0:
+            return { r, scope throws(EvaluationError) in
+                // The value borrowed where it is, not copied out of the array.
+                let answer = column.withUnsafeBufferPointer { test($0[unsafeBitCast(r, to: Int.self)]) }
+                if let answer { return answer }
+                return try general(r, scope)
+            }
+        case 1:
+            let second = rest[0]
+            return { r, scope throws(EvaluationError) in
+                if case .dictionary(let d) = column[unsafeBitCast(r, to: Int.self)], let answer = test(second.value(in: d)) {
+                    return answer
+                }
+                return try general(r, scope)
+            }
+        default:
+            return { r, scope throws(EvaluationError) in
+                var current = column[unsafeBitCast(r, to: Int.self)]
+                for key in rest {
+                    guard case .dictionary(let d) = current else { return try general(r, scope) }
+                    current = key.value(in: d)
+                }
+                if let answer = test(current) { return answer }
+                return try general(r, scope)
+            }
+        }
+    }
+
+    /// A comparison of a key path with a constant as the path's keys and a
+    /// test of the value at the end of the path (nil: no answer, the general
+    /// test decides), for the comparisons that have one.
+    struct ValueTest: Sendable {
+        let keys: [LiteralString]
+        let test: @Sendable (Value) -> Bool?
+        /// For ANY and ALL: the test of one element of the collection.
+        var elements: ElementTest?
+    }
+
+    /// ANY (`isAny`) or ALL of a collection's elements, each tested by
+    /// `matches`: true as soon as one matches for ANY, false as soon as one
+    /// does not for ALL.
+    struct ElementTest: Sendable {
+        let isAny: Bool
+        let matches: @Sendable (Value) -> Bool
+    }
+
+    static func valueTest(_ c: Comparison) -> ValueTest? {
         guard case .keyPath(let names) = c.lhs.kind, case .constant(let k) = c.rhs.kind,
             !names.isEmpty, names.allSatisfy({ !$0.hasPrefix("@") })
-        else { return general }
+        else { return nil }
         let keys = names.map(LiteralString.init)
         switch c.modifier {
         case .direct:
-            return direct(c.op, c.options, k, keys, general)
+            return direct(c.op, c.options, k, keys)
         case .any, .all:
-            guard c.op == .equalTo || c.op == .notEqualTo, c.options.isEmpty, case .string(let s) = k else { return general }
+            guard c.op == .equalTo || c.op == .notEqualTo, c.options.isEmpty, case .string(let s) = k else { return nil }
             let equal = c.op == .equalTo
             let isAny = c.modifier == .any
             let constant = k
             let literal = LiteralString(s)
+            let elements = ElementTest(isAny: isAny) { item in
+                if case .string(let x) = item { return literal.isLiterally(x) == equal }
+                return Ordering.equal(item, constant, options: []) == equal
+            }
             // Equality never throws, so each element is compared here; only
             // a value that is not a collection goes to the general path.
-            return path(keys, general) { v in
+            var test = ValueTest(keys: keys) { v in
                 switch v {
                 case .array(let items):
                     for item in items {
@@ -50,6 +127,8 @@ enum DynamicComparison {
                     return nil
                 }
             }
+            test.elements = elements
+            return test
         }
     }
 
@@ -89,44 +168,45 @@ enum DynamicComparison {
     }
 
     /// `key op constant` on one value.
+    /// (A `ValueTest` rather than an optional function: a function inside an
+    /// `Optional` would be called through a re-abstraction thunk.)
     private static func direct(
-        _ op: ComparisonOperator, _ options: ComparisonOptions, _ k: Value, _ keys: [LiteralString],
-        _ general: @escaping Test
-    ) -> Test {
+        _ op: ComparisonOperator, _ options: ComparisonOptions, _ k: Value, _ keys: [LiteralString]
+    ) -> ValueTest? {
         switch k {
         case .int(let c):
-            guard let order = Order(op) else { return general }
-            return path(keys, general) { v in
+            guard let order = Order(op) else { return nil }
+            return ValueTest(keys: keys) { v in
                 guard case .int(let x) = v else { return nil }
                 return order.holds(x, c)
             }
         case .double(let c) where !c.isNaN:
-            guard let order = Order(op) else { return general }
-            return path(keys, general) { v in
+            guard let order = Order(op) else { return nil }
+            return ValueTest(keys: keys) { v in
                 guard case .double(let x) = v, !x.isNaN else { return nil }
                 return order.holds(x, c)
             }
         case .string(let c):
             switch op {
             case .equalTo, .notEqualTo:
-                guard options.isEmpty || options == [.normalized] else { return general }
+                guard options.isEmpty || options == [.normalized] else { return nil }
                 let equal = op == .equalTo
                 let constant = LiteralString(c)
-                return path(keys, general) { v in
+                return ValueTest(keys: keys) { v in
                     guard case .string(let x) = v else { return nil }
                     return constant.isLiterally(x) == equal
                 }
             case .beginsWith, .endsWith, .contains:
                 let needle = StringSemantics.Needle(c, StringSemantics.Search(op), options)
-                return path(keys, general) { v in
+                return ValueTest(keys: keys) { v in
                     guard case .string(let x) = v else { return nil }
                     return needle.found(in: x)
                 }
             default:
-                return general
+                return nil
             }
         default:
-            return general
+            return nil
         }
     }
 }

@@ -11,6 +11,9 @@ enum TypedComparison<Root> {
         if Root.self == ObjectAddress.self, let leaf = InPlaceLeaf(c, root: root) {
             return InPlaceComparison<Root>.test(leaf)
         }
+        if Root.self == Int.self, let table = root.table {
+            return DynamicComparison.make(c, table: table, general: general)
+        }
         switch (c.lhs.kind, c.rhs.kind, c.modifier) {
         case (.keyPath(let keys), .constant(let k), .direct):
             guard let reader = root.typedPath(keys) else { return general }
