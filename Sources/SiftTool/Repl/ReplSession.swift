@@ -14,7 +14,12 @@ final class ReplSession {
         var quit = false
     }
 
-    private(set) var dataset: Dataset
+    private(set) var dataset: Dataset {
+        didSet { tables = [:] }
+    }
+    /// Each collection's rows as a table (columns by key), built on its
+    /// first query.
+    private var tables: [Int: ValueTable] = [:]
     private(set) var current: Int
     private(set) var sort: [SortKey] = []
     private(set) var limit: Int?
@@ -149,14 +154,13 @@ final class ReplSession {
         }
         lastSource = source
         let rows = collection.rows
-        let compiled = filter.compiled()
+        let rowTable = tables[current] ?? ValueTable(rows)
+        tables[current] = rowTable
         var matches: [Int] = []
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            for (i, row) in rows.enumerated() where try compiled.evaluate(with: row, variables: variables) {
-                matches.append(i)
-            }
+            matches = try rowTable.indices(where: filter, variables: variables)
             if !sort.isEmpty {
                 let order = try Sorting.permutation(matches.map { rows[$0] }, by: sort)
                 matches = order.map { matches[$0] }
