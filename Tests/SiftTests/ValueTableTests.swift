@@ -49,7 +49,8 @@ struct ValueTableTests {
         "mentor.level + 1 > 2", "mentor == nil", "ANY tags == 'x' AND age > 20", "tags.@count > 1", "age > 30 OR name > 3",
         "mentor.name.length > 3", "SUBQUERY(tags, $t, $t == 'x').@count > 0", "score > $limit",
         "mentor.since > 100", "mentor.level == nil", "mentor.name == nil", "ANY tags == nil", "ALL tags != 'y'",
-        "ANY tags ==[c] 'X'", "ANY tags > 1", "ALL tags == 'x' AND tags != nil",
+        "ANY tags ==[c] 'X'", "ANY tags > 1", "ALL tags == 'x' AND tags != nil", "name == ''", "name != ''",
+        "mentor.name != ''",
     ]
 
     @Test func columnsOfDictionariesAndArrays() {
@@ -57,6 +58,10 @@ struct ValueTableTests {
         #expect(table.list([LiteralString("tags")]) != nil)
         #expect(table.column([LiteralString("mentor"), LiteralString("name")])?.keys == 2)
         #expect(table.column([LiteralString("mentor"), LiteralString("since")])?.keys == 2)
+        #expect(table.strings([LiteralString("name")])?.present != nil)
+        #expect(table.strings([LiteralString("mentor"), LiteralString("name")]) != nil)
+        #expect(ValueTable([["s": "a"], ["s": "b"]]).strings([LiteralString("s")]).map { $0.present == nil } == true)
+        #expect(table.strings([LiteralString("age")]) == nil)
         let mixed = ValueTable(Self.rows)
         #expect(mixed.list([LiteralString("tags")]) == nil)
         #expect(mixed.column([LiteralString("mentor"), LiteralString("name")])?.keys == 1)

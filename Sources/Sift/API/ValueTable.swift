@@ -19,7 +19,8 @@
 /// A column of dictionaries (with nils) gets columns of its own for their
 /// keys, so that `author.name` is read from a column too; a column of
 /// arrays (with nils) also keeps their elements end to end, so that `ANY
-/// tags == 'x'` reads them in order. Columns take 24 bytes per row and
+/// tags == 'x'` reads them in order; a column of strings (with nils) also
+/// keeps them as `String`s, compared without going through ``Value``. Columns take 24 bytes per row and
 /// column; a key gets a column when at least one row in eight has it (at
 /// most ``maximumColumns`` columns), so that sparse keys do not multiply
 /// the memory.
@@ -36,6 +37,15 @@ public struct ValueTable: Sendable {
     private let nested: [Int: ValueTable]
     /// For a column of arrays (and nils): their elements end to end.
     private let lists: [Int: List]
+    /// For a column of strings (and nils): the strings themselves.
+    private let strings: [Int: Strings]
+
+    /// The strings of a column, `""` where a row has nil; `present` says
+    /// which rows have a string (nil when all do).
+    struct Strings: Sendable {
+        let values: [String]
+        let present: [Bool]?
+    }
 
     /// The arrays of a column, end to end: row `r`'s elements are
     /// `elements[bounds[r]..<bounds[r + 1]]` (none for a nil).
@@ -79,9 +89,11 @@ public struct ValueTable: Sendable {
         self.index = index
         var nested: [Int: ValueTable] = [:]
         var lists: [Int: List] = [:]
+        var strings: [Int: Strings] = [:]
         for (c, column) in columns.enumerated() {
             var dictionaries = 0
             var arrays = 0
+            var texts = 0
             var nils = 0
             var elements = 0
             for v in column {
@@ -90,9 +102,15 @@ public struct ValueTable: Sendable {
                 case .array(let items):
                     arrays += 1
                     elements += items.count
+                case .string: texts += 1
                 case .null, .nsNull: nils += 1
                 default: break
                 }
+            }
+            if texts > 0 && texts + nils == column.count {
+                strings[c] = Strings(
+                    values: column.map { if case .string(let s) = $0 { s } else { "" } },
+                    present: nils == 0 ? nil : column.map { if case .string = $0 { true } else { false } })
             }
             if dictionaries > 0 && dictionaries + nils == column.count {
                 nested[c] = ValueTable(column.map { if case .dictionary = $0 { $0 } else { .dictionary([:]) } })
@@ -110,6 +128,7 @@ public struct ValueTable: Sendable {
         }
         self.nested = nested
         self.lists = lists
+        self.strings = strings
     }
 
     /// The keys that have a column, most common first.
@@ -130,6 +149,14 @@ public struct ValueTable: Sendable {
             return (deeper.column, deeper.keys + 1)
         }
         return (columns[c], 1)
+    }
+
+    /// The strings at the key path `keys`, if its column holds only strings
+    /// and nils.
+    func strings(_ keys: [LiteralString]) -> Strings? {
+        guard let first = keys.first, let c = index[first.key] else { return nil }
+        if keys.count == 1 { return strings[c] }
+        return nested[c]?.strings(Array(keys.dropFirst()))
     }
 
     /// The arrays at the key path `keys`, end to end, if its column holds

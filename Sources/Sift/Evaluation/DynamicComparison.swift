@@ -35,6 +35,18 @@ enum DynamicComparison {
                 return !isAny
             }
         }
+        if let string = t.string, let strings = table.strings(t.keys) {
+            // The strings read as they are; a row with nil has no answer here.
+            let (values, test) = (strings.values, string.test)
+            guard let present = strings.present else {
+                return { r, _ in values.withUnsafeBufferPointer { test($0[unsafeBitCast(r, to: Int.self)]) } }
+            }
+            return { r, scope throws(EvaluationError) in
+                let row = unsafeBitCast(r, to: Int.self)
+                if present[row] { return values.withUnsafeBufferPointer { test($0[row]) } }
+                return try general(r, scope)
+            }
+        }
         guard let (column, used) = table.column(t.keys) else { return general }
         let test = t.test
         let rest = Array(t.keys.dropFirst(used))
@@ -75,6 +87,15 @@ enum DynamicComparison {
         let test: @Sendable (Value) -> Bool?
         /// For ANY and ALL: the test of one element of the collection.
         var elements: ElementTest?
+        /// For a comparison of a string with a string constant: the test of
+        /// the string (a value that is not a string has no answer here).
+        var string: StringTest?
+    }
+
+    /// (A struct, not an optional function: a function inside an
+    /// `Optional` would be called through a re-abstraction thunk.)
+    struct StringTest: Sendable {
+        let test: @Sendable (String) -> Bool
     }
 
     /// ANY (`isAny`) or ALL of a collection's elements, each tested by
@@ -192,16 +213,20 @@ enum DynamicComparison {
                 guard options.isEmpty || options == [.normalized] else { return nil }
                 let equal = op == .equalTo
                 let constant = LiteralString(c)
-                return ValueTest(keys: keys) { v in
+                var t = ValueTest(keys: keys) { v in
                     guard case .string(let x) = v else { return nil }
                     return constant.isLiterally(x) == equal
                 }
+                t.string = StringTest { x in constant.isLiterally(x) == equal }
+                return t
             case .beginsWith, .endsWith, .contains:
                 let needle = StringSemantics.Needle(c, StringSemantics.Search(op), options)
-                return ValueTest(keys: keys) { v in
+                var t = ValueTest(keys: keys) { v in
                     guard case .string(let x) = v else { return nil }
                     return needle.found(in: x)
                 }
+                t.string = StringTest { x in needle.found(in: x) }
+                return t
             default:
                 return nil
             }
