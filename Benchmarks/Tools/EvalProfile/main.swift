@@ -103,7 +103,11 @@ default:
     let typed = try Filter(c.format).compiled(for: Person.self)
     let dynamic = try Filter(c.format).compiled()
     let values = variant == "dynamic" || variant == "table" ? people.map(\.dynamicValue) : []
+    let built = now()
     let table = variant == "table" ? ValueTable(values) : nil
+    if table != nil {
+        FileHandle.standardError.write(String(format: "table built in %.2f s\n", Double(now() - built) / 1e9).data(using: .utf8)!)
+    }
     let parsed = try Filter(c.format)
     let sqlite = variant.hasPrefix("sqlite")
         ? try SQLiteContender(people: people, evalCase: c, indexed: variant == "sqlite-indexed") : nil

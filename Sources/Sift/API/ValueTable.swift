@@ -20,10 +20,11 @@
 /// keys, so that `author.name` is read from a column too; a column of
 /// arrays (with nils) also keeps their elements end to end, so that `ANY
 /// tags == 'x'` reads them in order; a column of strings (with nils) also
-/// keeps them as `String`s, compared without going through ``Value``. Columns take 24 bytes per row and
-/// column; a key gets a column when at least one row in eight has it (at
-/// most ``maximumColumns`` columns), so that sparse keys do not multiply
-/// the memory.
+/// keeps them as `String`s, compared without going through ``Value``.
+/// Columns take 24 bytes per row and column (40 for strings); a key gets a
+/// column when at least one row in eight has it (at most
+/// ``maximumColumns`` columns), so that sparse keys do not multiply the
+/// memory.
 public struct ValueTable: Sendable {
     /// The rows, as given.
     public let rows: [Value]
