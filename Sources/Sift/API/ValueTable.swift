@@ -141,31 +141,35 @@ public struct ValueTable: Sendable {
         return columns[c]
     }
 
-    /// The column of the longest start of the key path `keys` that has
-    /// one (through the tables of nested dictionaries), and how many keys
-    /// that is.
-    func column(_ keys: [LiteralString]) -> (column: [Value], keys: Int)? {
+    /// The table and column that the key path `keys` reaches through the
+    /// tables of nested dictionaries (as far as there are columns), and how
+    /// many keys that took.
+    private func reach(_ keys: ArraySlice<LiteralString>) -> (table: ValueTable, column: Int, keys: Int)? {
         guard let first = keys.first, let c = index[first.key] else { return nil }
-        if keys.count > 1, let inner = nested[c], let deeper = inner.column(Array(keys.dropFirst())) {
-            return (deeper.column, deeper.keys + 1)
+        if keys.count > 1, let inner = nested[c], let deeper = inner.reach(keys.dropFirst()) {
+            return (deeper.table, deeper.column, deeper.keys + 1)
         }
-        return (columns[c], 1)
+        return (self, c, 1)
+    }
+
+    /// The column of the longest start of the key path `keys` that has
+    /// one, and how many keys that is.
+    func column(_ keys: [LiteralString]) -> (column: [Value], keys: Int)? {
+        reach(keys[...]).map { ($0.table.columns[$0.column], $0.keys) }
     }
 
     /// The strings at the key path `keys`, if its column holds only strings
     /// and nils.
     func strings(_ keys: [LiteralString]) -> Strings? {
-        guard let first = keys.first, let c = index[first.key] else { return nil }
-        if keys.count == 1 { return strings[c] }
-        return nested[c]?.strings(Array(keys.dropFirst()))
+        guard let r = reach(keys[...]), r.keys == keys.count else { return nil }
+        return r.table.strings[r.column]
     }
 
     /// The arrays at the key path `keys`, end to end, if its column holds
     /// only arrays and nils.
     func list(_ keys: [LiteralString]) -> List? {
-        guard let first = keys.first, let c = index[first.key] else { return nil }
-        if keys.count == 1 { return lists[c] }
-        return nested[c]?.list(Array(keys.dropFirst()))
+        guard let r = reach(keys[...]), r.keys == keys.count else { return nil }
+        return r.table.lists[r.column]
     }
 
     /// The test of `filter`'s predicate on this table's rows.

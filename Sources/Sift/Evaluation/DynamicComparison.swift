@@ -58,25 +58,27 @@ enum DynamicComparison {
                 if let answer { return answer }
                 return try general(r, scope)
             }
-        case 1:
-            let second = rest[0]
+        default:
+            // Keys below the deepest column: through the dictionaries in it.
             return { r, scope throws(EvaluationError) in
-                if case .dictionary(let d) = column[unsafeBitCast(r, to: Int.self)], let answer = test(second.value(in: d)) {
+                if let v = value(at: rest, in: column[unsafeBitCast(r, to: Int.self)]), let answer = test(v) {
                     return answer
                 }
                 return try general(r, scope)
             }
-        default:
-            return { r, scope throws(EvaluationError) in
-                var current = column[unsafeBitCast(r, to: Int.self)]
-                for key in rest {
-                    guard case .dictionary(let d) = current else { return try general(r, scope) }
-                    current = key.value(in: d)
-                }
-                if let answer = test(current) { return answer }
-                return try general(r, scope)
-            }
         }
+    }
+
+    /// The value at `keys` below `value`, looked up through dictionaries;
+    /// nil where a step is not a dictionary.
+    @inline(__always)
+    private static func value(at keys: [LiteralString], in value: Value) -> Value? {
+        var current = value
+        for key in keys {
+            guard case .dictionary(let d) = current else { return nil }
+            current = key.value(in: d)
+        }
+        return current
     }
 
     /// A comparison of a key path with a constant as the path's keys and a
@@ -177,12 +179,7 @@ enum DynamicComparison {
             }
         default:
             return { root, scope throws(EvaluationError) in
-                var current = root
-                for key in keys {
-                    guard case .dictionary(let d) = current else { return try general(root, scope) }
-                    current = key.value(in: d)
-                }
-                if let answer = test(current) { return answer }
+                if let v = value(at: keys, in: root), let answer = test(v) { return answer }
                 return try general(root, scope)
             }
         }
