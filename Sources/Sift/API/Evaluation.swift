@@ -40,14 +40,17 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     /// The test of the object at an address (an element in place, or a
     /// value given to ``evaluate(with:variables:)``).
     @usableFromInline let test: CompiledTest<ObjectAddress>
+    /// The same test as steps run over an array's buffer without a call per
+    /// element, when the predicate is made of comparisons read in place.
+    @usableFromInline let program: InPlaceProgram?
 
     /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
     public init(_ filter: Filter, for type: Root.Type = Root.self, regexLimits: RegexLimits = .default) {
         self.filter = filter
-        let compiler = Compiler(
-            source: filter.source ?? filter.format, root: RootAccess<ObjectAddress>.typed(Root.self),
-            regexLimits: regexLimits)
+        let root = RootAccess<ObjectAddress>.typed(Root.self)
+        let compiler = Compiler(source: filter.source ?? filter.format, root: root, regexLimits: regexLimits)
         test = compiler.test(filter.predicate)
+        program = InPlaceProgram(filter.predicate, root: root)
     }
 
     /// Whether `object` matches.
@@ -161,19 +164,45 @@ extension Array where Element: KeyValueReadable {
     /// The elements that match, in order (read in place, not copied).
     @inlinable
     public func filter(_ filter: TypedFilter<Element>) throws(EvaluationError) -> [Element] {
-        try siftFilterInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
+        if let program = filter.program {
+            return withUnsafeBufferPointer { buffer in
+                var out: [Element] = []
+                guard let base = buffer.baseAddress else { return out }
+                let stride = MemoryLayout<Element>.stride
+                var i = program.firstIndex(base, from: 0, to: buffer.count, stride: stride)
+                while i < buffer.count {
+                    out.append(base[i])
+                    i = program.firstIndex(base, from: i + 1, to: buffer.count, stride: stride)
+                }
+                return out
+            }
+        }
+        return try siftFilterInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
     }
 
     /// The first element that matches (read in place, not copied).
     @inlinable
     public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {
-        try siftFirstInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
+        if let program = filter.program {
+            return withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return nil }
+                let i = program.firstIndex(base, from: 0, to: buffer.count, stride: MemoryLayout<Element>.stride)
+                return i < buffer.count ? base[i] : nil
+            }
+        }
+        return try siftFirstInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
     }
 
     /// How many elements match (read in place, not copied).
     @inlinable
     public func count(where filter: TypedFilter<Element>) throws(EvaluationError) -> Int {
-        try siftCountInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
+        if let program = filter.program {
+            return withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return 0 }
+                return program.count(base, buffer.count, stride: MemoryLayout<Element>.stride)
+            }
+        }
+        return try siftCountInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
     }
 }
 

@@ -156,7 +156,7 @@ struct Compiler<Root> {
         case .constant(let b):
             return { _, _ in b }
         case .and(let children):
-            if let both = InPlaceComparison<Root>.numeric(children, root: root, and: true) { return both }
+            if let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
             // Two children are held directly: a function stored in an array
             // is called through re-abstraction thunks.
             if children.count == 2 {
@@ -172,7 +172,7 @@ struct Compiler<Root> {
                 return true
             }
         case .or(let children):
-            if let either = InPlaceComparison<Root>.numeric(children, root: root, and: false) { return either }
+            if let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
             if children.count == 2 {
                 let (a, b) = (predicate(children[0]), predicate(children[1]))
                 return { r, s throws(EvaluationError) in
@@ -186,6 +186,7 @@ struct Compiler<Root> {
                 return false
             }
         case .not(let child):
+            if let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
             let t = predicate(child)
             return { r, s throws(EvaluationError) in !(try t(r, s)) }
         case .comparison(let c):

@@ -152,46 +152,17 @@ enum InPlaceComparison<Root> {
         unsafeBitCast(r, to: ObjectAddress.self).raw + offset
     }
 
-    /// AND (`and`) or OR of comparisons that all read numbers in place, as one
-    /// test that reads and compares them all without branching between them
-    /// (none of them can throw, so not stopping at the first answer changes
-    /// nothing); nil for anything else.
-    static func numeric(_ children: [PredicateNode], root: RootAccess<Root>, and: Bool) -> Test? {
-        guard Root.self == ObjectAddress.self, children.count >= 2 else { return nil }
-        var leaves: [NumericLeaf] = []
-        for child in children {
-            guard case .comparison(let c) = child.kind, let leaf = InPlaceLeaf(c, root: root) else { return nil }
-            switch leaf {
-            case .int(let offset, let order, let k): leaves.append(NumericLeaf(offset, order, int: k))
-            case .double(let offset, let order, let k): leaves.append(NumericLeaf(offset, order, double: k))
-            case .string, .search, .strings: return nil
-            }
-        }
-        let all = leaves
-        if all.count == 2 {
-            let (a, b) = (all[0], all[1])
-            if and { return { r, _ in let o = address(r, 0); return bit(a.holds(o)) & bit(b.holds(o)) != 0 } }
-            return { r, _ in let o = address(r, 0); return bit(a.holds(o)) | bit(b.holds(o)) != 0 }
-        }
-        if and {
-            return { r, _ in
-                let o = address(r, 0)
-                var every: UInt8 = 1
-                for leaf in all { every &= bit(leaf.holds(o)) }
-                return every != 0
-            }
-        }
-        return { r, _ in
-            let o = address(r, 0)
-            var any: UInt8 = 0
-            for leaf in all { any |= bit(leaf.holds(o)) }
-            return any != 0
-        }
+    /// AND, OR or NOT of comparisons that are all read in place, as steps
+    /// (``InPlaceProgram``); nil for anything else.
+    static func program(_ p: PredicateNode, root: RootAccess<Root>) -> InPlaceProgram? {
+        guard Root.self == ObjectAddress.self else { return nil }
+        return InPlaceProgram(p, root: unsafeBitCast(root, to: RootAccess<ObjectAddress>.self))
     }
 
-    /// A Bool as 0 or 1, to combine without short-circuit branches.
-    @inline(__always)
-    private static func bit(_ b: Bool) -> UInt8 { b ? 1 : 0 }
+    /// The test of a program's steps.
+    static func test(_ program: InPlaceProgram) -> Test {
+        { r, _ in program.holds(address(r, 0)) }
+    }
 
     /// The test of one leaf, made for it: a closure per kind and operator.
     static func test(_ leaf: InPlaceLeaf) -> Test {
@@ -232,29 +203,5 @@ enum InPlaceComparison<Root> {
         case .equal: return { r, _ in address(r, offset).load(as: T.self) == c }
         case .notEqual: return { r, _ in address(r, offset).load(as: T.self) != c }
         }
-    }
-}
-
-/// An integer or double comparison at an offset, in a plain struct: what an
-/// AND or OR of such comparisons evaluates in one test.
-struct NumericLeaf: Sendable {
-    let offset: Int
-    let order: Order
-    let isDouble: Bool
-    let int: Int
-    let double: Double
-
-    init(_ offset: Int, _ order: Order, int: Int) {
-        (self.offset, self.order, isDouble, self.int, double) = (offset, order, false, int, 0)
-    }
-
-    init(_ offset: Int, _ order: Order, double: Double) {
-        (self.offset, self.order, isDouble, int, self.double) = (offset, order, true, 0, double)
-    }
-
-    @inline(__always)
-    func holds(_ object: UnsafeRawPointer) -> Bool {
-        if isDouble { return order.holds(object.load(fromByteOffset: offset, as: Double.self), double) }
-        return order.holds(object.load(fromByteOffset: offset, as: Int.self), int)
     }
 }
