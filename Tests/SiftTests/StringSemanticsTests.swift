@@ -30,6 +30,57 @@ struct StringSemanticsTests {
         #expect(mixed > 5_000)
     }
 
+    /// A prepared needle (the ASCII search by words for haystacks kept
+    /// inline, by bytes for others, the Latin tables on the stack, the
+    /// Unicode path) answers as the whole keys do: haystacks of 0 to 20
+    /// bytes, kept inline and not, needles of 1 to 9 bytes, every option.
+    @Test func preparedNeedlesAgreeWithWholeKeys() {
+        var rng = SplitMix(seed: 1124)
+        let ascii = ["a", "b", "A", "B", "e", "E", "r", "R", "y", "s", "S", "[", "@", "`", "{", "Z", "z", " ", "\u{0}"]
+        let other = ["é", "É", "ß", "ø", "\u{301}", "ñ", "\u{212A}", "Σ", "ﬀ", "ǅ"]
+        let optionSets: [ComparisonOptions] = [
+            [], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive], [.normalized],
+            [.caseInsensitive, .normalized],
+        ]
+        func word(_ length: Int, otherOneIn: UInt64) -> String {
+            (0..<length).map { _ in
+                otherOneIn > 0 && rng.next() % otherOneIn == 0
+                    ? other[Int(rng.next() % UInt64(other.count))] : ascii[Int(rng.next() % UInt64(ascii.count))]
+            }.joined()
+        }
+        var matches = 0
+        for round in 0..<3000 {
+            var hay = word(Int(rng.next() % 21), otherOneIn: round % 3 == 0 ? 4 : 0)
+            if round % 5 == 0 {
+                // The same bytes kept out of line.
+                var copy = String()
+                copy.reserveCapacity(64)
+                copy += hay
+                hay = copy
+            }
+            let needle = round % 4 == 0
+                ? String(hay.dropFirst(Int(rng.next() % 4)).prefix(1 + Int(rng.next() % 9)))
+                : word(1 + Int(rng.next() % 9), otherOneIn: round % 7 == 0 ? 3 : 0)
+            guard !needle.isEmpty else { continue }
+            for options in optionSets {
+                let whole = StringSemantics.key(hay, options)
+                let n = StringSemantics.key(needle, options)
+                for kind in [StringSemantics.Search.prefix, .suffix, .substring] {
+                    let expected = StringSemantics.search(whole, n, kind)
+                    #expect(StringSemantics.Needle(needle, kind, options).found(in: hay) == expected,
+                            "\(hay.debugDescription) \(kind) \(needle.debugDescription) [\(options.letters)]")
+                    if expected { matches += 1 }
+                }
+            }
+        }
+        #expect(matches > 5000)
+        // The Latin tables leave long haystacks and other scalars to the Unicode path.
+        let table = LatinKeys.table(fold: true, stripMarks: true)
+        #expect(table.search("café", [0x65], .suffix) == true)
+        #expect(table.search("cafe\u{301}", [0x65], .suffix) == nil)
+        #expect(table.search(String(repeating: "é", count: 300), [0x65], .prefix) == nil)
+    }
+
     /// BEGINSWITH / ENDSWITH fold only the characters they need; the answer
     /// must be the one from the keys of the whole strings, also where
     /// characters fold to nothing (a combining mark after a control character

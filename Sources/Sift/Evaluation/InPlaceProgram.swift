@@ -383,7 +383,9 @@ struct InlineString {
         return (words, mask)
     }
 
-    private static func words(of s: String) -> (UInt64, UInt64) {
+    /// The two words of a string value as they are in memory.
+    @inline(__always)
+    static func words(of s: String) -> (UInt64, UInt64) {
         withUnsafeBytes(of: s) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
     }
 

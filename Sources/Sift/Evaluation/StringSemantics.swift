@@ -139,22 +139,28 @@ enum StringSemantics {
         let ascii: ASCIINeedle?
         let kind: Search
         let options: ComparisonOptions
+        /// The keys of Latin scalars under the options (not under `[n]`).
+        let latin: LatinKeys.Table?
 
         init(_ needle: String, _ kind: Search, _ options: ComparisonOptions) {
             key = StringSemantics.key(needle, options)
             ascii = ASCIINeedle(needle, options)
             self.kind = kind
             self.options = options
+            latin = options.contains(.normalized) || key.isEmpty
+                ? nil : LatinKeys.table(fold: options.contains(.caseInsensitive), stripMarks: options.contains(.diacriticInsensitive))
         }
 
         /// Whether `haystack` begins with, ends with or contains the needle.
         func found(in haystack: String) -> Bool {
             if let ascii, let answer = ascii.search(haystack, kind) { return answer }
+            if let latin, let answer = latin.search(haystack, key, kind) { return answer }
             return StringSemantics.search(haystack, key: key, kind, options)
         }
     }
 
-    static func search(_ h: [UInt32], _ n: [UInt32], _ kind: Search) -> Bool {
+    static func search<H: RandomAccessCollection<UInt32>>(_ h: H, _ n: [UInt32], _ kind: Search) -> Bool
+    where H.Index == Int, H.SubSequence: Collection<UInt32> {
         if n.isEmpty || n.count > h.count { return false }
         switch kind {
         case .prefix: return h.starts(with: n)
@@ -261,6 +267,62 @@ enum LatinKeys {
         return (0x80..<limit).map { v in
             StringSemantics.unicodeKey(String(Character(Unicode.Scalar(v)!)), options)
         }
+    }
+
+    /// The tables of one set of options in one array: the keys of every
+    /// scalar one after another, and where each one's key is (its start
+    /// times 256 plus its length).
+    struct Table: Sendable {
+        let keys: [UInt32]
+        let places: [UInt32]
+        let fold: Bool
+        /// The most scalars a key has.
+        let longest: Int
+
+        /// Whether `haystack` begins with, ends with or contains the key
+        /// `n`, from the haystack's key made on the stack; nil when the
+        /// haystack has a scalar at or above U+0250, or is long.
+        func search(_ haystack: String, _ n: [UInt32], _ kind: StringSemantics.Search) -> Bool? {
+            let capacity = haystack.utf8.count * longest
+            guard capacity <= 512 else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { buffer -> Bool? in
+                keys.withUnsafeBufferPointer { keys -> Bool? in
+                    places.withUnsafeBufferPointer { places -> Bool? in
+                        var k = 0
+                        for u in haystack.unicodeScalars {
+                            let v = u.value
+                            if v < 0x80 {
+                                buffer[k] = fold && v &- 0x41 < 26 ? v | 0x20 : v
+                                k += 1
+                            } else if v < LatinKeys.limit {
+                                let place = places[Int(v - 0x80)]
+                                let start = Int(place >> 8)
+                                let count = Int(place & 0xFF)
+                                for i in 0..<count { buffer[k + i] = keys[start + i] }
+                                k += count
+                            } else {
+                                return nil
+                            }
+                        }
+                        return StringSemantics.search(UnsafeBufferPointer(rebasing: buffer[..<k]), n, kind)
+                    }
+                }
+            }
+        }
+    }
+
+    static let flatTables: [Table] = tables.enumerated().map { n, table in
+        var keys: [UInt32] = []
+        var places: [UInt32] = []
+        for key in table {
+            places.append(UInt32(keys.count) << 8 | UInt32(key.count))
+            keys += key
+        }
+        return Table(keys: keys, places: places, fold: n & 1 != 0, longest: max(1, table.map(\.count).max() ?? 1))
+    }
+
+    static func table(fold: Bool, stripMarks: Bool) -> Table {
+        flatTables[(fold ? 1 : 0) | (stripMarks ? 2 : 0)]
     }
 
     /// The key, or nil when the string has a scalar at or above U+0250.
