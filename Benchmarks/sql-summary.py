@@ -8,7 +8,8 @@ Each figure is the median over the files of the benchmark's p50 (with the
 min-max of the per-file p50s when there are several files):
 
 * lowering: µs and mallocs per `FetchRequest.sql(in:dialect:)`, both dialects;
-* queries: the lowered COUNT(*) and full select next to every hand-written
+* queries: the lowered COUNT(*) (prepared at each run, and prepared once)
+  and full select next to every hand-written
   form, and lowered / hand-written for each (the best hand-written form is
   the fastest one of the same run).
 """
@@ -26,7 +27,7 @@ def parse(path):
     name = None
     for line in open(path, encoding="utf-8"):
         line = line.rstrip("\n")
-        if re.match(r"^\d[cs]? (lower|count|select) ", line):
+        if re.match(r"^\d[csp]? (lower|count|select) ", line):
             name = line.strip()
             results.setdefault(name, {})
             continue
@@ -82,12 +83,12 @@ def main(paths):
     for n in names:
         m = re.match(r"^(\d) lower (\w+): (.*)$", n)
         if m:
-            c = cases.setdefault(m.group(1), {"format": m.group(3), "lower": {}, "c": {}, "s": {}})
+            c = cases.setdefault(m.group(1), {"format": m.group(3), "lower": {}, "c": {}, "p": {}, "s": {}})
             c["lower"][m.group(2)] = n
             continue
-        m = re.match(r"^(\d)([cs]) (?:count|select) (lowered|hand-written(?: ([^:]+))?): (.*)$", n)
+        m = re.match(r"^(\d)([csp]) (?:count|select) (lowered|hand-written(?: ([^:]+))?): (.*)$", n)
         if m:
-            c = cases.setdefault(m.group(1), {"format": "", "lower": {}, "c": {}, "s": {}})
+            c = cases.setdefault(m.group(1), {"format": "", "lower": {}, "c": {}, "p": {}, "s": {}})
             key = "lowered" if m.group(3) == "lowered" else (m.group(4) or "hand-written")
             c[m.group(2)][key] = n
             if m.group(3) == "lowered":
@@ -102,7 +103,8 @@ def main(paths):
         print(f"| {k} | `{c['format']}` | {cell(s) if s else '–'} | {cell(s, 'mallocs') if s else '–'} "
               f"| {cell(p) if p else '–'} | {cell(p, 'mallocs') if p else '–'} |")
 
-    for kind, title in (("c", "COUNT(*)"), ("s", "full select, ids fetched")):
+    for kind, title in (("c", "COUNT(*)"), ("p", "COUNT(*), each statement prepared once and reused"),
+                        ("s", "full select, ids fetched")):
         print(f"\n{title}, µs per query (p50, median of {len(runs)} run(s)); ratio = lowered / hand-written:\n")
         print("| # | predicate | lowered | hand-written form | hand-written | ratio |")
         print("|---|---|---:|---|---:|---:|")

@@ -15,6 +15,8 @@ import SiftSQLite
 //                               are ns and mallocs per lowering
 //   Nc count lowered            the `countSQL(in:dialect: .sqlite)` statement, run
 //   Nc count hand-written …     `SELECT COUNT(*) FROM people p WHERE …`, written by hand
+//   Np count …                  the same two, each statement prepared once (GRDB's
+//                               `cachedStatement`) and then only bound and run
 //   Ns select lowered           the full select (`sql(in:dialect: .sqlite)`: id, name,
 //                               age, score, ORDER BY id), its first column (the ids) fetched
 //   Ns select hand-written …    `SELECT p.id, p.name, p.age, p.score FROM people p WHERE …
@@ -89,6 +91,21 @@ let benchmarks: @Sendable () -> Void = {
             let run = h.count
             Benchmark("\(n)c count hand-written\(label): \(h.condition)", closure: { _ in
                 try database.queue.inDatabase { db in blackHole(try run.count(db)) }
+            }, setup: loadDatabase, teardown: removeDatabase)
+        }
+
+        // The same counts with each statement prepared once (GRDB's cached
+        // statement) and then only bound and run: the SQL itself, without
+        // SQLite's compilation of it.
+        Benchmark("\(n)p count lowered: \(c.format)", closure: { _ in
+            try database.queue.inDatabase { db in blackHole(try count.countPrepared(db)) }
+        }, setup: loadDatabase, teardown: removeDatabase)
+
+        for h in c.handWritten {
+            let label = h.label.isEmpty ? "" : " " + h.label
+            let run = h.count
+            Benchmark("\(n)p count hand-written\(label): \(h.condition)", closure: { _ in
+                try database.queue.inDatabase { db in blackHole(try run.countPrepared(db)) }
             }, setup: loadDatabase, teardown: removeDatabase)
         }
 

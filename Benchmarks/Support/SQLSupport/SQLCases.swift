@@ -29,6 +29,12 @@ public struct SQLRun: Sendable {
         try Int.fetchOne(db, sql: sql, arguments: arguments) ?? -1
     }
 
+    /// `COUNT(*)` through the connection's cached statement for this SQL:
+    /// prepared on first use, then only bound and run.
+    public func countPrepared(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? -1
+    }
+
     /// The first column of every row (the ids), prepared and run.
     public func ids(_ db: Database) throws -> [Int64] {
         try Int64.fetchAll(db, sql: sql, arguments: arguments)
