@@ -8,6 +8,10 @@
 //   SQLPlans --lower CASE [--dialect sqlite|postgres] [--reps R]
 //       only lowers case CASE (1-4) R times (default 100,000) in
 //       lowerRepeatedly(_:_:_:), for callgrind or perf; prints µs per lowering
+//   SQLPlans --count CASE [--hand] [--n N] [--reps R]
+//       builds the database, then runs case CASE's lowered COUNT(*) (or its
+//       first hand-written one) R times (default 2,000), prepared at each run
+//       as SQLBenchmarks does, in countRepeatedly(_:_:_:); prints µs per query
 import Foundation
 import GRDB
 import SQLSupport
@@ -19,6 +23,8 @@ var lowerCase: Int?
 var dialect = SQLDialect.sqlite
 var reps = 100_000
 var keep = false
+var countCase: Int?
+var handWritten = false
 var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
     switch a {
@@ -26,6 +32,8 @@ while let a = arguments.popFirst() {
     case "--lower": lowerCase = arguments.popFirst().flatMap { Int($0) }
     case "--dialect": dialect = arguments.popFirst().flatMap { SQLDialect(rawValue: $0) } ?? dialect
     case "--keep": keep = true
+    case "--count": countCase = arguments.popFirst().flatMap { Int($0) }
+    case "--hand": handWritten = true
     case "--reps": reps = arguments.popFirst().flatMap { Int($0) } ?? reps
     default:
         FileHandle.standardError.write("unknown argument \(a)\n".data(using: .utf8)!)
@@ -55,6 +63,33 @@ if let lowerCase {
     let seconds = Date().timeIntervalSince(start)
     print(String(format: "%.2f µs per lowering (%d × %@ %@; %d bytes of SQL)", seconds * 1e6 / Double(reps), reps,
                  dialect.rawValue, c.format, length / max(reps, 1)))
+    exit(0)
+}
+
+/// Runs the count `reps` times on one connection.
+@inline(never)
+func countRepeatedly(_ run: SQLRun, _ db: Database, _ reps: Int) throws -> Int {
+    var total = 0
+    for _ in 0..<reps { total &+= try run.count(db) }
+    return total
+}
+
+if let countCase {
+    guard let c = sqlCases.first(where: { $0.number == countCase }), let hand = c.handWritten.first else {
+        FileHandle.standardError.write("no case \(countCase)\n".data(using: .utf8)!)
+        exit(2)
+    }
+    let run = handWritten ? hand.count : try c.loweredCount()
+    let database = try BenchmarkDatabase(count: count)
+    let reps = CommandLine.arguments.contains("--reps") ? reps : 2_000
+    let (seconds, total) = try database.queue.inDatabase { db in
+        let start = Date()
+        let total = try countRepeatedly(run, db, reps)
+        return (Date().timeIntervalSince(start), total)
+    }
+    print(String(format: "%.1f µs per query (%d × %@; %d rows)", seconds * 1e6 / Double(reps), reps,
+                 handWritten ? hand.condition : c.format, total / max(reps, 1)))
+    database.remove()
     exit(0)
 }
 

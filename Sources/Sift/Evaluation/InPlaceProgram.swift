@@ -77,6 +77,7 @@ struct InPlaceProgram: Sendable {
         guard Self.readsInPlace(p, root) else { return nil }
         var emitter = Emitter(root: root)
         emitter.emit(p, ifTrue: Self.answerTrue, ifFalse: Self.answerFalse)
+        if emitter.failed { return nil }
         if emitter.steps.count == 1 && emitter.steps[0].operation == .leaf { return nil }
         if emitter.steps.count == 1 && emitter.steps[0].ifTrue == Self.answerFalse
             && (emitter.steps[0].operation == .intRange || emitter.steps[0].operation == .doubleRange)
@@ -105,6 +106,7 @@ struct InPlaceProgram: Sendable {
         let root: RootAccess<ObjectAddress>
         var steps: [Step] = []
         var tests: [Test] = []
+        var failed = false
 
         /// A part of an AND or OR: one child, or comparisons of numbers in a
         /// row; two or more of them are tested together without a branch
@@ -123,9 +125,8 @@ struct InPlaceProgram: Sendable {
             var parts: [Part] = []
             var numbers: [InPlaceLeaf] = []
             for child in children {
-                let leaf = leaf(child)
-                switch leaf {
-                case .int, .double: numbers.append(leaf!)
+                switch leaf(child) {
+                case let number? where number.isNumber: numbers.append(number)
                 default:
                     if !numbers.isEmpty { parts.append(.numbers(numbers)) }
                     numbers = []
@@ -181,7 +182,13 @@ struct InPlaceProgram: Sendable {
             case .not(let child):
                 emit(child, ifTrue: ifFalse, ifFalse: ifTrue)
             default:
-                steps.append(step(leaf(p)!, ifTrue: ifTrue, ifFalse: ifFalse))
+                // A comparison (`readsInPlace` has checked that it is read
+                // in place; should it not be, there is no program).
+                guard let leaf = leaf(p) else {
+                    failed = true
+                    return
+                }
+                steps.append(step(leaf, ifTrue: ifTrue, ifFalse: ifFalse))
             }
         }
 

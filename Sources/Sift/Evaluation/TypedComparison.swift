@@ -94,6 +94,14 @@ enum InPlaceLeaf: Sendable {
     /// `ANY strings == literal` (`any`, `equal`), `ALL strings != literal`, ….
     case strings(offset: Int, LiteralString, any: Bool, equal: Bool)
 
+    /// Whether it compares an integer or a double.
+    var isNumber: Bool {
+        switch self {
+        case .int, .double: return true
+        case .string, .search, .strings: return false
+        }
+    }
+
     init?<Root>(_ c: Comparison, root: RootAccess<Root>) {
         switch (c.lhs.kind, c.rhs.kind, c.modifier) {
         case (.keyPath(let keys), .constant(let k), .direct):
