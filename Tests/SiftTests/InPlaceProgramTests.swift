@@ -26,6 +26,15 @@ struct InPlaceProgramTests {
         "1234567890123456", "a long name, well past fifteen bytes", String(repeating: "é", count: 8),
     ]
 
+    static let tags = ["x", "y", "", "é", "a tag longer than fifteen bytes", outOfLine("x")]
+
+    static func outOfLine(_ s: String) -> String {
+        var copy = String()
+        copy.reserveCapacity(64)
+        copy += s
+        return copy
+    }
+
     static let members: [StoredMember] = {
         var rng = SplitMix(seed: 11)
         func pick<T>(_ a: [T]) -> T { a[Int(rng.next() % UInt64(a.count))] }
@@ -33,7 +42,7 @@ struct InPlaceProgramTests {
             // Every age, score and name appears; the rest is random.
             let member = Member(
                 name: i < names.count ? names[i] : pick(names), age: i < ages.count ? ages[i] : pick(ages),
-                score: i < scores.count ? scores[i] : pick(scores), tags: (0..<Int(rng.next() % 3)).map { _ in pick(["x", "y"]) },
+                score: i < scores.count ? scores[i] : pick(scores), tags: (0..<Int(rng.next() % 4)).map { _ in pick(tags) },
                 mentor: Mentor(name: pick(["Ann", outOfLineAnn, "ann", "Bob", "a mentor with a long name"]), level: pick([0, 2, 4])))
             return StoredMember(member)
         }
@@ -43,13 +52,16 @@ struct InPlaceProgramTests {
     static func leaf(_ rng: inout SplitMix) -> (String, any FormatArgumentConvertible) {
         func pick<T>(_ a: [T]) -> T { a[Int(rng.next() % UInt64(a.count))] }
         let op = pick(["<", "<=", ">", ">=", "==", "!="])
-        switch rng.next() % 8 {
+        switch rng.next() % 9 {
         case 0, 1: return ("age \(op) %@", pick(ages))
         case 2: return ("score \(op) %@", pick(scores))
         case 3: return ("score \(op) %@", pick([0, 1, -1, 1 << 53]))  // an integer constant for a double
         case 4: return ("name \(pick(["==", "!="])) %@", pick(names + ["Ann"]))
         case 5: return ("mentor.name \(pick(["==", "!="])) %@", pick(["Ann", "Bob", "a mentor with a long name", ""]))
         case 6: return ("mentor.level \(op) %@", pick([0, 2, 3]))
+        case 7:
+            let format = pick(["ANY tags == %@", "ANY tags != %@", "ALL tags == %@", "ALL tags != %@", "NONE tags == %@", "%@ IN tags"])
+            return (format, pick(["x", "y", "", "é", "a tag longer than fifteen bytes", "z"]))
         default:
             // Comparisons with a test of their own, and one that is not read
             // in place (the whole predicate then takes the closure tree).
@@ -86,6 +98,11 @@ struct InPlaceProgramTests {
         #expect(InlineString.layoutHolds)
         #expect(InlineString("Ann") != nil && InlineString("123456789012345") != nil)
         #expect(InlineString("1234567890123456") == nil)
+        #if os(Linux)
+            #expect(StringArrayLayout.holds)
+        #endif
+        let tags = try #require(Filter("ANY tags == 'x'").compiled(for: StoredMember.self).program)
+        #expect(tags.steps.map(\.operation) == [.anyString])
         let program = try #require(Filter("age > 30 AND score < 0.5 OR mentor.name == 'Ann'").compiled(for: StoredMember.self).program)
         #expect(program.steps.map(\.operation) == [.allOf, .intRange, .doubleRange, .shortString])
         #expect(program.steps.map(\.ifTrue) == [InPlaceProgram.answerTrue, 0, 0, InPlaceProgram.answerTrue])

@@ -35,6 +35,11 @@ struct InPlaceProgram: Sendable {
         case shortString
         /// A string equal to a longer constant (never an inline string).
         case longString
+        /// Whether any (all) of an array of strings equals a constant
+        /// (`ANY tags == 'x'`, `'x' IN tags`, `ALL tags != 'x'`; `negated`
+        /// for `!=`): each string kept inline compared by its words, as
+        /// `shortString`, any other by the leaf's test of a string.
+        case anyString, allString
         /// Any other comparison: the leaf's test.
         case leaf
         /// Whether all (any) of the `count` number comparisons that follow
@@ -65,6 +70,9 @@ struct InPlaceProgram: Sendable {
         var test = -1
         /// For a group: how many steps follow it.
         var count = 0
+        /// For an array of strings: whether its elements are found from the
+        /// array value (``StringArrayLayout``).
+        var arrayInPlace = false
     }
 
     let steps: [Step]
@@ -240,7 +248,20 @@ struct InPlaceProgram: Sendable {
                 (s.low, s.high) = inline.words
                 s.mask = inline.mask
             }
-        case .search, .strings:
+        case .strings(let offset, let literal, let any, let equal):
+            // The test of one string, given the address of an element.
+            tests.append(InPlaceComparison<ObjectAddress>.test(.string(offset: 0, literal, equal: true)))
+            (s.operation, s.offset, s.test, s.negated) = (any ? .anyString : .allString, offset, tests.count - 1, !equal)
+            s.arrayInPlace = StringArrayLayout.holds
+            if let inline = InlineString(literal.key) {
+                (s.low, s.high) = inline.words
+                s.mask = inline.mask
+            } else {
+                // No inline string equals a longer constant: nothing under
+                // this mask is 1.
+                (s.low, s.high, s.mask) = (1, 0, (0, 0))
+            }
+        case .search:
             tests.append(InPlaceComparison<ObjectAddress>.test(leaf))
             s.test = tests.count - 1
         }
@@ -291,6 +312,8 @@ struct InPlaceProgram: Sendable {
             case .longString:
                 let high = object.load(fromByteOffset: s.pointee.offset + 8, as: UInt64.self)
                 yes = InlineString.isInline(high) ? false : slow(s.pointee.test, object)
+            case .anyString, .allString:
+                yes = strings(s, object)
             case .leaf:
                 yes = slow(s.pointee.test, object)
             }
@@ -298,6 +321,41 @@ struct InPlaceProgram: Sendable {
             if next < 0 { return next == Self.answerTrue }
             s = steps + Int(next)
         }
+    }
+
+    /// ANY (ALL) of the strings of an array `==` (`!=`) a constant.
+    @inline(__always)
+    private func strings(_ s: UnsafePointer<Step>, _ object: UnsafeRawPointer) -> Bool {
+        let array = object.advanced(by: s.pointee.offset)
+        if s.pointee.arrayInPlace {
+            guard let (first, count) = StringArrayLayout.elements(array) else { return s.pointee.operation == .allString }
+            return strings(s, first, count)
+        }
+        return array.assumingMemoryBound(to: [String].self).pointee.withUnsafeBufferPointer { strings in
+            guard let base = strings.baseAddress else { return s.pointee.operation == .allString }
+            return self.strings(s, UnsafeRawPointer(base), strings.count)
+        }
+    }
+
+    @inline(__always)
+    private func strings(_ s: UnsafePointer<Step>, _ first: UnsafeRawPointer, _ count: Int) -> Bool {
+        let any = s.pointee.operation == .anyString
+        let negated = s.pointee.negated
+        var element = first
+        for _ in 0..<count {
+            let high = element.load(fromByteOffset: 8, as: UInt64.self)
+            let equal: Bool
+            if InlineString.isInline(high) {
+                let low = element.load(as: UInt64.self)
+                equal = (low & s.pointee.mask.0) == s.pointee.low && (high & s.pointee.mask.1) == s.pointee.high
+            } else {
+                equal = slow(s.pointee.test, element)
+            }
+            // ANY stops at the first that holds, ALL at the first that does not.
+            if (equal != negated) == any { return any }
+            element += MemoryLayout<String>.stride
+        }
+        return !any
     }
 
     @inline(never)
@@ -408,4 +466,39 @@ struct InlineString {
         let long = String(decoding: Array("1234567890123456".utf8), as: UTF8.self)
         return !isInline(words(of: long).1)
     }()
+}
+
+/// Where an array of strings keeps its elements, read from the array value
+/// without retaining its buffer: where arrays are always native (no
+/// Objective-C bridging), an array value is the address of its buffer,
+/// which holds the count 16 bytes in and the elements from 32 bytes on.
+/// Checked once, on arrays made for the purpose, before it is relied on;
+/// where it does not hold, the array is read through
+/// `withUnsafeBufferPointer`.
+enum StringArrayLayout {
+    static let holds: Bool = {
+        #if _runtime(_ObjC) || !_pointerBitWidth(_64)
+            return false
+        #else
+            let samples: [[String]] = [[], ["a"], ["x", "a string longer than fifteen bytes", "é", ""]]
+            return samples.allSatisfy { sample in
+                withUnsafeBytes(of: sample) { value in
+                    guard let (first, count) = elements(value.baseAddress!), count == sample.count else { return false }
+                    return sample.enumerated().allSatisfy { i, s in
+                        let element = first + i * MemoryLayout<String>.stride
+                        let w = InlineString.words(of: s)
+                        return element.load(as: UInt64.self) == w.0 && element.load(fromByteOffset: 8, as: UInt64.self) == w.1
+                    }
+                }
+            }
+        #endif
+    }()
+
+    /// The first element and the count of the `[String]` at `array`, for
+    /// use only where the layout holds.
+    @inline(__always)
+    static func elements(_ array: UnsafeRawPointer) -> (first: UnsafeRawPointer, count: Int)? {
+        guard let buffer = array.load(as: UnsafeRawPointer?.self) else { return nil }
+        return (buffer + 32, buffer.load(fromByteOffset: 16, as: Int.self))
+    }
 }
