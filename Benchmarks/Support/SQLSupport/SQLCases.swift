@@ -103,7 +103,14 @@ public let sqlCases: [SQLCase] = [
         HandWrittenSQL("", "p.age > 30"),
     ]),
     SQLCase(number: 2, format: "name BEGINSWITH 'ab'", handWritten: [
-        HandWrittenSQL("", "p.name >= 'ab' AND p.name < 'ac'"),
+        // The range of names that begin with the bytes of 'ab'; it counts
+        // what BEGINSWITH 'ab' does only because no name here has a letter
+        // that decomposes to b and a mark after its a.
+        HandWrittenSQL("range", "p.name >= 'ab' AND p.name < 'ac'"),
+        // The same result on any data: also a followed by ḃ, ḅ or ḇ.
+        HandWrittenSQL(
+            "exact",
+            "(p.name >= 'ab' AND p.name < 'ac') OR (p.name >= 'aḃ' AND p.name < 'aḈ' AND substr(p.name, 2, 1) IN ('ḃ', 'ḅ', 'ḇ'))"),
     ]),
     SQLCase(number: 3, format: "ANY tags.name == 'x'", handWritten: [
         HandWrittenSQL("IN", "p.id IN (SELECT person_id FROM tags WHERE name = 'x')"),
