@@ -104,7 +104,7 @@ struct InPlaceProgramTests {
         let tags = try #require(Filter("ANY tags == 'x'").compiled(for: StoredMember.self).program)
         #expect(tags.steps.map(\.operation) == [.anyString])
         let program = try #require(Filter("age > 30 AND score < 0.5 OR mentor.name == 'Ann'").compiled(for: StoredMember.self).program)
-        #expect(program.steps.map(\.operation) == [.allOf, .intRange, .doubleRange, .shortString])
+        #expect(program.steps.map(\.operation) == [.allOf, .intRange, .doubleRange, .string])
         #expect(program.steps.map(\.ifTrue) == [InPlaceProgram.answerTrue, 0, 0, InPlaceProgram.answerTrue])
         #expect(program.steps.map(\.ifFalse)[0] == 3)
     }

@@ -82,31 +82,24 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        Benchmark("\(n)c count lowered: \(c.format)", closure: { _ in
-            try database.queue.inDatabase { db in blackHole(try count.count(db)) }
-        }, setup: loadDatabase, teardown: removeDatabase)
-
-        for h in c.handWritten {
-            let label = h.label.isEmpty ? "" : " " + h.label
-            let run = h.count
-            Benchmark("\(n)c count hand-written\(label): \(h.condition)", closure: { _ in
-                try database.queue.inDatabase { db in blackHole(try run.count(db)) }
+        // Each count prepared at every run (c), and prepared once through
+        // GRDB's cached statement, then only bound and run (p): the SQL
+        // itself, without SQLite's compilation of it.
+        let counts: [(String, @Sendable (SQLRun, Database) throws -> Int)] = [
+            ("c", { try $0.count($1) }), ("p", { try $0.countPrepared($1) }),
+        ]
+        for (kind, run) in counts {
+            Benchmark("\(n)\(kind) count lowered: \(c.format)", closure: { _ in
+                try database.queue.inDatabase { db in blackHole(try run(count, db)) }
             }, setup: loadDatabase, teardown: removeDatabase)
-        }
 
-        // The same counts with each statement prepared once (GRDB's cached
-        // statement) and then only bound and run: the SQL itself, without
-        // SQLite's compilation of it.
-        Benchmark("\(n)p count lowered: \(c.format)", closure: { _ in
-            try database.queue.inDatabase { db in blackHole(try count.countPrepared(db)) }
-        }, setup: loadDatabase, teardown: removeDatabase)
-
-        for h in c.handWritten {
-            let label = h.label.isEmpty ? "" : " " + h.label
-            let run = h.count
-            Benchmark("\(n)p count hand-written\(label): \(h.condition)", closure: { _ in
-                try database.queue.inDatabase { db in blackHole(try run.countPrepared(db)) }
-            }, setup: loadDatabase, teardown: removeDatabase)
+            for h in c.handWritten {
+                let label = h.label.isEmpty ? "" : " " + h.label
+                let hand = h.count
+                Benchmark("\(n)\(kind) count hand-written\(label): \(h.condition)", closure: { _ in
+                    try database.queue.inDatabase { db in blackHole(try run(hand, db)) }
+                }, setup: loadDatabase, teardown: removeDatabase)
+            }
         }
 
         Benchmark("\(n)s select lowered: \(c.format)", closure: { _ in

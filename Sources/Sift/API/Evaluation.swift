@@ -48,9 +48,14 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     public init(_ filter: Filter, for type: Root.Type = Root.self, regexLimits: RegexLimits = .default) {
         self.filter = filter
         let root = RootAccess<ObjectAddress>.typed(Root.self)
-        let compiler = Compiler(source: filter.source ?? filter.format, root: root, regexLimits: regexLimits)
-        test = compiler.test(filter.predicate)
         program = InPlaceProgram(filter.predicate, root: root)
+        if let program {
+            // The steps answer for single objects too.
+            test = CompiledTest(InPlaceComparison<ObjectAddress>.test(program))
+        } else {
+            test = Compiler(source: filter.source ?? filter.format, root: root, regexLimits: regexLimits)
+                .test(filter.predicate)
+        }
     }
 
     /// Whether `object` matches.

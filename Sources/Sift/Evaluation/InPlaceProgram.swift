@@ -31,14 +31,13 @@ struct InPlaceProgram: Sendable {
         case intRange
         /// A double in `low...high` (as `Double`s; empty when low > high).
         case doubleRange
-        /// A string equal to a constant of at most 15 bytes.
-        case shortString
-        /// A string equal to a longer constant (never an inline string).
-        case longString
+        /// A string equal to a constant: a string kept inline compared by its
+        /// words (never equal to a constant of more than 15 bytes), any other
+        /// by the leaf's test.
+        case string
         /// Whether any (all) of an array of strings equals a constant
         /// (`ANY tags == 'x'`, `'x' IN tags`, `ALL tags != 'x'`; `negated`
-        /// for `!=`): each string kept inline compared by its words, as
-        /// `shortString`, any other by the leaf's test of a string.
+        /// for `!=`), each compared as `string` compares one.
         case anyString, allString
         /// Any other comparison: the leaf's test.
         case leaf
@@ -59,9 +58,11 @@ struct InPlaceProgram: Sendable {
         var ifTrue: Int32
         var ifFalse: Int32
         var offset: Int
-        /// A number's range, as the bits of two `Int`s or `Double`s; a short
-        /// string's bytes as the string's two words hold them (with the byte
-        /// count in the second word's high byte), under `mask`.
+        /// A number's range, as the bits of two `Int`s or `Double`s; a
+        /// string constant's bytes as an inline string's two words hold them
+        /// (with the byte count in the second word's high byte), under `mask`
+        /// (for a constant of more than 15 bytes, 1 under a mask of 0: no
+        /// inline string equals it).
         var low: UInt64 = 0
         var high: UInt64 = 0
         var mask: (UInt64, UInt64) = (0, 0)
@@ -240,32 +241,31 @@ struct InPlaceProgram: Sendable {
             }
             (s.low, s.high, s.negated) = (low.bitPattern, high.bitPattern, negated)
         case .string(let offset, let literal, let equal):
-            tests.append(InPlaceComparison<ObjectAddress>.test(.string(offset: offset, literal, equal: true)))
-            (s.operation, s.offset, s.test) = (.longString, offset, tests.count - 1)
+            (s.operation, s.offset) = (.string, offset)
             if !equal { (s.ifTrue, s.ifFalse) = (ifFalse, ifTrue) }
-            if let inline = InlineString(literal.key) {
-                s.operation = .shortString
-                (s.low, s.high) = inline.words
-                s.mask = inline.mask
-            }
+            constant(literal, of: &s, &tests)
         case .strings(let offset, let literal, let any, let equal):
-            // The test of one string, given the address of an element.
-            tests.append(InPlaceComparison<ObjectAddress>.test(.string(offset: 0, literal, equal: true)))
-            (s.operation, s.offset, s.test, s.negated) = (any ? .anyString : .allString, offset, tests.count - 1, !equal)
+            (s.operation, s.offset, s.negated) = (any ? .anyString : .allString, offset, !equal)
             s.arrayInPlace = StringArrayLayout.holds
-            if let inline = InlineString(literal.key) {
-                (s.low, s.high) = inline.words
-                s.mask = inline.mask
-            } else {
-                // No inline string equals a longer constant: nothing under
-                // this mask is 1.
-                (s.low, s.high, s.mask) = (1, 0, (0, 0))
-            }
+            constant(literal, of: &s, &tests)
         case .search:
             tests.append(InPlaceComparison<ObjectAddress>.test(leaf))
             s.test = tests.count - 1
         }
         return s
+    }
+
+    /// Gives a string comparison its constant as words and mask, and the
+    /// test of a string given by its address, for strings not kept inline.
+    private static func constant(_ literal: LiteralString, of s: inout Step, _ tests: inout [Test]) {
+        tests.append(InPlaceComparison<ObjectAddress>.test(.string(offset: 0, literal, equal: true)))
+        s.test = tests.count - 1
+        if let inline = InlineString(literal.key) {
+            (s.low, s.high) = inline.words
+            s.mask = inline.mask
+        } else {
+            (s.low, s.high, s.mask) = (1, 0, (0, 0))
+        }
     }
 
     // MARK: - Running
@@ -301,17 +301,8 @@ struct InPlaceProgram: Sendable {
                 var any: UInt8 = 0
                 for i in 1...s.pointee.count { any |= Self.number(s + i, object) ? 1 : 0 }
                 yes = any != 0
-            case .shortString:
-                let high = object.load(fromByteOffset: s.pointee.offset + 8, as: UInt64.self)
-                if InlineString.isInline(high) {
-                    let low = object.load(fromByteOffset: s.pointee.offset, as: UInt64.self)
-                    yes = (low & s.pointee.mask.0) == s.pointee.low && (high & s.pointee.mask.1) == s.pointee.high
-                } else {
-                    yes = slow(s.pointee.test, object)
-                }
-            case .longString:
-                let high = object.load(fromByteOffset: s.pointee.offset + 8, as: UInt64.self)
-                yes = InlineString.isInline(high) ? false : slow(s.pointee.test, object)
+            case .string:
+                yes = equal(s, object + s.pointee.offset)
             case .anyString, .allString:
                 yes = strings(s, object)
             case .leaf:
@@ -343,19 +334,20 @@ struct InPlaceProgram: Sendable {
         let negated = s.pointee.negated
         var element = first
         for _ in 0..<count {
-            let high = element.load(fromByteOffset: 8, as: UInt64.self)
-            let equal: Bool
-            if InlineString.isInline(high) {
-                let low = element.load(as: UInt64.self)
-                equal = (low & s.pointee.mask.0) == s.pointee.low && (high & s.pointee.mask.1) == s.pointee.high
-            } else {
-                equal = slow(s.pointee.test, element)
-            }
             // ANY stops at the first that holds, ALL at the first that does not.
-            if (equal != negated) == any { return any }
+            if (equal(s, element) != negated) == any { return any }
             element += MemoryLayout<String>.stride
         }
         return !any
+    }
+
+    /// Whether the string at `string` equals the step's constant.
+    @inline(__always)
+    private func equal(_ s: UnsafePointer<Step>, _ string: UnsafeRawPointer) -> Bool {
+        let high = string.load(fromByteOffset: 8, as: UInt64.self)
+        guard InlineString.isInline(high) else { return slow(s.pointee.test, string) }
+        let low = string.load(as: UInt64.self)
+        return (low & s.pointee.mask.0) == s.pointee.low && (high & s.pointee.mask.1) == s.pointee.high
     }
 
     @inline(never)
