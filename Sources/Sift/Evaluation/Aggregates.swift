@@ -21,9 +21,9 @@ enum Aggregates {
         var intSum = 0
         var allInts = true
         var doubleSum = 0.0
-        var decimalSum = Decimal(0)
         var anyDecimal = false
-        for n in try numbers(values, what: what) {
+        let terms = try numbers(values, what: what)
+        for n in terms {
             switch n {
             case .int(let i):
                 if allInts {
@@ -31,20 +31,22 @@ enum Aggregates {
                     if o { allInts = false } else { intSum = s }
                 }
                 doubleSum += Double(i)
-                decimalSum += Decimal(i)
             case .double(let d):
                 allInts = false
                 doubleSum += d
-                decimalSum += Decimal(d)
             case .decimal(let d):
                 allInts = false
                 anyDecimal = true
                 doubleSum += NSDecimalNumber(decimal: d).doubleValue
-                decimalSum += d
             }
         }
         if allInts { return .int(intSum) }
-        return anyDecimal ? .decimal(decimalSum) : .double(doubleSum)
+        guard anyDecimal else { return .double(doubleSum) }
+        // Only a sum with a decimal term is made in decimals, so that a
+        // double that has no decimal value (an infinity) is an error only there.
+        var decimalSum = Decimal(0)
+        for n in terms { decimalSum += try Conversions.decimal(n) }
+        return .decimal(try Conversions.checkedDecimal(decimalSum, what))
     }
 
     static func elements(_ value: Value, what: String) throws(Failure) -> [Value] {

@@ -66,17 +66,19 @@ enum Arithmetic {
             default: throw Failure(.unsupported, "\(f.rawValue) is not arithmetic")
             }
         default:
-            let p = Conversions.decimal(x)
-            let q = Conversions.decimal(y)
+            let p = try Conversions.decimal(x)
+            let q = try Conversions.decimal(y)
+            let result: Decimal
             switch f {
-            case .add: return .decimal(p + q)
-            case .subtract: return .decimal(p - q)
-            case .multiply: return .decimal(p * q)
+            case .add: result = p + q
+            case .subtract: result = p - q
+            case .multiply: result = p * q
             case .divide:
                 guard !q.isZero else { throw Failure(.divisionByZero, "decimal division by zero") }
-                return .decimal(p / q)
+                result = p / q
             default: throw Failure(.unsupported, "\(f.rawValue) is not arithmetic")
             }
+            return .decimal(try Conversions.checkedDecimal(result, f.rawValue))
         }
     }
 

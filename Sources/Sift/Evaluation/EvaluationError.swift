@@ -27,7 +27,10 @@ public struct EvaluationError: SourceDiagnostic, Hashable, Sendable {
         case unknownType
         /// Integer division or modulus by zero.
         case divisionByZero
-        /// Integer arithmetic that does not fit in 64 bits.
+        /// A number that does not fit where it goes: integer arithmetic
+        /// beyond 64 bits, decimal arithmetic beyond `Decimal`'s range, or
+        /// a double with no decimal value (an infinity, NaN, or above about
+        /// 1e147) made a decimal (`decimalValue`, `CAST(x, "NSDecimalNumber")`).
         case overflow
         /// `min:`/`max:` of an empty collection.
         case emptyCollection

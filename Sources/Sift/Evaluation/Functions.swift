@@ -85,12 +85,12 @@ enum Functions {
             switch value {
             case .string(let s):
                 if case let n? = Conversions.number(from: s), let num = NumericValue(n) {
-                    return .decimal(Conversions.decimal(num))
+                    return .decimal(try Conversions.decimal(num))
                 }
                 throw Failure(.unknownType, "CAST: \"\(s)\" is not a number")
             case .null, .nsNull: return .null
             default:
-                if let n = NumericValue(value) { return .decimal(Conversions.decimal(n)) }
+                if let n = NumericValue(value) { return .decimal(try Conversions.decimal(n)) }
             }
         case "NSString", "String":
             if value.isNull { return .null }
@@ -115,7 +115,7 @@ enum Functions {
         guard arity == args.count else {
             throw Failure(.unknownFunction, "\(selector) takes \(arity) argument\(arity == 1 ? "" : "s"), got \(args.count)")
         }
-        if arity == 0, let v = KeyValueAccess.methodKey(selector, on: receiver) { return v }
+        if arity == 0, let v = try KeyValueAccess.methodKey(selector, on: receiver) { return v }
         switch (selector, receiver) {
         case ("count", .array(let a)): return .int(a.count)
         case ("count", .set(let s)): return .int(s.count)

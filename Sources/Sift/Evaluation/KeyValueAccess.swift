@@ -57,13 +57,13 @@ enum KeyValueAccess {
             }
             return .set(out)
         default:
-            if let v = methodKey(key, on: value) { return v }
+            if let v = try methodKey(key, on: value) { return v }
             throw Failure(.unknownKey, "\(Functions.describe(value)) has no key '\(key)'")
         }
     }
 
     /// The keys that Foundation's value classes answer through KVC.
-    static func methodKey(_ key: String, on value: Value) -> Value? {
+    static func methodKey(_ key: String, on value: Value) throws(Failure) -> Value? {
         if key == "self" || key == "SELF" { return value }
         switch value {
         case .string(let s):
@@ -86,7 +86,7 @@ enum KeyValueAccess {
                 return .int(n.exactInt ?? Conversions.truncatedInt(n.doubleValue))
             case "boolValue": return .bool(n.doubleValue != 0)
             case "stringValue", "description": return .string(Conversions.description(value))
-            case "decimalValue": return .decimal(Conversions.decimal(n))
+            case "decimalValue": return .decimal(try Conversions.decimal(n))
             default: return nil
             }
         case .date(let d):

@@ -94,12 +94,38 @@ enum Conversions {
         return "YyTt123456789".contains(first)
     }
 
-    static func decimal(_ n: NumericValue) -> Decimal {
+    /// The number as a `Decimal`, as `decimalValue` and
+    /// `CAST(x, "NSDecimalNumber")` give it.
+    ///
+    /// `Decimal(Double)` traps on an infinity, and answers NaN for a double
+    /// beyond the range it converts (about 1e147 and up) — a NaN decimal
+    /// then compares equal to every other NaN and below every number. So an
+    /// infinity, a NaN and a double too large for a decimal are
+    /// `.overflow` errors, never a trap nor a NaN that answers comparisons.
+    /// A double too small for the conversion (below about 1e-108) rounds
+    /// to zero, as a floating-point underflow does.
+    static func decimal(_ n: NumericValue) throws(Failure) -> Decimal {
         switch n {
         case .int(let i): return Decimal(i)
-        case .double(let d): return Decimal(d)
         case .decimal(let d): return d
+        case .double(let d):
+            guard d.isFinite else {
+                throw Failure(.overflow, "\(FormatPrinter.formatDouble(d)) has no decimal value")
+            }
+            let result = Decimal(d)
+            if result.isNaN {
+                if Swift.abs(d) < 1 { return Decimal(0) }
+                throw Failure(.overflow, "\(FormatPrinter.formatDouble(d)) is too large for a decimal")
+            }
+            return result
         }
+    }
+
+    /// The result of decimal arithmetic: NaN is how `Decimal` says it
+    /// overflowed (its largest value is about 3.4e165), and is an error.
+    static func checkedDecimal(_ d: Decimal, _ what: String) throws(Failure) -> Decimal {
+        guard !d.isNaN else { throw Failure(.overflow, "\(what) overflows a decimal") }
+        return d
     }
 
     /// `description` of a value, as NSNumber/NSString give it.
