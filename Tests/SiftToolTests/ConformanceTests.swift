@@ -59,6 +59,30 @@ struct ConformanceTests {
         }
     }
 
+    /// Every tree the parser builds decodes from its JSON form: decoding
+    /// refuses only what parsing never gives.
+    @Test(arguments: ["language.jsonl", "probe.jsonl"])
+    func everyParsedTreeDecodes(file: String) throws {
+        let runner = CaseRunner()
+        var failures: [String] = []
+        var checked = 0
+        for (_, line) in try Self.lines(file) {
+            let c = try runner.readCase(line)
+            guard let filter = try? Filter(c.format, arguments: c.arguments),
+                let data = try? JSONEncoder().encode(filter.predicate)
+            else { continue }
+            checked += 1
+            do {
+                let decoded = try JSONDecoder().decode(PredicateNode.self, from: data)
+                if decoded != filter.predicate { failures.append("\(c.id): decodes to another tree") }
+            } catch {
+                failures.append("\(c.id): \(c.format): \(error)")
+            }
+        }
+        #expect(checked > 100)
+        #expect(failures.isEmpty, "\(failures.count) cases:\n\(failures.joined(separator: "\n"))")
+    }
+
     /// parse(print(x)) == x and print(parse(print(x))) == print(x) for every
     /// case that parses.
     @Test(arguments: ["language.jsonl", "probe.jsonl"])

@@ -98,3 +98,74 @@ extension ComparisonOperator: Codable {
         self = Self.standard.first { $0.symbol == text } ?? .customSelector(text)
     }
 }
+
+// MARK: - Decoding checks what the parser guarantees
+
+// A tree decoded from JSON may come from anywhere, so decoding holds it to
+// what parsing guarantees of every tree it builds: functions with as many
+// arguments as their selector has parts, options only on operators that
+// take them and only the four known ones, non-empty key paths, variable
+// names and selectors. Anything else is a `DecodingError`, never a tree
+// that the evaluator, the printer or the SQL lowering were not written for.
+
+extension ExpressionNode {
+    enum CodingKeys: String, CodingKey { case kind, range }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try c.decode(Kind.self, forKey: .kind)
+        if let problem = kind.structuralProblem {
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: problem)
+        }
+        self.init(kind, range: try c.decodeIfPresent(SourceRange.self, forKey: .range))
+    }
+}
+
+extension ExpressionNode.Kind {
+    /// What makes this node one that the parser never builds, if anything
+    /// (its children are checked when they are decoded).
+    var structuralProblem: String? {
+        switch self {
+        case .function(let f, let arguments) where arguments.count != f.arity:
+            return "\(f.selector) takes \(f.arity) argument\(f.arity == 1 ? "" : "s"), got \(arguments.count)"
+        case .keyPath(let path) where path.isEmpty, .path(_, let path) where path.isEmpty:
+            return "a key path has at least one key"
+        case .variable(let name) where name.isEmpty, .assignment(let name, _) where name.isEmpty,
+            .subquery(_, let name, _) where name.isEmpty:
+            return "a variable has a name"
+        case .invocation(_, let selector, _) where selector.isEmpty:
+            return "FUNCTION has a selector"
+        default:
+            return nil
+        }
+    }
+}
+
+extension Comparison {
+    enum CodingKeys: String, CodingKey { case lhs, op, rhs, modifier, options }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let op = try c.decode(ComparisonOperator.self, forKey: .op)
+        let options = try c.decode(ComparisonOptions.self, forKey: .options)
+        if case .customSelector(let selector) = op, selector.isEmpty {
+            throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "an operator has a name")
+        }
+        if !options.isSubset(of: .all) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .options, in: c, debugDescription: "options are [c], [d], [n] and [l] (raw values 1, 2, 4, 8)")
+        }
+        if !op.takesOptions && !options.isEmpty {
+            throw DecodingError.dataCorruptedError(
+                forKey: .options, in: c, debugDescription: "\(op.symbol) takes no options")
+        }
+        self.init(
+            try c.decode(ExpressionNode.self, forKey: .lhs), op, try c.decode(ExpressionNode.self, forKey: .rhs),
+            modifier: try c.decode(ComparisonModifier.self, forKey: .modifier), options: options)
+    }
+}
+
+extension ComparisonOptions {
+    /// Every option: `[cdnl]`.
+    static let all: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive]
+}

@@ -294,6 +294,12 @@ struct Compiler<Root> {
                 return .array(out)
             }
         case .function(let f, let args):
+            // A tree built by hand (the node kinds are public) may have any
+            // number of arguments; parsing and decoding never give one that
+            // does not match the selector.
+            if let problem = e.kind.structuralProblem {
+                return { _, _ throws(EvaluationError) in throw fail(Failure(.unsupported, problem)) }
+            }
             let fns = args.map(expression)
             if fns.count == 2 {
                 let (a, b) = (fns[0], fns[1])
