@@ -174,6 +174,25 @@ def scaling(profile, quick, problems):
         lines.append(f"| {k:,} | {size.split()[0]} | {m / 1000:,.2f} | {fmt(m / k)} |")
     if not quick and per_term[-1] > 3 * per_term[1]:
         problems.append(f"parse time per term grows: {per_term}")
+    key_counts = [10, 100, 1_000] if quick else [10, 1_000, 10_000, 60_000]
+    lines += ["", "Scaling: Sift parse + bind of one comparison of a key path of K keys (`a.a.a… == 1`, "
+              "after an index `arr[0].a.a…`, after a variable `$x.a.a…`), ns per key", ""]
+    lines.append("| keys | plain | indexed | variable |")
+    lines.append("|---:|---:|---:|---:|")
+    per_key = {}
+    for k in key_counts:
+        cells = []
+        for shape in ("plain", "indexed", "variable"):
+            cmd = [profile, "--variant", "parse", "--n", "0", "--keys", str(k), "--shape", shape,
+                   "--reps", "2" if quick else "5", "--samples"]
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+            samples = [float(x) for line in out.splitlines() if line.startswith("samples ") for x in line.split()[1:]]
+            per_key.setdefault(shape, []).append(statistics.median(samples) / k)
+            cells.append(fmt(per_key[shape][-1]))
+        lines.append(f"| {k:,} | " + " | ".join(cells) + " |")
+    for shape, values in per_key.items():
+        if not quick and values[-1] > 3 * values[1]:
+            problems.append(f"parse time per key grows ({shape}): {values}")
     return lines
 
 

@@ -6,6 +6,9 @@
 //     --samples also prints each repetition's ns/object (parse: ns per parse)
 //   EvalProfile --variant parse --terms K   parse a predicate of K comparisons
 //     (the five cases' comparisons in turn, joined by AND and OR)
+//   EvalProfile --variant parse --keys K [--shape plain|indexed|variable]
+//     parse one comparison of a key path of K keys: a.a.a… == 1,
+//     arr[0].a.a… == 1 or $x.a.a… == 1
 //   EvalProfile --counts [--n N]     match counts of every variant, for all five cases
 //   EvalProfile --json FILE [--n N]  write the data as a JSON array (for nspred --data)
 import EvalSupport
@@ -20,6 +23,8 @@ var mode = "run"
 var jsonPath = ""
 var printSamples = false
 var terms = 0
+var keys = 0
+var shape = "plain"
 
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func nextArgument(_ flag: String) -> String {
@@ -37,6 +42,8 @@ while let a = arguments.popFirst() {
     case "--reps": reps = Int(nextArgument(a)) ?? reps
     case "--samples": printSamples = true
     case "--terms": terms = Int(nextArgument(a)) ?? 0
+    case "--keys": keys = Int(nextArgument(a)) ?? 0
+    case "--shape": shape = nextArgument(a)
     case "--counts": mode = "counts"
     case "--json": mode = "json"; jsonPath = nextArgument(a)
     default:
@@ -98,8 +105,9 @@ default:
         FileHandle.standardError.write("no case \(caseNumber)\n".data(using: .utf8)!)
         exit(2)
     }
-    /// The format parsed by the parse variant: the case's, or K terms.
-    let format = terms > 0 ? longFormat(terms: terms) : c.format
+    /// The format parsed by the parse variant: the case's, K terms, or a
+    /// key path of K keys.
+    let format = keys > 0 ? longKeyPath(keys: keys, shape: shape) : terms > 0 ? longFormat(terms: terms) : c.format
     let typed = try Filter(c.format).compiled(for: Person.self)
     let dynamic = try Filter(c.format).compiled()
     let values = variant == "dynamic" || variant == "table" ? people.map(\.dynamicValue) : []
@@ -113,7 +121,7 @@ default:
         ? try SQLiteContender(people: people, evalCase: c, indexed: variant == "sqlite-indexed") : nil
     /// Parsing is timed per parse, over this many parses per repetition
     /// (fewer for long predicates: about 100,000 terms per repetition).
-    let parses = terms > 0 ? max(20, 100_000 / terms) : 10_000
+    let parses = keys > 0 ? max(5, 100_000 / keys) : terms > 0 ? max(20, 100_000 / terms) : 10_000
     let body: () throws -> Int
     switch variant {
     case "typed": body = { try people.count(where: typed) }
@@ -145,7 +153,8 @@ default:
     }
     let ns = samples.reduce(0, +) / Double(max(samples.count, 1))
     let unit = variant == "parse" ? "ns/parse" : "ns/object"
-    let shown = terms > 0 ? "\(terms) terms, \(format.utf8.count) bytes" : c.format
+    let shown = keys > 0 ? "\(keys) keys (\(shape)), \(format.utf8.count) bytes"
+        : terms > 0 ? "\(terms) terms, \(format.utf8.count) bytes" : c.format
     print("case \(c.number) \(variant) n=\(people.count) reps=\(reps) matches=\(matches) \(String(format: "%.1f", ns)) \(unit): \(shown)")
     if printSamples { print("samples " + samples.map { String(format: "%.2f", $0) }.joined(separator: " ")) }
 }
@@ -165,4 +174,15 @@ func longFormat(terms: Int) -> String {
         }
     }
     return out
+}
+
+/// One comparison of a key path of `keys` keys, after a plain start, an
+/// index or a variable.
+func longKeyPath(keys: Int, shape: String) -> String {
+    let path = Array(repeating: "a", count: keys).joined(separator: ".")
+    switch shape {
+    case "indexed": return "arr[0]." + path + " == 1"
+    case "variable": return "$x." + path + " == 1"
+    default: return path + " == 1"
+    }
 }

@@ -106,13 +106,23 @@ extension Parser {
         var expression = base
         var wraps = 0
         defer { level -= wraps }
+        // The keys after dots are gathered and added to the path at once,
+        // before a subscript or at the end: adding them one at a time
+        // copied the path for every key, quadratic in its length.
+        var keys: [String] = []
+        var keysEnd = 0
         while true {
             switch current.kind {
             case .dot:
                 advance()
                 let component = try parseKeyComponent()
-                expression = appendingKey(component.name, to: expression, end: component.end)
+                keys.append(component.name)
+                keysEnd = component.end
             case .leftBracket:
+                if !keys.isEmpty {
+                    expression = appending(keys, to: expression, end: keysEnd)
+                    keys.removeAll(keepingCapacity: true)
+                }
                 let open = current
                 try descend()
                 wraps += 1
@@ -131,18 +141,18 @@ extension Parser {
                 expression = ExpressionNode(
                     .index(expression, index), range: SourceRange(start, Int(close.end)))
             default:
-                return expression
+                return keys.isEmpty ? expression : appending(keys, to: expression, end: keysEnd)
             }
         }
     }
 
-    private func appendingKey(_ key: String, to base: ExpressionNode, end: Int) -> ExpressionNode {
+    private func appending(_ keys: [String], to base: ExpressionNode, end: Int) -> ExpressionNode {
         let range = SourceRange(base.range?.lowerBound ?? end, end)
         switch base.kind {
-        case .keyPath(let components): return ExpressionNode(.keyPath(components + [key]), range: range)
-        case .evaluatedObject: return ExpressionNode(.keyPath([key]), range: range)
-        case .path(let inner, let components): return ExpressionNode(.path(inner, components + [key]), range: range)
-        default: return ExpressionNode(.path(base, [key]), range: range)
+        case .keyPath(let components): return ExpressionNode(.keyPath(components + keys), range: range)
+        case .evaluatedObject: return ExpressionNode(.keyPath(keys), range: range)
+        case .path(let inner, let components): return ExpressionNode(.path(inner, components + keys), range: range)
+        default: return ExpressionNode(.path(base, keys), range: range)
         }
     }
 
