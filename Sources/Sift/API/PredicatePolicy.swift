@@ -12,12 +12,34 @@
 /// string. Check after binding arguments (`%K` becomes a key path, which the
 /// check then sees) and after substituting variables.
 public struct PredicatePolicy: Sendable, Hashable {
-    /// The key paths a predicate may read, or nil for any. `"author.name"`
-    /// allows exactly that path; `"tags.*"` allows `tags` and every path
-    /// under it. Collection operators (`@count`, `@sum`…) are not part of
-    /// the path: `tags.@count` reads `tags`, `@sum.items.price` reads
-    /// `items.price`. Inside `SUBQUERY(tags, $t, $t.name == 'x')` the
-    /// variable's paths count as `tags.name`. `SELF` is the path `SELF`.
+    /// The key paths a predicate may read, or nil for any.
+    ///
+    /// The rule, for any expression: every value a predicate can observe is
+    /// reached through a key path the policy allows.
+    /// - A listed path with no listed path below it (`"title"`,
+    ///   `"author.name"`) may be read whole, with everything inside it.
+    /// - `"tags.*"` allows `tags` and every path under it.
+    /// - A listed path with listed paths below it (`"author"` with
+    ///   `"author.name"`) is an object: it may be compared with constants,
+    ///   tested for nil and counted (`author == nil`, `author.@count`), and
+    ///   only the listed paths below it may be read. What would look inside
+    ///   it is refused: `'x' IN author` and `author CONTAINS 'x'` (they test a
+    ///   dictionary's values), `author[FIRST]`, `author[LAST]`, an index
+    ///   computed at run time, a comparison with another value read from
+    ///   the object (`author == editor`), a function, cast or collection
+    ///   operator of it, sorting by it. `author['email']` is the path
+    ///   `author.email`.
+    /// - Paths are followed through aggregates, `TERNARY`, indexes and
+    ///   `SUBQUERY` variables: `TERNARY(c, author, title).email` reads
+    ///   `author.email` and `title.email`, `{author}[0].email` and
+    ///   `ANY {author}.email` read `author.email`, the variable of
+    ///   `SUBQUERY(tags, $t, $t.name == 'x')` reads `tags.name`.
+    /// - A collection operator reads the path after it for each element:
+    ///   `authors.@avg.age` reads `authors.age` (on a dictionary the
+    ///   operators other than `@count` are errors, so they never read its
+    ///   values); `tags.@count` counts `tags`, and `@count` alone counts
+    ///   the object's keys, which needs `SELF`.
+    /// - `SELF` is the object itself: `"SELF"` allows comparing it.
     public var keyPaths: Set<String>?
     /// The comparison operators allowed, or nil for all.
     public var operators: Set<ComparisonOperator>?
@@ -81,7 +103,7 @@ public struct PredicatePolicy: Sendable, Hashable {
     /// Throws the first part of `filter` the policy refuses, in source order.
     public func check(_ filter: Filter) throws(PolicyViolation) {
         var checker = PolicyChecker(policy: self, source: filter.source ?? filter.format)
-        try checker.predicate(filter.predicate, subqueries: [:])
+        try checker.predicate(filter.predicate, scope: [:])
     }
 }
 
@@ -92,8 +114,7 @@ extension PredicatePolicy {
         for key in sort {
             let source = key.description
             var checker = PolicyChecker(policy: self, source: source)
-            let path = ExpressionNode(.keyPath(key.keyPath), range: SourceRange(0, key.keyPath.joined(separator: ".").utf8.count))
-            try checker.expression(path, subqueries: [:])
+            try checker.sortKey(key.keyPath, SourceRange(0, key.keyPath.joined(separator: ".").utf8.count))
         }
     }
 }
@@ -134,102 +155,321 @@ public struct PolicyViolation: SourceDiagnostic, Sendable, Hashable {
     }
 }
 
+/// The allowed key paths as a tree of keys. A listed path with no listed
+/// path below it is a leaf: its whole value may be read, with everything
+/// inside it. A listed path with listed paths below it is an object: its
+/// value may be compared with constants, tested for nil and counted, and
+/// only the listed paths below it may be read.
+private struct AllowedPaths {
+    struct Node {
+        var listed = false
+        var everything = false
+        var children: [String: Int] = [:]
+    }
+
+    /// How far a path reaches into the allowed tree.
+    enum Reach: Hashable {
+        /// At a node of the tree that is not a leaf and has no `.*`.
+        case node(Int)
+        /// At or under a leaf or a `path.*`: everything may be read.
+        case everything
+        /// Off the tree: nothing may be read.
+        case nothing
+    }
+
+    var nodes = [Node()]
+
+    init(_ paths: Set<String>) {
+        for path in paths {
+            var keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if keys.first == "SELF" { keys.removeFirst() }
+            let everything = keys.last == "*"
+            if everything { keys.removeLast() }
+            var node = 0
+            for key in keys {
+                if let next = nodes[node].children[key] {
+                    node = next
+                } else {
+                    nodes.append(Node())
+                    nodes[node].children[key] = nodes.count - 1
+                    node = nodes.count - 1
+                }
+            }
+            if everything { nodes[node].everything = true } else { nodes[node].listed = true }
+        }
+    }
+
+    func reach(_ node: Int) -> Reach {
+        let n = nodes[node]
+        return n.everything || (n.listed && n.children.isEmpty) ? .everything : .node(node)
+    }
+
+    var root: Reach { reach(0) }
+
+    func step(_ from: Reach, _ key: String) -> Reach {
+        guard case .node(let node) = from else { return from }
+        guard let next = nodes[node].children[key] else { return .nothing }
+        return reach(next)
+    }
+
+    /// Whether the value there may be compared with constants, tested for
+    /// nil and counted.
+    func mayRead(_ r: Reach) -> Bool {
+        switch r {
+        case .everything: return true
+        case .nothing: return false
+        case .node(let node): return nodes[node].listed
+        }
+    }
+}
+
+/// Where a value may come from: the key path it is read at (`reach`, and
+/// `path` for messages), inside `wrap` aggregates (`{author}` is `author`
+/// inside one). Constants, variables and computed numbers and strings come
+/// from nowhere.
+private struct Origin {
+    var reach: AllowedPaths.Reach
+    var wrap: Int
+    var path: [String]
+
+    /// An element of the value: of an aggregate, the value inside; of an
+    /// array or set read at a key path, an element, read at the same path
+    /// (KVC applies a key to every element). A dictionary has no elements
+    /// for ANY, ALL, SUBQUERY, aggregate functions or collection operators
+    /// other than `@count` (they are errors), so this is never a value
+    /// inside one.
+    var element: Origin { wrap > 0 ? Origin(reach: reach, wrap: wrap - 1, path: path) : self }
+
+    var shown: String { path.isEmpty ? "SELF" : path.joined(separator: ".") }
+}
+
+/// The origins of a value, at most one for each reach and wrap (so that the
+/// check costs no more than the predicate's size times the allowed tree's).
+private struct Origins {
+    var items: [Origin] = []
+
+    var isEmpty: Bool { items.isEmpty }
+
+    mutating func insert(_ o: Origin) {
+        if !items.contains(where: { $0.reach == o.reach && $0.wrap == o.wrap }) { items.append(o) }
+    }
+
+    mutating func formUnion(_ other: Origins) { for o in other.items { insert(o) } }
+
+    func map(_ transform: (Origin) -> Origin) -> Origins {
+        var out = Origins()
+        for o in items { out.insert(transform(o)) }
+        return out
+    }
+}
+
+/// The check, as one rule for any expression: every value a predicate can
+/// observe is reached through a key path the policy allows. Each expression
+/// is followed to the key paths its value comes from (through aggregates,
+/// TERNARY, indexes, SUBQUERY variables, collection operators and the
+/// functions that return an element), and each place where a value is
+/// used is an observation of those paths:
+/// - shallow (compared with a constant or nil, counted): the path must be
+///   allowed;
+/// - deep (compared with another value read from the object, searched by
+///   `CONTAINS`, the collection of `IN` or `BETWEEN`, indexed by
+///   `[FIRST]`, `[LAST]` or a computed key, given to a function or a
+///   collection operator, cast, sorted by): everything inside it must be
+///   allowed, as a leaf or a `path.*`, because a dictionary's values are
+///   what `IN`, `CONTAINS` and `[FIRST]` see.
 private struct PolicyChecker {
     let policy: PredicatePolicy
     let source: String
+    let allowed: AllowedPaths?
     var comparisons = 0
 
     init(policy: PredicatePolicy, source: String) {
         self.policy = policy
         self.source = source
+        self.allowed = policy.keyPaths.map(AllowedPaths.init)
     }
 
     private func refuse(_ part: PolicyViolation.Part, _ message: String, _ range: SourceRange?) -> PolicyViolation {
         PolicyViolation(part, message, range: range ?? SourceRange(0, source.utf8.count), source: source)
     }
 
-    /// `subqueries` maps each `SUBQUERY` variable in scope to the key path
-    /// of its collection (nil when the collection is not a key path).
-    mutating func predicate(_ p: PredicateNode, subqueries: [String: [String]?]) throws(PolicyViolation) {
+    mutating func predicate(_ p: PredicateNode, scope: [String: Origins]) throws(PolicyViolation) {
         switch p.kind {
         case .constant:
             break
         case .and(let children), .or(let children):
-            for child in children { try predicate(child, subqueries: subqueries) }
+            for child in children { try predicate(child, scope: scope) }
         case .not(let child):
-            try predicate(child, subqueries: subqueries)
+            try predicate(child, scope: scope)
         case .comparison(let c):
             comparisons += 1
             if let maximum = policy.maximumComparisons, comparisons > maximum {
                 throw refuse(.size(maximum), "the predicate has more than \(maximum) comparisons", p.range)
             }
-            try expression(c.lhs, subqueries: subqueries)
+            let lhs = try expression(c.lhs, scope: scope)
             if let allowed = policy.operators, !allowed.contains(c.op) {
                 throw refuse(.operator(c.op), "the operator \(c.op.symbol) is not allowed", p.range)
             }
-            try expression(c.rhs, subqueries: subqueries)
+            let rhs = try expression(c.rhs, scope: scope)
+            // ANY and ALL take elements at the same paths; CONTAINS looks
+            // inside its left side, IN and BETWEEN inside their right side.
+            try observe(lhs, deep: c.op == .contains || !rhs.isEmpty, c.lhs.range)
+            try observe(rhs, deep: c.op == .in || c.op == .between || !lhs.isEmpty, c.rhs.range)
         }
     }
 
-    mutating func expression(_ e: ExpressionNode, subqueries: [String: [String]?]) throws(PolicyViolation) {
+    mutating func expression(_ e: ExpressionNode, scope: [String: Origins]) throws(PolicyViolation) -> Origins {
         switch e.kind {
         case .constant:
-            break
+            return Origins()
         case .anyKey:
             if policy.keyPaths != nil {
                 throw refuse(.keyPath("ANYKEY"), "ANYKEY (any attribute) is not allowed", e.range)
             }
+            return Origins()
         case .evaluatedObject:
-            try keyPath(["SELF"], e.range)
+            return rootOrigins
         case .keyPath(let keys):
-            try keyPath(keys, e.range)
+            return try apply(keys[...], to: rootOrigins, e.range)
         case .variable(let name):
-            if subqueries[name] == nil { try variable(name, e.range) }
+            if let bound = scope[name] { return bound }
+            try variable(name, e.range)
+            return Origins()
         case .path(let base, let keys):
-            if case .variable(let name) = base.kind, let scope = subqueries[name] {
-                // `$t.name` in SUBQUERY(tags, $t, …) reads `tags.name`.
-                if let collection = scope { try keyPath(collection + keys, e.range) }
-            } else {
-                try expression(base, subqueries: subqueries)
-                try collectionOperators(keys, e.range)
-            }
+            return try apply(keys[...], to: try expression(base, scope: scope), e.range)
         case .aggregate(let items):
-            for item in items { try expression(item, subqueries: subqueries) }
+            var out = Origins()
+            for item in items {
+                out.formUnion(try expression(item, scope: scope).map { Origin(reach: $0.reach, wrap: $0.wrap + 1, path: $0.path) })
+            }
+            return out
         case .function(let f, let arguments):
             if let allowed = policy.functions, !allowed.contains(f) {
                 let name = f.infixOperator.map { "the operator \($0)" } ?? "the function \(f.rawValue)"
                 throw refuse(.function(f.rawValue), name + " is not allowed", e.range)
             }
-            for argument in arguments { try expression(argument, subqueries: subqueries) }
+            var results: [Origins] = []
+            for argument in arguments {
+                let origins = try expression(argument, scope: scope)
+                // count: counts; every other function reads its arguments' values.
+                try observe(origins, deep: f != .count, argument.range)
+                results.append(origins)
+            }
+            switch f {
+            case .min, .max, .mode, .median: return results.first?.map(\.element) ?? Origins()
+            case .distinct, .noindex: return results.first ?? Origins()
+            default: return Origins()
+            }
         case .index(let base, let subscriptKind):
-            try expression(base, subqueries: subqueries)
-            if case .expression(let index) = subscriptKind { try expression(index, subqueries: subqueries) }
+            let container = try expression(base, scope: scope)
+            switch subscriptKind {
+            case .size:
+                try observe(container, deep: false, base.range)
+                return Origins()
+            case .first, .last:
+                try observe(container, deep: true, base.range)
+                return container.map(\.element)
+            case .expression(let index):
+                switch index.kind {
+                case .constant(.string(let key)):
+                    // dict['key'] reads the key, as dict.key does. An
+                    // aggregate has no string index (an error), but its
+                    // elements are evaluated first, and whether that fails
+                    // depends on their values.
+                    try observe(Origins(items: container.items.filter { $0.wrap > 0 }), deep: false, base.range)
+                    return try apply([key][...], to: Origins(items: container.items.filter { $0.wrap == 0 }), e.range)
+                case .constant(let value) where value.isNumber:
+                    // array[n] is an element (a dictionary has no number index).
+                    return container.map(\.element)
+                default:
+                    // A computed index may be any key of a dictionary.
+                    try observe(try expression(index, scope: scope), deep: true, index.range)
+                    try observe(container, deep: true, base.range)
+                    return container.map(\.element)
+                }
+            }
         case .invocation(let receiver, let selector, let arguments):
             guard policy.allowsInvocations else {
                 throw refuse(.invocation(selector), "FUNCTION is not allowed ('\(selector)')", e.range)
             }
-            try expression(receiver, subqueries: subqueries)
-            for argument in arguments { try expression(argument, subqueries: subqueries) }
+            try observe(try expression(receiver, scope: scope), deep: true, receiver.range)
+            for argument in arguments { try observe(try expression(argument, scope: scope), deep: true, argument.range) }
+            return Origins()
         case .cast(let value, _):
             guard policy.allowsCasts else { throw refuse(.cast, "CAST is not allowed", e.range) }
-            try expression(value, subqueries: subqueries)
+            // CAST(x, 'NSString') is x's description: everything inside it.
+            try observe(try expression(value, scope: scope), deep: true, value.range)
+            return Origins()
         case .ternary(let test, let a, let b):
-            try predicate(test, subqueries: subqueries)
-            try expression(a, subqueries: subqueries)
-            try expression(b, subqueries: subqueries)
+            try predicate(test, scope: scope)
+            var out = try expression(a, scope: scope)
+            out.formUnion(try expression(b, scope: scope))
+            return out
         case .subquery(let collection, let variable, let test):
             guard policy.allowsSubqueries else { throw refuse(.subquery, "SUBQUERY is not allowed", e.range) }
-            try expression(collection, subqueries: subqueries)
-            var inner = subqueries
-            if case .keyPath(let keys) = collection.kind {
-                inner[variable] = .some(keys.filter { !$0.hasPrefix("@") })
-            } else {
-                inner[variable] = .some(nil)
-            }
-            try predicate(test, subqueries: inner)
+            let elements = try expression(collection, scope: scope)
+            var inner = scope
+            inner[variable] = elements.map(\.element)
+            try predicate(test, scope: inner)
+            return elements
         case .assignment(let name, let value):
             try variable(name, e.range)
-            try expression(value, subqueries: subqueries)
+            try observe(try expression(value, scope: scope), deep: true, value.range)
+            return Origins()
+        }
+    }
+
+    private var rootOrigins: Origins {
+        Origins(items: [Origin(reach: allowed?.root ?? .everything, wrap: 0, path: [])])
+    }
+
+    /// The keys of a path applied to values from `origins`: each key steps
+    /// down the allowed tree; a collection operator reads the values the
+    /// rest of the path gives for each element (`@count` only counts).
+    private mutating func apply(_ keys: ArraySlice<String>, to origins: Origins, _ range: SourceRange?)
+        throws(PolicyViolation) -> Origins
+    {
+        guard let operatorIndex = keys.firstIndex(where: { $0.hasPrefix("@") }) else {
+            return origins.map { o in
+                var out = o
+                for key in keys {
+                    out.reach = allowed?.step(out.reach, key) ?? .everything
+                    out.path.append(key)
+                }
+                return out
+            }
+        }
+        let op = keys[operatorIndex]
+        if !policy.allowsCollectionOperators {
+            throw refuse(.collectionOperator(op), "the collection operator \(op) is not allowed", range)
+        }
+        let collection = try apply(keys[..<operatorIndex], to: origins, range)
+        if op == "@count" {
+            try observe(collection, deep: false, range)
+            return Origins()
+        }
+        let values = try apply(keys[(operatorIndex + 1)...], to: collection.map(\.element), range)
+        try observe(values, deep: true, range)
+        switch op {
+        case "@sum", "@avg": return Origins()
+        case "@max", "@min": return values
+        default: return values.map { Origin(reach: $0.reach, wrap: $0.wrap + 1, path: $0.path) }
+        }
+    }
+
+    /// A use of values from `origins`: shallow needs their paths allowed,
+    /// deep needs everything inside them allowed.
+    private func observe(_ origins: Origins, deep: Bool, _ range: SourceRange?) throws(PolicyViolation) {
+        guard let allowed else { return }
+        for o in origins.items {
+            if deep ? o.reach == .everything : allowed.mayRead(o.reach) { continue }
+            if case .node(let node) = o.reach, allowed.nodes[node].listed {
+                throw refuse(
+                    .keyPath(o.shown),
+                    "the values inside \(o.shown) are not allowed (only the key paths listed under it; "
+                        + "\(o.shown).* allows them all)", range)
+            }
+            throw refuse(.keyPath(o.shown), "the key path \(o.shown) is not allowed", range)
         }
     }
 
@@ -239,20 +479,8 @@ private struct PolicyChecker {
         }
     }
 
-    private func collectionOperators(_ keys: [String], _ range: SourceRange?) throws(PolicyViolation) {
-        guard !policy.allowsCollectionOperators, let op = keys.first(where: { $0.hasPrefix("@") }) else { return }
-        throw refuse(.collectionOperator(op), "the collection operator \(op) is not allowed", range)
-    }
-
-    /// A key path, its collection operators set aside.
-    private func keyPath(_ keys: [String], _ range: SourceRange?) throws(PolicyViolation) {
-        try collectionOperators(keys, range)
-        guard let allowed = policy.keyPaths else { return }
-        let path = keys.filter { !$0.hasPrefix("@") }
-        guard !path.isEmpty else { return }
-        if allowed.contains(path.joined(separator: ".")) { return }
-        for end in 1...path.count where allowed.contains(path[..<end].joined(separator: ".") + ".*") { return }
-        let shown = path.joined(separator: ".")
-        throw refuse(.keyPath(shown), "the key path \(shown) is not allowed", range)
+    /// A sort key: sorting compares the values of two objects.
+    mutating func sortKey(_ keys: [String], _ range: SourceRange) throws(PolicyViolation) {
+        try observe(try apply(keys[...], to: rootOrigins, range), deep: true, range)
     }
 }

@@ -113,7 +113,15 @@ enum KeyValueAccess {
         case .null, .nsNull: return .null
         case .array(let items): elements = items
         case .set(let items): elements = Array(items)
-        case .dictionary(let d): elements = Array(d.values)
+        case .dictionary(let d):
+            // A dictionary answers `@count` (NSDictionary's `count`); the
+            // other operators are NSArray's and NSSet's, and a dictionary
+            // has none of them (KVC raises for an undefined key), as it
+            // has no ANY, SUBQUERY or sum:(…) either.
+            guard op == "@count" else {
+                throw Failure(.notACollection, "\(op) needs an array or a set, not \(Functions.describe(value))")
+            }
+            return .int(d.count)
         default:
             throw Failure(.notACollection, "\(op) needs an array or a set, not \(Functions.describe(value))")
         }

@@ -1,0 +1,190 @@
+import Testing
+
+@testable import Sift
+
+/// The allow-list holds for any expression: every value a predicate can
+/// observe is reached through a key path the policy allows.
+struct PolicyRuleTests {
+    static let issuePolicy = PredicatePolicy.untrusted(keyPaths: ["title", "author", "author.name"])
+
+    /// Each of these passed the check and read `author.email` (or the
+    /// object's keys) one character at a time.
+    @Test(arguments: [
+        ("author['email'] BEGINSWITH 'f'", "author.email"),
+        ("author[FIRST] BEGINSWITH 'f'", "author"),
+        ("author[LAST] BEGINSWITH 'f'", "author"),
+        ("author[title] BEGINSWITH 'f'", "author"),
+        ("authors[0].email BEGINSWITH 'f'", "authors.email"),
+        ("'frank@x' IN author", "author"),
+        ("author CONTAINS 'frank@x'", "author"),
+        ("TERNARY(title == 'x', author, title).email BEGINSWITH 'f'", "author.email"),
+        ("{author}[0].email BEGINSWITH 'f'", "author.email"),
+        ("ANY {author}.email BEGINSWITH 'f'", "author.email"),
+        ("@count == 11", "SELF"),
+        ("author == title", "author"),
+        ("lowercase:(author) == 'x'", "author"),
+        ("author.@max.self BEGINSWITH 'f'", "author.self"),
+    ])
+    func bypassIsRefused(format: String, path: String) throws {
+        let filter = try Filter(format)
+        #expect {
+            try Self.issuePolicy.check(filter)
+        } throws: { error in
+            (error as? PolicyViolation)?.part == .keyPath(path)
+        }
+    }
+
+    @Test(arguments: [
+        "author == nil", "author != nil AND author.name BEGINSWITH[c] 'a'", "author.@count == 2",
+        "title CONTAINS[c] 'x' OR 'x' IN title", "author[SIZE] > 1", "author['name'] == 'Ann'",
+        "TERNARY(title == 'x', author, title).name == 'Ann'", "{author.name, title}[FIRST] == 'x'",
+    ])
+    func allowedStillPasses(format: String) throws {
+        try Self.issuePolicy.check(try Filter(format))
+    }
+
+    // MARK: - The proof: allowed predicates cannot tell non-allowed values apart
+
+    static let object: Value = [
+        "title": "Dune", "year": 1965, "secret": "s3cret",
+        "author": ["name": "Frank", "email": "frank@x"],
+        "authors": [["name": "Ann", "email": "ann@x"], ["name": "Bob", "email": "bob@y"]],
+        "tags": ["scifi", "classic"],
+        "meta": ["a": 1, "secret": "f00"],
+    ]
+
+    static let policies: [(String, PredicatePolicy)] = [
+        ("untrusted", issuePolicy),
+        ("leaves", PredicatePolicy(keyPaths: ["title", "year", "author.name", "tags.*", "authors.name"])),
+        ("objects", PredicatePolicy(keyPaths: ["SELF", "meta", "meta.a", "authors", "authors.name", "author.name"])),
+    ]
+
+    @Test(arguments: 0..<3)
+    func changingWhatIsNotAllowedChangesNoAnswer(policyIndex: Int) throws {
+        let (name, policy) = Self.policies[policyIndex]
+        let listed = policy.keyPaths ?? []
+        var rng = SplitMix(seed: 0x5EED + UInt64(policyIndex))
+        var allowedCount = 0
+        var failures: [String] = []
+        for _ in 0..<10_000 {
+            var maker = PredicateMaker(rng: &rng)
+            let format = maker.predicate(depth: 3)
+            guard let filter = try? Filter(format), (try? policy.check(filter)) != nil,
+                let compiled = try? filter.compiled()
+            else { continue }
+            allowedCount += 1
+            let answer = Self.answer(compiled, Self.object)
+            for round in 0..<3 {
+                var mutation = SplitMix(seed: rng.next() &+ UInt64(round))
+                let changed = Self.changingHidden(Self.object, path: [], listed: listed, rng: &mutation)
+                let other = Self.answer(compiled, changed)
+                if other != answer {
+                    failures.append("\(format): \(answer) on the object, \(other) with hidden values changed")
+                    break
+                }
+            }
+        }
+        #expect(allowedCount > 200, "\(name): only \(allowedCount) generated predicates were allowed")
+        let shown = failures.prefix(20).joined(separator: "\n")
+        #expect(failures.isEmpty, "\(name): \(failures.count) allowed predicates see hidden values:\n\(shown)")
+    }
+
+    static func answer(_ filter: CompiledFilter, _ object: Value) -> String {
+        do { return try filter.evaluate(with: object) ? "true" : "false" } catch { return "error \(error.code)" }
+    }
+
+    /// Whether everything at `path` may be read: a listed path with nothing
+    /// listed below it, or a `path.*`, at or above it.
+    static func readable(_ path: [String], _ listed: Set<String>) -> Bool {
+        for end in 0...path.count {
+            let prefix = end == 0 ? "SELF" : path[..<end].joined(separator: ".")
+            if listed.contains(prefix + ".*") { return true }
+            if listed.contains(prefix) && !listed.contains(where: { $0.hasPrefix(prefix + ".") }) { return true }
+        }
+        return false
+    }
+
+    static func hasListedBelow(_ path: [String], _ listed: Set<String>) -> Bool {
+        path.isEmpty ? !listed.isEmpty : listed.contains { $0.hasPrefix(path.joined(separator: ".") + ".") }
+    }
+
+    /// The object with every value that no listed path reaches replaced by
+    /// another value of any kind; the keys of dictionaries stay the same.
+    static func changingHidden(_ value: Value, path: [String], listed: Set<String>, rng: inout SplitMix) -> Value {
+        if readable(path, listed) { return value }
+        guard hasListedBelow(path, listed) else { return randomValue(&rng) }
+        switch value {
+        case .dictionary(let d):
+            var out: [String: Value] = [:]
+            for (k, v) in d { out[k] = changingHidden(v, path: path + [k], listed: listed, rng: &rng) }
+            return .dictionary(out)
+        case .array(let items):
+            return .array(items.map { changingHidden($0, path: path, listed: listed, rng: &rng) })
+        default:
+            return value
+        }
+    }
+
+    static func randomValue(_ rng: inout SplitMix) -> Value {
+        let choices: [Value] = [
+            "frank@x", "f", "zz", "", 7, 1965, 2.5, nil, true, ["f", "zz"], [["name": "Ann", "email": "q"]],
+            ["name": "Ann", "email": "f"], ["a": 1, "secret": "g"],
+        ]
+        return choices[Int(rng.next() % UInt64(choices.count))]
+    }
+}
+
+/// Random predicates over the keys of ``PolicyRuleTests/object``, using
+/// every way of reaching a value: key paths, indexes, aggregates, TERNARY,
+/// SUBQUERY variables, collection operators, functions and casts.
+struct PredicateMaker {
+    var rng: SplitMix
+    var variables: [String] = []
+
+    init(rng: inout SplitMix) { self.rng = SplitMix(seed: rng.next()) }
+
+    mutating func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
+
+    static let paths = [
+        "title", "year", "secret", "author", "author.name", "author.email", "authors", "authors.name",
+        "authors.email", "tags", "meta", "meta.a", "meta.secret", "SELF", "@count", "author.@count",
+        "authors.@count", "authors.@max.email", "authors.@distinctUnionOfObjects.name", "author.@max.self",
+    ]
+    static let constants = ["'f'", "'frank@x'", "'Ann'", "1", "1965", "nil", "{'f', 'Ann'}", "''"]
+
+    mutating func expression(depth: Int) -> String {
+        let roll = depth <= 0 ? rng.next() % 2 : rng.next() % 13
+        switch roll {
+        case 0: return variables.isEmpty || rng.next() % 3 != 0 ? pick(Self.paths) : "$" + pick(variables)
+        case 1: return pick(Self.constants)
+        case 2: return "{" + expression(depth: depth - 1) + ", " + expression(depth: depth - 1) + "}"
+        case 3: return "TERNARY(" + predicate(depth: depth - 1) + ", " + expression(depth: depth - 1) + ", "
+            + expression(depth: depth - 1) + ")"
+        case 4: return expression(depth: depth - 1) + "[" + pick(["0", "1", "FIRST", "LAST", "SIZE", "'email'", "'name'", "title"]) + "]"
+        case 5: return expression(depth: depth - 1) + "." + pick(["name", "email", "a", "secret", "length", "@count"])
+        case 6:
+            let v = "v\(variables.count)"
+            let collection = expression(depth: depth - 1)
+            variables.append(v)
+            defer { variables.removeLast() }
+            return "SUBQUERY(" + collection + ", $" + v + ", " + predicate(depth: depth - 1) + ")"
+        case 7: return pick(["lowercase:", "length:", "count:", "max:", "abs:"]) + "(" + expression(depth: depth - 1) + ")"
+        case 8: return "CAST(" + expression(depth: depth - 1) + ", 'NSString')"
+        case 9: return "FUNCTION(" + expression(depth: depth - 1) + ", 'uppercaseString')"
+        case 10: return expression(depth: depth - 1) + ".@" + pick(["max", "min", "sum", "distinctUnionOfObjects"]) + "." + pick(["self", "name", "email"])
+        default: return pick(Self.paths)
+        }
+    }
+
+    mutating func predicate(depth: Int) -> String {
+        switch depth <= 0 ? 0 : rng.next() % 6 {
+        case 0, 1, 2:
+            let op = pick(["==", "!=", "<", "BEGINSWITH", "CONTAINS", "IN", "LIKE", "==[c]", "ENDSWITH"])
+            let modifier = pick(["", "", "", "ANY ", "ALL "])
+            return modifier + expression(depth: depth) + " " + op + " " + expression(depth: depth)
+        case 3: return "NOT (" + predicate(depth: depth - 1) + ")"
+        case 4: return "(" + predicate(depth: depth - 1) + " AND " + predicate(depth: depth - 1) + ")"
+        default: return "(" + predicate(depth: depth - 1) + " OR " + predicate(depth: depth - 1) + ")"
+        }
+    }
+}
