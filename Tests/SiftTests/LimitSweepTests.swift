@@ -7,20 +7,21 @@ import Testing
 /// every input is answered or refused with the limit's error, and a refusal
 /// at one size means a refusal at every larger size.
 struct LimitSweepTests {
-    /// Four ways to nest, each `depth` levels deep.
+    /// Five ways to nest, each `depth` levels deep.
     static func nested(_ form: Int, _ depth: Int) -> String {
         switch form {
         case 0: return String(repeating: "(", count: depth) + "a == 1" + String(repeating: ")", count: depth)
         case 1: return String(repeating: "NOT ", count: depth) + "a == 1"
         case 2: return "a == " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth)
-        default: return "a == " + String(repeating: "abs(", count: depth) + "1" + String(repeating: ")", count: depth)
+        case 3: return "a == " + String(repeating: "abs(", count: depth) + "1" + String(repeating: ")", count: depth)
+        default: return "a == " + String(repeating: "-", count: depth) + "b"
         }
     }
 
-    /// Depths 1 to 600 in four forms (2,400 inputs), and 100,000 levels.
+    /// Depths 1 to 600 in five forms (3,000 inputs), and 100,000 levels.
     @Test func nestingSweep() {
         var tried = 0
-        for form in 0..<4 {
+        for form in 0..<5 {
             var refusedAt: Int?
             for depth in 1...600 {
                 tried += 1
@@ -37,7 +38,7 @@ struct LimitSweepTests {
             // Far past the limit: refused at once, not a stack overflow.
             #expect(throws: ParseError.self) { try FormatParser.parsePredicate(Self.nested(form, 100_000)) }
         }
-        #expect(tried == 2_400)
+        #expect(tried == 3_000)
     }
 
     /// Lengths 0 to 300 bytes against a limit of 200 (301 inputs).
@@ -99,43 +100,86 @@ struct LimitSweepTests {
 
     /// On a thread with a 512 KiB stack (the size of secondary threads on
     /// Apple platforms), every nesting form at depths up to 500 is parsed or
-    /// refused with the limit's error, never a crash; and what
-    /// parses can be printed, compiled, evaluated, compared, hashed and
-    /// encoded on that thread.
+    /// refused with the limit's error, never a crash; what parses can be
+    /// printed, compared, hashed, checked against a policy, compiled and
+    /// evaluated there, and encoded and decoded or refused with the coders'
+    /// error for a stack too small (in a debug build from about 65 levels
+    /// of nested functions; a unary-minus chain of 99 levels overflowed).
     @Test func smallStacks() throws {
         let outcome = OnThread.run(stackSize: 512 * 1024) { () -> [String] in
             var problems: [String] = []
             var stackRefusals = 0
-            for form in 0..<4 {
-                for depth in [1, 10, 25, 50, 75, 100, 101, 500] {
+            var codingRefusals: [String] = []
+            let policy = PredicatePolicy.untrusted(keyPaths: ["a", "b"])
+            for form in 0..<5 {
+                for depth in [1, 10, 25, 50, 55, 75, 99, 100, 101, 500] {
                     let format = Self.nested(form, depth)
+                    let filter: Filter
+                    do throws(ParseError) {
+                        filter = try Filter(format)
+                    } catch {
+                        if error.code != .limit { problems.append("form \(form) depth \(depth): \(error.message)") }
+                        if error.message.contains("stack") { stackRefusals += 1 }
+                        continue
+                    }
                     do {
-                        let filter = try Filter(format)
                         let printed = filter.format
                         let again = try Filter(printed)
                         if again != filter { problems.append("form \(form) depth \(depth): printed form differs") }
                         var hasher = Hasher()
                         filter.hash(into: &hasher)
                         _ = hasher.finalize()
-                        _ = try JSONEncoder().encode(filter.predicate)
-                        _ = try? filter.compiled().evaluate(with: ["a": 1])
-                    } catch let error as ParseError {
-                        if error.code != .limit { problems.append("form \(form) depth \(depth): \(error.message)") }
-                        if error.message.contains("stack") { stackRefusals += 1 }
+                        try policy.check(filter)
+                        _ = try? filter.compiled().evaluate(with: ["a": 1, "b": 2])
                     } catch {
                         problems.append("form \(form) depth \(depth): \(error)")
+                    }
+                    do {
+                        let json = try JSONEncoder().encode(filter.predicate)
+                        if try JSONDecoder().decode(PredicateNode.self, from: json) != filter.predicate {
+                            problems.append("form \(form) depth \(depth): decodes to another tree")
+                        }
+                    } catch {
+                        guard "\(error)".contains("on this thread's stack") else {
+                            problems.append("form \(form) depth \(depth): \(error)")
+                            continue
+                        }
+                        codingRefusals.append("form \(form) depth \(depth)")
+                        if depth < 50 { problems.append("form \(form) depth \(depth): refused to encode or decode") }
                     }
                 }
             }
             #if DEBUG
                 // A debug build's parser frames take more than 512 KiB for
                 // 100 levels of abs(…): the stack check, not the depth
-                // limit, refuses those.
+                // limit, refuses those; its larger frames make the coders
+                // refuse the deepest function chains.
                 if stackRefusals == 0 { problems.append("the stack check never refused") }
+                if codingRefusals.isEmpty { problems.append("the coders never refused") }
             #endif
             return problems
         }
         #expect(outcome == [])
+    }
+
+    /// A decoded tree too deep for the thread's stack is a `DecodingError`,
+    /// not a crash (the JSON is made on this thread, decoded on a small one).
+    @Test func deepJSONOnASmallStack() throws {
+        let filter = try Filter(Self.nested(4, 100))
+        let json = try JSONEncoder().encode(filter.predicate)
+        let outcome = OnThread.run(stackSize: 256 * 1024) { () -> String in
+            do {
+                let decoded = try JSONDecoder().decode(PredicateNode.self, from: json)
+                return decoded == filter.predicate ? "decoded" : "decoded to another tree"
+            } catch {
+                return "\(error)".contains("on this thread's stack") ? "refused" : "\(error)"
+            }
+        }
+        #if DEBUG
+            #expect(outcome == "refused")
+        #else
+            #expect(outcome == "refused" || outcome == "decoded")
+        #endif
     }
 }
 

@@ -103,7 +103,7 @@ public struct PredicatePolicy: Sendable, Hashable {
     /// Throws the first part of `filter` the policy refuses, in source order.
     public func check(_ filter: Filter) throws(PolicyViolation) {
         var checker = PolicyChecker(policy: self, source: filter.source ?? filter.format)
-        try checker.predicate(filter.predicate, scope: [:])
+        try PolicyChecker.run { () throws in try checker.predicate(filter.predicate, scope: [:]) }
     }
 }
 
@@ -114,7 +114,9 @@ extension PredicatePolicy {
         for key in sort {
             let source = key.description
             var checker = PolicyChecker(policy: self, source: source)
-            try checker.sortKey(key.keyPath, SourceRange(0, key.keyPath.joined(separator: ".").utf8.count))
+            try PolicyChecker.run { () throws in
+                try checker.sortKey(key.keyPath, SourceRange(0, key.keyPath.joined(separator: ".").utf8.count))
+            }
         }
     }
 }
@@ -140,6 +142,9 @@ public struct PolicyViolation: SourceDiagnostic, Sendable, Hashable {
         case cast
         case collectionOperator(String)
         case size(Int)
+        /// Nesting deeper than the thread's stack allows checking (a
+        /// thread with a small stack, in a debug build).
+        case nesting(Int)
     }
 
     public var part: Part
@@ -278,10 +283,26 @@ private struct Origins {
 ///   allowed, as a leaf or a `path.*`, because a dictionary's values are
 ///   what `IN`, `CONTAINS` and `[FIRST]` see.
 private struct PolicyChecker {
+    /// The check's functions throw untyped errors (only `PolicyViolation`s):
+    /// a typed error is returned through a buffer that every call site
+    /// keeps in its frame, which in a debug build made each level of a
+    /// nested predicate take several KiB of stack.
+    static func run(_ body: () throws -> Void) throws(PolicyViolation) {
+        do {
+            try body()
+        } catch let violation as PolicyViolation {
+            throw violation
+        } catch {
+            preconditionFailure("the policy check throws only PolicyViolation: \(error)")
+        }
+    }
+
     let policy: PredicatePolicy
     let source: String
     let allowed: AllowedPaths?
     var comparisons = 0
+    var depth = 0
+    var stack: StackBounds.Region?
 
     init(policy: PredicatePolicy, source: String) {
         self.policy = policy
@@ -293,7 +314,10 @@ private struct PolicyChecker {
         PolicyViolation(part, message, range: range ?? SourceRange(0, source.utf8.count), source: source)
     }
 
-    mutating func predicate(_ p: PredicateNode, scope: [String: Origins]) throws(PolicyViolation) {
+    mutating func predicate(_ p: PredicateNode, scope: [String: Origins]) throws {
+        depth += 1
+        defer { depth -= 1 }
+        if depth >= Self.stackCheckDepth { try checkStack(p.range) }
         switch p.kind {
         case .constant:
             break
@@ -318,104 +342,164 @@ private struct PolicyChecker {
         }
     }
 
-    mutating func expression(_ e: ExpressionNode, scope: [String: Origins]) throws(PolicyViolation) -> Origins {
+    // Each kind of node is checked in a function of its own: in a debug
+    // build one function with every case took about 13 KiB of stack per
+    // level (a 512 KiB thread ran out at 38 levels); and past
+    // `stackCheckDepth` levels the stack left is checked.
+    mutating func expression(_ e: ExpressionNode, scope: [String: Origins]) throws -> Origins {
+        depth += 1
+        defer { depth -= 1 }
+        if depth >= Self.stackCheckDepth { try checkStack(e.range) }
         switch e.kind {
         case .constant:
-            return Origins()
-        case .anyKey:
-            if policy.keyPaths != nil {
-                throw refuse(.keyPath("ANYKEY"), "ANYKEY (any attribute) is not allowed", e.range)
-            }
             return Origins()
         case .evaluatedObject:
             return rootOrigins
         case .keyPath(let keys):
             return try apply(keys[...], to: rootOrigins, e.range)
-        case .variable(let name):
-            if let bound = scope[name] { return bound }
-            try variable(name, e.range)
-            return Origins()
         case .path(let base, let keys):
             return try apply(keys[...], to: try expression(base, scope: scope), e.range)
         case .aggregate(let items):
-            var out = Origins()
-            for item in items {
-                out.formUnion(try expression(item, scope: scope).map { Origin(reach: $0.reach, wrap: $0.wrap + 1, path: $0.path) })
-            }
-            return out
+            return try aggregate(items, scope: scope)
         case .function(let f, let arguments):
-            if let allowed = policy.functions, !allowed.contains(f) {
-                let name = f.infixOperator.map { "the operator \($0)" } ?? "the function \(f.rawValue)"
-                throw refuse(.function(f.rawValue), name + " is not allowed", e.range)
-            }
-            var results: [Origins] = []
-            for argument in arguments {
-                let origins = try expression(argument, scope: scope)
-                // count: counts; every other function reads its arguments' values.
-                try observe(origins, deep: f != .count, argument.range)
-                results.append(origins)
-            }
-            switch f {
-            case .min, .max, .mode, .median: return results.first?.map(\.element) ?? Origins()
-            case .distinct, .noindex: return results.first ?? Origins()
-            default: return Origins()
-            }
+            return try function(f, arguments, e.range, scope: scope)
         case .index(let base, let subscriptKind):
-            let container = try expression(base, scope: scope)
-            switch subscriptKind {
-            case .size:
-                try observe(container, deep: false, base.range)
-                return Origins()
-            case .first, .last:
-                try observe(container, deep: true, base.range)
-                return container.map(\.element)
-            case .expression(let index):
-                switch index.kind {
-                case .constant(.string(let key)):
-                    // dict['key'] reads the key, as dict.key does. An
-                    // aggregate has no string index (an error), but its
-                    // elements are evaluated first, and whether that fails
-                    // depends on their values.
-                    try observe(Origins(items: container.items.filter { $0.wrap > 0 }), deep: false, base.range)
-                    return try apply([key][...], to: Origins(items: container.items.filter { $0.wrap == 0 }), e.range)
-                case .constant(let value) where value.isNumber:
-                    // array[n] is an element (a dictionary has no number index).
-                    return container.map(\.element)
-                default:
-                    // A computed index may be any key of a dictionary.
-                    try observe(try expression(index, scope: scope), deep: true, index.range)
-                    try observe(container, deep: true, base.range)
-                    return container.map(\.element)
-                }
+            return try index(base, subscriptKind, e.range, scope: scope)
+        case .ternary(let test, let a, let b):
+            return try ternary(test, a, b, scope: scope)
+        case .subquery(let collection, let variable, let test):
+            return try subquery(collection, variable, test, e.range, scope: scope)
+        default:
+            return try other(e, scope: scope)
+        }
+    }
+
+    /// The kinds of node that nest rarely, apart from the rest to keep the
+    /// frame of ``expression(_:scope:)`` small.
+    private mutating func other(_ e: ExpressionNode, scope: [String: Origins]) throws -> Origins {
+        switch e.kind {
+        case .anyKey:
+            if policy.keyPaths != nil {
+                throw refuse(.keyPath("ANYKEY"), "ANYKEY (any attribute) is not allowed", e.range)
             }
+        case .variable(let name):
+            if let bound = scope[name] { return bound }
+            try variable(name, e.range)
         case .invocation(let receiver, let selector, let arguments):
             guard policy.allowsInvocations else {
                 throw refuse(.invocation(selector), "FUNCTION is not allowed ('\(selector)')", e.range)
             }
             try observe(try expression(receiver, scope: scope), deep: true, receiver.range)
             for argument in arguments { try observe(try expression(argument, scope: scope), deep: true, argument.range) }
-            return Origins()
         case .cast(let value, _):
             guard policy.allowsCasts else { throw refuse(.cast, "CAST is not allowed", e.range) }
             // CAST(x, 'NSString') is x's description: everything inside it.
             try observe(try expression(value, scope: scope), deep: true, value.range)
-            return Origins()
-        case .ternary(let test, let a, let b):
-            try predicate(test, scope: scope)
-            var out = try expression(a, scope: scope)
-            out.formUnion(try expression(b, scope: scope))
-            return out
-        case .subquery(let collection, let variable, let test):
-            guard policy.allowsSubqueries else { throw refuse(.subquery, "SUBQUERY is not allowed", e.range) }
-            let elements = try expression(collection, scope: scope)
-            var inner = scope
-            inner[variable] = elements.map(\.element)
-            try predicate(test, scope: inner)
-            return elements
         case .assignment(let name, let value):
             try variable(name, e.range)
             try observe(try expression(value, scope: scope), deep: true, value.range)
+        default:
+            break
+        }
+        return Origins()
+    }
+
+    private mutating func aggregate(_ items: [ExpressionNode], scope: [String: Origins]) throws
+        -> Origins
+    {
+        var out = Origins()
+        for item in items {
+            out.formUnion(try expression(item, scope: scope).map { Origin(reach: $0.reach, wrap: $0.wrap + 1, path: $0.path) })
+        }
+        return out
+    }
+
+    private mutating func function(
+        _ f: BuiltinFunction, _ arguments: [ExpressionNode], _ range: SourceRange?, scope: [String: Origins]
+    ) throws -> Origins {
+        if let allowed = policy.functions, !allowed.contains(f) { throw refused(f, range) }
+        var first: Origins?
+        for argument in arguments {
+            let origins = try expression(argument, scope: scope)
+            // count: counts; every other function reads its arguments' values.
+            try observe(origins, deep: f != .count, argument.range)
+            if first == nil { first = origins }
+        }
+        switch f {
+        case .min, .max, .mode, .median: return first?.map(\.element) ?? Origins()
+        case .distinct, .noindex: return first ?? Origins()
+        default: return Origins()
+        }
+    }
+
+    private mutating func index(
+        _ base: ExpressionNode, _ subscriptKind: ExpressionNode.Subscript, _ range: SourceRange?,
+        scope: [String: Origins]
+    ) throws -> Origins {
+        let container = try expression(base, scope: scope)
+        switch subscriptKind {
+        case .size:
+            try observe(container, deep: false, base.range)
             return Origins()
+        case .first, .last:
+            try observe(container, deep: true, base.range)
+            return container.map(\.element)
+        case .expression(let index):
+            switch index.kind {
+            case .constant(.string(let key)):
+                // dict['key'] reads the key, as dict.key does. An aggregate
+                // has no string index (an error), but its elements are
+                // evaluated first, and whether that fails depends on them.
+                try observe(Origins(items: container.items.filter { $0.wrap > 0 }), deep: false, base.range)
+                return try apply([key][...], to: Origins(items: container.items.filter { $0.wrap == 0 }), range)
+            case .constant(let value) where value.isNumber:
+                // array[n] is an element (a dictionary has no number index).
+                return container.map(\.element)
+            default:
+                // A computed index may be any key of a dictionary.
+                try observe(try expression(index, scope: scope), deep: true, index.range)
+                try observe(container, deep: true, base.range)
+                return container.map(\.element)
+            }
+        }
+    }
+
+    private mutating func ternary(
+        _ test: PredicateNode, _ a: ExpressionNode, _ b: ExpressionNode, scope: [String: Origins]
+    ) throws -> Origins {
+        try predicate(test, scope: scope)
+        var out = try expression(a, scope: scope)
+        out.formUnion(try expression(b, scope: scope))
+        return out
+    }
+
+    private mutating func subquery(
+        _ collection: ExpressionNode, _ variable: String, _ test: PredicateNode, _ range: SourceRange?,
+        scope: [String: Origins]
+    ) throws -> Origins {
+        guard policy.allowsSubqueries else { throw refuse(.subquery, "SUBQUERY is not allowed", range) }
+        let elements = try expression(collection, scope: scope)
+        var inner = scope
+        inner[variable] = elements.map(\.element)
+        try predicate(test, scope: inner)
+        return elements
+    }
+
+    private func refused(_ f: BuiltinFunction, _ range: SourceRange?) -> PolicyViolation {
+        let name = f.infixOperator.map { "the operator \($0)" } ?? "the function \(f.rawValue)"
+        return refuse(.function(f.rawValue), name + " is not allowed", range)
+    }
+
+    /// Past this depth every level checks the room left on the stack.
+    static let stackCheckDepth = 16
+    /// The stack kept free below the deepest frame of the check.
+    static let stackMargin: UInt = 64 * 1024
+
+    private mutating func checkStack(_ range: SourceRange?) throws {
+        let region = stack ?? StackBounds.bounds(margin: Self.stackMargin)
+        stack = region
+        if region.isNearEnd {
+            throw refuse(.nesting(depth), "the predicate is nested too deeply (\(depth) levels) to check on this thread's stack", range)
         }
     }
 
@@ -427,7 +511,7 @@ private struct PolicyChecker {
     /// down the allowed tree; a collection operator reads the values the
     /// rest of the path gives for each element (`@count` only counts).
     private mutating func apply(_ keys: ArraySlice<String>, to origins: Origins, _ range: SourceRange?)
-        throws(PolicyViolation) -> Origins
+        throws -> Origins
     {
         guard let operatorIndex = keys.firstIndex(where: { $0.hasPrefix("@") }) else {
             return origins.map { o in
@@ -459,7 +543,7 @@ private struct PolicyChecker {
 
     /// A use of values from `origins`: shallow needs their paths allowed,
     /// deep needs everything inside them allowed.
-    private func observe(_ origins: Origins, deep: Bool, _ range: SourceRange?) throws(PolicyViolation) {
+    private func observe(_ origins: Origins, deep: Bool, _ range: SourceRange?) throws {
         guard let allowed else { return }
         for o in origins.items {
             if deep ? o.reach == .everything : allowed.mayRead(o.reach) { continue }
@@ -473,14 +557,14 @@ private struct PolicyChecker {
         }
     }
 
-    private func variable(_ name: String, _ range: SourceRange?) throws(PolicyViolation) {
+    private func variable(_ name: String, _ range: SourceRange?) throws {
         guard policy.allowsVariables else {
             throw refuse(.variable(name), "the variable $\(name) is not allowed", range)
         }
     }
 
     /// A sort key: sorting compares the values of two objects.
-    mutating func sortKey(_ keys: [String], _ range: SourceRange) throws(PolicyViolation) {
+    mutating func sortKey(_ keys: [String], _ range: SourceRange) throws {
         try observe(try apply(keys[...], to: rootOrigins, range), deep: true, range)
     }
 }

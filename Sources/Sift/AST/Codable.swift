@@ -112,6 +112,7 @@ extension ExpressionNode {
     enum CodingKeys: String, CodingKey { case kind, range }
 
     public init(from decoder: any Decoder) throws {
+        try CodingStack.check(Self.self, decoding: true)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try c.decode(Kind.self, forKey: .kind)
         if let problem = kind.structuralProblem {
@@ -168,4 +169,51 @@ extension Comparison {
 extension ComparisonOptions {
     /// Every option: `[cdnl]`.
     static let all: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive]
+}
+
+extension ExpressionNode {
+    public func encode(to encoder: any Encoder) throws {
+        try CodingStack.check(self, decoding: false)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(range, forKey: .range)
+    }
+}
+
+extension PredicateNode {
+    enum CodingKeys: String, CodingKey { case kind, range }
+
+    public init(from decoder: any Decoder) throws {
+        try CodingStack.check(Self.self, decoding: true)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(try c.decode(Kind.self, forKey: .kind), range: try c.decodeIfPresent(SourceRange.self, forKey: .range))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try CodingStack.check(self, decoding: false)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(range, forKey: .range)
+    }
+}
+
+/// Encoding and decoding a tree recurse through the coder, about five
+/// containers and twenty frames a level. Foundation's JSON coders stop at
+/// 512 containers; a thread with a small stack (512 KiB, and a debug
+/// build's larger frames) can run out before that, so each node checks the
+/// room left on its thread's stack (found once per thread), and a tree too
+/// deep for it is an `EncodingError` or `DecodingError` instead of a crash.
+enum CodingStack {
+    /// The stack kept free below a node: room for the coder's frames down
+    /// to the next node and for the error.
+    static let margin: UInt = 64 * 1024
+
+    /// The error has no coding path: building one takes a frame for each
+    /// container above, which is what there is no room for.
+    static func check(_ node: some Any, decoding: Bool) throws {
+        guard StackBounds.isNearEnd(margin: margin) else { return }
+        let context = "the tree is nested too deeply to be \(decoding ? "decoded" : "encoded") on this thread's stack"
+        if decoding { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: context)) }
+        throw EncodingError.invalidValue(node, .init(codingPath: [], debugDescription: context))
+    }
 }

@@ -63,3 +63,42 @@ enum StackBounds {
         return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 }
+
+extension StackBounds {
+    /// The current thread's stack region, found once per thread: finding it
+    /// is a system call (on Linux, reading /proc/self/maps for the main
+    /// thread), too slow for a check at every node of a tree. The key is
+    /// made once; each thread's value is that thread's own, written once,
+    /// and freed when the thread ends.
+    static func threadRegion() -> Region {
+        let key = ThreadRegionKey.key
+        if let stored = pthread_getspecific(key) {
+            return stored.assumingMemoryBound(to: Region.self).pointee
+        }
+        let region = bounds(margin: 0)
+        let stored = UnsafeMutablePointer<Region>.allocate(capacity: 1)
+        stored.initialize(to: region)
+        if pthread_setspecific(key, stored) != 0 { stored.deallocate() }
+        return region
+    }
+
+    /// Whether the caller is within `margin` bytes of the end of its
+    /// thread's stack.
+    static func isNearEnd(margin: UInt) -> Bool {
+        let region = threadRegion()
+        let here = current()
+        return here >= region.low && here < region.low &+ margin
+    }
+}
+
+private enum ThreadRegionKey {
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        pthread_key_create(&key) { $0.deallocate() }
+        #else
+        pthread_key_create(&key) { $0?.deallocate() }
+        #endif
+        return key
+    }()
+}
