@@ -173,10 +173,7 @@ extension ComparisonOptions {
 
 extension ExpressionNode {
     public func encode(to encoder: any Encoder) throws {
-        try CodingStack.check(self, decoding: false)
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(kind, forKey: .kind)
-        try c.encodeIfPresent(range, forKey: .range)
+        try CodingStack.encode(self, kind, range, to: encoder)
     }
 }
 
@@ -190,10 +187,7 @@ extension PredicateNode {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try CodingStack.check(self, decoding: false)
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(kind, forKey: .kind)
-        try c.encodeIfPresent(range, forKey: .range)
+        try CodingStack.encode(self, kind, range, to: encoder)
     }
 }
 
@@ -207,6 +201,16 @@ enum CodingStack {
     /// The stack kept free below a node: room for the coder's frames down
     /// to the next node and for the error.
     static let margin: UInt = 64 * 1024
+
+    /// A node as `{"kind": …, "range": …}`, as the synthesised form was.
+    static func encode(_ node: some Any, _ kind: some Encodable, _ range: SourceRange?, to encoder: any Encoder) throws {
+        try check(node, decoding: false)
+        var c = encoder.container(keyedBy: NodeKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(range, forKey: .range)
+    }
+
+    enum NodeKeys: String, CodingKey { case kind, range }
 
     /// The error has no coding path: building one takes a frame for each
     /// container above, which is what there is no room for.
