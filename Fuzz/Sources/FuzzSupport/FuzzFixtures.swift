@@ -33,12 +33,16 @@ public enum FuzzFixtures {
         "DATE": .date(Date(timeIntervalSinceReferenceDate: 0)),
         "NOTHING": .null,
         "AUTHOR": ["name": "Bob", "age": 40],
+        "INF": .double(.infinity),
+        "NAN": .double(.nan),
     ]
 
     /// The object every predicate is evaluated against: strings with
     /// non-ASCII text (precomposed and decomposed), integers, doubles,
     /// booleans, nil and NSNull, arrays, sets, nested dictionaries (to-one and
-    /// to-many), dates and data.
+    /// to-many), dates and data; doubles that no decimal or integer holds
+    /// (infinities, NaN, 1e300) and the largest decimal, whose conversions
+    /// and arithmetic must be errors rather than traps.
     public static let object: Value = [
         "name": "Alice",
         "age": 30,
@@ -83,6 +87,14 @@ public enum FuzzFixtures {
         "born": .date(Date(timeIntervalSinceReferenceDate: 50)),
         "bytes": .data(Data([0, 1, 0xFF])),
         "id": .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
+        "inf": .double(.infinity),
+        "ninf": .double(-.infinity),
+        "nan": .double(.nan),
+        "huge": .double(1e300),
+        "tiny": .double(5e-324),
+        "maxdec": .decimal(.greatestFiniteMagnitude),
+        "doubles": [.double(.infinity), .double(.nan), .double(1e300), .double(-0.0)],
+        "decimals": [.decimal(.greatestFiniteMagnitude), .decimal(Decimal(string: "0.1")!)],
     ]
 }
 

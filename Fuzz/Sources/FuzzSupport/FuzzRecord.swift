@@ -24,6 +24,8 @@ public struct FuzzRecord: KeyValueReadable, Hashable {
     var nickname: String?
     var author: Person
     var authors: [Person]
+    var inf: Double
+    var nan: Double
 
     public static let keyTable = KeyTable<FuzzRecord>(typed: [
         "name": .string { $0.name },
@@ -35,11 +37,14 @@ public struct FuzzRecord: KeyValueReadable, Hashable {
         "nickname": .value { $0.nickname.predicateValue },
         "author": .object { $0.author },
         "authors": .objects { $0.authors },
+        "inf": .double { $0.inf },
+        "nan": .double { $0.nan },
     ])
 
     /// The record the evaluate target uses.
     public static let sample = FuzzRecord(
         name: "Alice", age: 30, score: 87.5, flag: true, word: "café", tags: ["swift", "objc", "linux"],
         nickname: nil, author: Person(name: "Bob", age: 40, rating: 4.5),
-        authors: [Person(name: "Bob", age: 40, rating: 4.5), Person(name: "Çelik", age: 25, rating: -0.0)])
+        authors: [Person(name: "Bob", age: 40, rating: 4.5), Person(name: "Çelik", age: 25, rating: -0.0)],
+        inf: .infinity, nan: .nan)
 }
