@@ -149,7 +149,9 @@ enum RowFormatting {
 
     /// A cell: text on one line, at most `width` characters; objects by
     /// their name or title (else their first string, else `#id`), lists
-    /// joined with commas.
+    /// joined with commas. Line breaks show as `↵`, tabs as spaces, and
+    /// other characters a terminal would act on as escapes (`\u{1B}`),
+    /// counted in the width as shown.
     static func cell(_ value: Value, width: Int = 40) -> String {
         let text: String
         switch value {
@@ -171,8 +173,9 @@ enum RowFormatting {
         default:
             if case .string(let s) = json(value) { text = s } else { text = json(value).jsonText }
         }
-        let line = text.replacingOccurrences(of: "\r\n", with: "↵").replacingOccurrences(of: "\n", with: "↵")
-            .replacingOccurrences(of: "\t", with: " ")
+        let line = TerminalText.visible(
+            text.replacingOccurrences(of: "\r\n", with: "↵").replacingOccurrences(of: "\n", with: "↵")
+                .replacingOccurrences(of: "\t", with: " "))
         return line.count > width ? String(line.prefix(width - 1)) + "…" : line
     }
 
@@ -191,6 +194,7 @@ enum RowFormatting {
     }
 
     static func table(_ names: [String], _ rows: [[Value]], numeric: [Bool]) -> [String] {
+        let names = names.map { TerminalText.visible($0) }
         let cells = rows.map { $0.map { cell($0) } }
         var widths = names.map(\.count)
         for row in cells {

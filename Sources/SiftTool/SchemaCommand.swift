@@ -86,7 +86,9 @@ enum SchemaFile {
 struct CommandFailure: Error, CustomStringConvertible {
     var message: String
     init(_ message: String) { self.message = message }
-    var description: String { "error: " + message }
+    /// The message may quote a path, a name or data: characters a terminal
+    /// would act on are shown as escapes.
+    var description: String { "error: " + TerminalText.visible(message) }
 }
 
 /// Options that shape a fetch request: order, slice, count.
@@ -129,7 +131,7 @@ extension SQLLoweringError {
     /// the exit status 2.
     func report() -> ExitCode {
         if code == .unknownEntity {
-            Terminal.printError("error: " + message)
+            Terminal.printError(CommandFailure(message).description)
         } else {
             Terminal.printError(rendered(colors: Terminal.stderrIsTTY))
         }

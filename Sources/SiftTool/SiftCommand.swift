@@ -33,7 +33,8 @@ public struct SiftCommand: ParsableCommand {
                 print(message)
                 Foundation.exit(0)
             }
-            Terminal.printError(message)
+            // Usage errors quote the command line, which may hold anything.
+            Terminal.printError(TerminalText.visible(message, keepingLayout: true))
             Foundation.exit(2)
         }
     }
@@ -101,7 +102,7 @@ struct FormatCommand: ParsableCommand {
     @OptionGroup var input: FormatInput
 
     func run() throws {
-        print(try input.filter().format)
+        print(Terminal.shownOnStandardOutput(try input.filter().format))
     }
 }
 
@@ -127,7 +128,7 @@ struct ASTCommand: ParsableCommand {
             let data = try encoder.encode(filter.predicate)
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(TreeDump.dump(filter.predicate))
+            print(Terminal.shownOnStandardOutput(TreeDump.dump(filter.predicate)))
         }
     }
 }
@@ -178,7 +179,9 @@ struct CheckCommand: ParsableCommand {
                 let problems = expectation.mismatches(outcome)
                 if !problems.isEmpty || outcome.id.hasPrefix("line ") && !outcome.ok {
                     failed += 1
-                    if verbose { Terminal.printError("\(outcome.id): " + problems.joined(separator: "; ")) }
+                    if verbose {
+                        Terminal.printError(TerminalText.visible("\(outcome.id): " + problems.joined(separator: "; ")))
+                    }
                 }
             }
         }

@@ -50,11 +50,8 @@ struct SqlCommand: ParsableCommand {
             throw error.report()
         }
         var output = OutputBuffer()
-        output.write(statement.sql)
-        let marker = dialect == .sqlite ? "?" : "$"
-        for (i, value) in statement.bindings.enumerated() {
-            output.write("-- \(marker)\(i + 1) = \(value.literalDescription)")
-        }
+        output.write(Terminal.shownOnStandardOutput(statement.sql))
+        for line in SQLComments.bindings(statement, dialect: dialect.sqlDialect) { output.write(line) }
         output.flush()
     }
 
@@ -66,5 +63,18 @@ struct SqlCommand: ParsableCommand {
             throw CommandFailure("--entity is needed: the schema has " + (names.isEmpty ? "no entities" : names))
         }
         return schema.entities[0].name
+    }
+}
+
+/// The lines that follow a statement to show its bound values.
+enum SQLComments {
+    /// `-- ?1 = 'x'` (SQLite) or `-- $1 = 'x'` (PostgreSQL), one line per
+    /// value. A value's line break or control character is shown as an
+    /// escape: the line is for a reader, and it stays one comment line.
+    static func bindings(_ statement: SQLStatement, dialect: SQLDialect) -> [String] {
+        let marker = dialect == .sqlite ? "?" : "$"
+        return statement.bindings.enumerated().map { i, value in
+            "-- \(marker)\(i + 1) = " + TerminalText.visible(value.literalDescription)
+        }
     }
 }

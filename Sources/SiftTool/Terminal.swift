@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// Standard error and terminal detection.
 enum Terminal {
@@ -11,6 +12,15 @@ enum Terminal {
         var size = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 120
+    }
+
+    /// Text for standard output that is both read by people and by
+    /// programs (a canonical format string, a syntax tree, a SQL
+    /// statement): on a terminal, characters it would act on are shown as
+    /// escapes (``TerminalText``); into a pipe or a file, the text is kept
+    /// exactly, so it can be used again.
+    static func shownOnStandardOutput(_ text: String) -> String {
+        stdoutIsTTY ? TerminalText.visible(text, keepingLayout: true) : text
     }
 
     static func printError(_ message: String) {

@@ -71,6 +71,23 @@ struct ErrorTests {
         #expect(wide.description.hasSuffix("(1:3)"))
     }
 
+    /// Characters a terminal acts on are shown as escapes in the message
+    /// and the source line, and the caret stays under the range; the column
+    /// counts characters of the source.
+    @Test func renderingShowsControlCharactersAsEscapes() throws {
+        let e = try #require(error("a\u{1B}]0;x\u{07} == \u{202E}b"))
+        #expect(e.rendered() == #"""
+            error: unexpected character '\u{1B}' (column 2)
+             | a\u{1B}]0;x\u{7} == \u{202E}b
+             |  ^~~~~~
+            """#)
+        let later = try #require(error("a == '\u{9B}\t' AND =="))
+        #expect(later.description.hasSuffix("(1:15)"))
+        #expect(later.rendered().hasSuffix(#" | a == '\u{9B} ' AND =="# + "\n" + " | " + String(repeating: " ", count: 19) + "^~"))
+        #expect(TerminalText.visible("x\u{200D}y\u{200B}\n\t", keepingLayout: true) == "x\u{200D}y\\u{200B}\n\t")
+        #expect(TerminalText.visible("\u{0}\u{7F}\u{2028}\u{2029}\u{2066}\u{FEFF}") == #"\u{0}\u{7F}\u{2028}\u{2029}\u{2066}\u{FEFF}"#)
+    }
+
     @Test func renderingCountsCharactersNotBytes() throws {
         let e = try #require(error("name == 'café' AND =="))
         let lines = e.rendered().split(separator: "\n")

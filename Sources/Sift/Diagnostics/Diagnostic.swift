@@ -54,9 +54,9 @@ public enum DiagnosticRenderer {
         let (line, column) = lineAndColumn(of: lower, in: source)
 
         let lineText = display(bytes[lineStart..<lineEnd])
-        let pad = characterCount(bytes[lineStart..<lower])
+        let pad = display(bytes[lineStart..<lower]).count
         let underlineEnd = min(upper, lineEnd)
-        let width = max(1, characterCount(bytes[lower..<max(lower, underlineEnd)]))
+        let width = max(1, display(bytes[lower..<max(lower, underlineEnd)]).count)
         let marker = "^" + String(repeating: "~", count: width - 1)
 
         let red = colors ? "\u{1B}[1;31m" : ""
@@ -65,7 +65,7 @@ public enum DiagnosticRenderer {
         let reset = colors ? "\u{1B}[0m" : ""
         let location = source.contains("\n") ? " (\(line):\(column))" : " (column \(column))"
         return """
-            \(red)error:\(reset) \(bold)\(message)\(reset)\(location)
+            \(red)error:\(reset) \(bold)\(TerminalText.visible(message))\(reset)\(location)
              | \(lineText)
              | \(String(repeating: " ", count: pad))\(green)\(marker)\(reset)
             """
@@ -73,16 +73,15 @@ public enum DiagnosticRenderer {
 
     /// Characters in a byte slice; invalid UTF-8 counts one per byte.
     private static func characterCount(_ bytes: ArraySlice<UInt8>) -> Int {
-        display(bytes).count
+        String(decoding: bytes, as: UTF8.self).count
     }
 
-    /// The text as it is shown: tabs and other control characters become spaces
-    /// so the caret lines up; invalid UTF-8 becomes U+FFFD.
+    /// The text as it is shown: a tab becomes a space, other characters a
+    /// terminal would act on or hide become visible escapes
+    /// (``TerminalText``), so the line shown is the line held and the caret
+    /// lines up under it; invalid UTF-8 becomes U+FFFD.
     private static func display(_ bytes: ArraySlice<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        return String(text.map { c -> Character in
-            if let a = c.asciiValue, a < 0x20 || a == 0x7F { return " " }
-            return c
-        })
+        return TerminalText.visible(text.replacingOccurrences(of: "\t", with: " "))
     }
 }

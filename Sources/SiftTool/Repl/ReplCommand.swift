@@ -33,8 +33,11 @@ struct ReplCommand: ParsableCommand {
         let colors = Terminal.stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let session = ReplSession(dataset: dataset, colors: colors, width: Terminal.columns)
         if let use {
-            let reply = session.handle(":use " + use)
-            if reply.isError { throw CommandFailure(reply.output.replacingOccurrences(of: "error: ", with: "")) }
+            guard dataset.collection(named: use) != nil else {
+                throw CommandFailure(
+                    "--use \(use): no such entity; there are " + dataset.collections.map(\.name).joined(separator: ", "))
+            }
+            _ = session.handle(":use " + use)
         }
         let editor = interactive ? LineEditor(historyPath: historyPath) : nil
         if interactive { print(session.banner) }

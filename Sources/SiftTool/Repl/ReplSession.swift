@@ -58,14 +58,19 @@ final class ReplSession {
 
     private var loadedDescription: String {
         let names = dataset.collections.map { c in
-            (c.name == collection.name ? style.bold(c.name) : c.name) + " (\(c.rows.count))"
+            let name = TerminalText.visible(c.name)
+            return (c.name == collection.name ? style.bold(name) : name) + " (\(c.rows.count))"
         }
-        return "Loaded \(dataset.origin): " + names.joined(separator: ", ")
-            + (dataset.collections.count > 1 ? ". Predicates run on \(collection.name); :use switches." : ".")
+        return "Loaded \(TerminalText.visible(dataset.origin)): " + names.joined(separator: ", ")
+            + (dataset.collections.count > 1 ? ". Predicates run on \(collectionName); :use switches." : ".")
     }
 
     /// The prompt for a new input.
-    var prompt: String { "\(collection.name)> " }
+    var prompt: String { "\(collectionName)> " }
+
+    /// The current collection's name as shown (a file or table name may
+    /// hold any character).
+    private var collectionName: String { TerminalText.visible(collection.name) }
 
     // MARK: - Input
 
@@ -111,8 +116,10 @@ final class ReplSession {
         return command.run(self, argument)
     }
 
+    /// An error reply; the message may quote input or data, so characters
+    /// a terminal would act on are shown as escapes.
     private func failure(_ message: String) -> Reply {
-        Reply(output: style.red("error:") + " " + message, isError: true)
+        Reply(output: style.red("error:") + " " + TerminalText.visible(message), isError: true)
     }
 
     private func failure(_ error: any Error) -> Reply {
@@ -205,10 +212,11 @@ final class ReplSession {
         for column in collection.columns {
             let values = indices.map { Self.member(rows[$0], column) }
             let texts = values.map { RowFormatting.cell($0, width: maxCell) }
-            let w = max(column.count, texts.map(\.count).max() ?? 0)
+            let name = TerminalText.visible(column)
+            let w = max(name.count, texts.map(\.count).max() ?? 0)
             if used + 2 + w > width { continue }
             used += 2 + w
-            header.append(column)
+            header.append(name)
             widths.append(w)
             numeric.append(values.allSatisfy { $0.isNull || $0.isNumber } && values.contains { $0.isNumber })
             for i in cells.indices { cells[i].append(texts[i]) }
@@ -256,9 +264,9 @@ final class ReplSession {
             mark = try Filter(node).evaluate(with: row, variables: variables) ? style.green("✓") : style.red("✗")
         } catch {
             mark = style.red("!")
-            note = "  " + style.red(error.message)
+            note = "  " + style.red(TerminalText.visible(error.message))
         }
-        lines.append(indent + mark + " " + FormatPrinter.format(node) + note)
+        lines.append(indent + mark + " " + TerminalText.visible(FormatPrinter.format(node)) + note)
         let deeper = indent + "    "
         switch node.kind {
         case .and(let children), .or(let children):
@@ -274,11 +282,11 @@ final class ReplSession {
                 let shown: String
                 do {
                     let v = try operand.value(with: row, variables: variables, source: source)
-                    shown = FormatPrinter.format(ExpressionNode.constant(Self.summarised(v)))
+                    shown = TerminalText.visible(FormatPrinter.format(ExpressionNode.constant(Self.summarised(v))))
                 } catch {
-                    shown = style.red(error.message)
+                    shown = style.red(TerminalText.visible(error.message))
                 }
-                lines.append(deeper + style.dim(FormatPrinter.format(operand) + " = ") + shown)
+                lines.append(deeper + style.dim(TerminalText.visible(FormatPrinter.format(operand)) + " = ") + shown)
             }
         case .constant:
             break
@@ -327,11 +335,8 @@ final class ReplSession {
         } catch {
             return failure(error)
         }
-        var lines = [query.statement.sql]
-        let marker = dialect == .sqlite ? "?" : "$"
-        for (i, value) in query.statement.bindings.enumerated() {
-            lines.append(style.dim("-- \(marker)\(i + 1) = \(value.literalDescription)"))
-        }
+        var lines = [TerminalText.visible(query.statement.sql, keepingLayout: true)]
+        for line in SQLComments.bindings(query.statement, dialect: dialect) { lines.append(style.dim(line)) }
         guard dialect == .sqlite, let database = dataset.database, let keys = collection.primaryKeys else {
             return Reply(output: lines.joined(separator: "\n"))
         }
@@ -360,7 +365,7 @@ final class ReplSession {
         } catch let e as EvaluationError {
             lines.append(e.rendered(colors: style.enabled))
         } catch {
-            lines.append(style.red("SQLite: " + SchemaFile.describe(error)))
+            lines.append(style.red("SQLite: " + TerminalText.visible(SchemaFile.describe(error))))
         }
         return Reply(output: lines.joined(separator: "\n"))
     }
@@ -407,7 +412,7 @@ final class ReplSession {
         if argument.isEmpty {
             if variables.isEmpty { return Reply(output: "no variables; :set $NAME = value") }
             return Reply(output: variables.keys.sorted().map { name in
-                "$\(name) = " + FormatPrinter.format(ExpressionNode.constant(variables[name] ?? .null))
+                "$\(name) = " + TerminalText.visible(FormatPrinter.format(ExpressionNode.constant(variables[name] ?? .null)))
             }.joined(separator: "\n"))
         }
         let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -423,7 +428,7 @@ final class ReplSession {
         switch constant(parts[1]) {
         case .success(let v):
             variables[name] = v
-            return Reply(output: "$\(name) = " + FormatPrinter.format(ExpressionNode.constant(v)))
+            return Reply(output: "$\(name) = " + TerminalText.visible(FormatPrinter.format(ExpressionNode.constant(v))))
         case .failure(let e):
             return e.reply(style)
         }
@@ -443,7 +448,7 @@ final class ReplSession {
         }
         if arguments.isEmpty { return Reply(output: "no arguments; :args 1980, 'Lem' binds %@ and %d in order") }
         return Reply(output: arguments.enumerated().map { i, v in
-            "#\(i + 1) = " + FormatPrinter.format(ExpressionNode.constant(v))
+            "#\(i + 1) = " + TerminalText.visible(FormatPrinter.format(ExpressionNode.constant(v)))
         }.joined(separator: "\n"))
     }
 
@@ -457,7 +462,7 @@ final class ReplSession {
             sort = []
             lastSource = nil
         }
-        return Reply(output: "\(collection.name): \(collection.rows.count) rows")
+        return Reply(output: "\(collectionName): \(collection.rows.count) rows")
     }
 
     fileprivate func load(_ argument: String) -> Reply {
@@ -484,20 +489,24 @@ final class ReplSession {
                 for (k, v) in d where !v.isNull { kinds[k, default: []].insert(v.typeName) }
             }
             let lines = collection.columns.map { k in
-                "  \(k): " + (kinds[k]?.sorted().joined(separator: " | ") ?? "nil")
+                "  \(TerminalText.visible(k)): " + (kinds[k]?.sorted().joined(separator: " | ") ?? "nil")
             }
-            return Reply(output: ([style.bold(collection.name) + " (\(collection.rows.count) objects)"] + lines)
+            return Reply(output: ([style.bold(collectionName) + " (\(collection.rows.count) objects)"] + lines)
                 .joined(separator: "\n"))
         }
         var lines: [String] = []
         for entity in schema.entities {
             let count = dataset.collections.first { $0.name == entity.name }?.rows.count ?? 0
-            lines.append(style.bold(entity.name) + style.dim(" (table \(entity.table), \(count) rows)"))
+            // Names come from the database, which may hold any character.
+            let name = TerminalText.visible(entity.name)
+            lines.append(style.bold(name) + style.dim(" (table \(TerminalText.visible(entity.table)), \(count) rows)"))
             for a in entity.attributes {
-                lines.append("  \(a.name): \(a.type.name)" + (a.isOptional ? "" : ", required"))
+                lines.append("  \(TerminalText.visible(a.name)): \(a.type.name)" + (a.isOptional ? "" : ", required"))
             }
             for r in entity.relationships {
-                lines.append("  \(r.name) → \(r.destination)" + (r.isToMany ? " (to-many)" : " (to-one)"))
+                lines.append(
+                    "  \(TerminalText.visible(r.name)) → \(TerminalText.visible(r.destination))"
+                        + (r.isToMany ? " (to-many)" : " (to-one)"))
             }
         }
         return Reply(output: lines.joined(separator: "\n"))
@@ -516,13 +525,13 @@ final class ReplSession {
     static let commands: [Command] = [
         Command(name: "ast", usage: ":ast [predicate]", help: "the syntax tree of the predicate (or the last one)") { s, a in
             switch s.filter(argument: a) {
-            case .success(let (f, _)): return Reply(output: TreeDump.dump(f.predicate))
+            case .success(let (f, _)): return Reply(output: TerminalText.visible(TreeDump.dump(f.predicate), keepingLayout: true))
             case .failure(let e): return e.reply(s.style)
             }
         },
         Command(name: "format", usage: ":format [predicate]", help: "the canonical form (Apple's predicateFormat)") { s, a in
             switch s.filter(argument: a) {
-            case .success(let (f, _)): return Reply(output: f.format)
+            case .success(let (f, _)): return Reply(output: TerminalText.visible(f.format))
             case .failure(let e): return e.reply(s.style)
             }
         },
@@ -558,7 +567,7 @@ final class ReplSession {
 
     private func help() -> Reply {
         var lines = [
-            "Type a predicate to list the matching \(collection.name), e.g.",
+            "Type a predicate to list the matching \(collectionName), e.g.",
             "  " + style.bold(Self.example(for: collection.name)),
             "Commands:",
         ]
@@ -600,7 +609,7 @@ struct ReplError: Error {
 
     func reply(_ style: Style) -> ReplSession.Reply {
         if let diagnostic { return .init(output: diagnostic.rendered(colors: style.enabled), isError: true) }
-        return .init(output: style.red("error:") + " " + message, isError: true)
+        return .init(output: style.red("error:") + " " + TerminalText.visible(message), isError: true)
     }
 }
 
