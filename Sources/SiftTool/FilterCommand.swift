@@ -185,6 +185,11 @@ final class RecordReader {
 
     init(path: String?) throws {
         if let path, path != "-" {
+            // Any file that can be read is taken, not only a regular one: a
+            // FIFO or `/dev/stdin` is a stream like standard input, and
+            // `sift filter P <(command)` passes one. (Opening a FIFO waits
+            // for its writer, as `cat` does.) The commands that need a
+            // whole file call `InputFile.requireRegular` first.
             guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no such file: \(path)") }
             guard let h = FileHandle(forReadingAtPath: path) else {
                 throw CommandFailure("cannot read \(path)")

@@ -40,7 +40,7 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let filter = try input.filter()
-        guard FileManager.default.fileExists(atPath: database) else { throw CommandFailure("no such file: \(database)") }
+        try InputFile.requireRegular(database)
         var configuration = Configuration.sift
         configuration.readonly = true
         let queue: DatabaseQueue

@@ -37,7 +37,7 @@ enum SchemaFile {
     /// The schema in `path`: read from the database if it is a SQLite file,
     /// else decoded as JSON (`Schema(json:)`).
     static func load(_ path: String) throws -> Schema {
-        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no such file: \(path)") }
+        try InputFile.requireRegular(path)
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CommandFailure("cannot read \(path)") }
         let header = handle.readData(ofLength: sqliteHeader.count)
         try? handle.close()

@@ -163,6 +163,7 @@ struct CheckCommand: ParsableCommand {
                 while let line = readLine(strippingNewline: true) { lines.append(line) }
                 text = lines.joined(separator: "\n")
             } else {
+                try InputFile.requireRegular(file)
                 do {
                     text = try String(contentsOfFile: file, encoding: .utf8)
                 } catch {

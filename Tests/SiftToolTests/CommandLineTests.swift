@@ -20,7 +20,10 @@ struct CommandLineTests {
         var stderr: String
     }
 
-    func sift(_ arguments: [String], input: String = "") throws -> Run {
+    /// Runs `sift` and waits for it. After `timeout` seconds the process
+    /// is killed (its status is then SIGKILL's number, 9), so a command that
+    /// hangs fails its test instead of stopping the suite.
+    func sift(_ arguments: [String], input: String = "", timeout: Double? = nil) throws -> Run {
         let binary = try #require(Self.binary, "build the sift product first (swift build)")
         let process = Process()
         process.executableURL = binary
@@ -32,6 +35,10 @@ struct CommandLineTests {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog) }
+        defer { watchdog.cancel() }
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()

@@ -42,6 +42,7 @@ struct Dataset {
 
     /// A JSON array, JSON Lines, or a SQLite file (its schema read from it).
     static func load(path: String) throws -> Dataset {
+        try InputFile.requireRegular(path)
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CommandFailure(
                 FileManager.default.fileExists(atPath: path) ? "cannot read \(path)" : "no such file: \(path)")
