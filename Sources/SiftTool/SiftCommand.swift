@@ -54,6 +54,27 @@ struct FormatInput: ParsableArguments {
         "Substitute $NAME with a JSON value.", valueName: "NAME=json"))
     var variables: [String] = []
 
+    func validate() throws { _ = try variableValues() }
+
+    /// The `--var`s by name.
+    private func variableValues() throws -> [String: Value] {
+        var vars: [String: Value] = [:]
+        for text in variables {
+            guard let eq = text.firstIndex(of: "=") else {
+                throw ValidationError("--var \(text): expected NAME=json")
+            }
+            guard let name = VariableName.parse(String(text[..<eq])) else {
+                throw ValidationError("--var \(text): '\(text[..<eq])' is not a variable name; " + VariableName.rule)
+            }
+            do {
+                vars[name] = try CaseValues.value(try JSONValue(parsing: String(text[text.index(after: eq)...])))
+            } catch let e as JSONError {
+                throw ValidationError("--var \(name): \(e)")
+            }
+        }
+        return vars
+    }
+
     /// Parses the format string, binds `--arg`s and substitutes `--var`s.
     /// Errors are printed with a caret and exit with status 2.
     func filter() throws -> Filter {
@@ -65,19 +86,7 @@ struct FormatInput: ParsableArguments {
                 throw ValidationError("--arg #\(i + 1): \(e) (strings need JSON quotes: '\"text\"')")
             }
         }
-        var vars: [String: Value] = [:]
-        for text in variables {
-            guard let eq = text.firstIndex(of: "=") else {
-                throw ValidationError("--var \(text): expected NAME=json")
-            }
-            var name = String(text[..<eq])
-            if name.hasPrefix("$") { name.removeFirst() }
-            do {
-                vars[name] = try CaseValues.value(try JSONValue(parsing: String(text[text.index(after: eq)...])))
-            } catch let e as JSONError {
-                throw ValidationError("--var \(name): \(e)")
-            }
-        }
+        let vars = try variableValues()
         do {
             let filter = try Filter(format, arguments: args)
             return vars.isEmpty ? filter : try filter.substituting(vars, allowingUnbound: true)
@@ -85,6 +94,22 @@ struct FormatInput: ParsableArguments {
             Terminal.printError(error.rendered(colors: Terminal.stderrIsTTY))
             throw ExitCode(2)
         }
+    }
+}
+
+/// The name of a `$VARIABLE` given outside a format string (`--var NAME=…`,
+/// the REPL's `:set $NAME = …`).
+enum VariableName {
+    /// What a name may be, for error messages.
+    static let rule = "a letter or '_' first, then letters, digits or '_' (ASCII), as in $NAME"
+
+    /// The variable `text` names (`NAME`, `$NAME` or `$#NAME`), or nil when
+    /// a format string could not refer to it: read by the parser itself, so
+    /// a name is taken exactly when `$NAME` is a variable in a predicate.
+    static func parse(_ text: String) -> String? {
+        let source = text.hasPrefix("$") ? text : "$" + text
+        guard let node = try? ExpressionNode(format: source), case .variable(let name) = node.kind else { return nil }
+        return name
     }
 }
 

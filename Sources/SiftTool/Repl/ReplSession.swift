@@ -416,10 +416,11 @@ final class ReplSession {
             }.joined(separator: "\n"))
         }
         let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        var name = parts[0]
-        if name.hasPrefix("$") { name.removeFirst() }
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-            return failure("usage: :set $NAME = value (a constant such as 42, 'text', {1, 2}); :set $NAME removes it")
+        guard let name = VariableName.parse(parts[0]) else {
+            if parts[0].isEmpty || parts[0] == "$" {
+                return failure("usage: :set $NAME = value (a constant such as 42, 'text', {1, 2}); :set $NAME removes it")
+            }
+            return failure("'\(parts[0])' is not a variable name: " + VariableName.rule)
         }
         guard parts.count == 2 else {
             variables[name] = nil
