@@ -36,8 +36,12 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "How to print the records; by default a table on a terminal, else jsonl.")
     var output: RowOutput?
 
+    @OptionGroup var policy: PolicyOptions
+
     func run() throws {
-        let filter = try input.filter().compiled()
+        let parsed = try input.filter()
+        try policy.check(parsed)
+        let filter = parsed.compiled()
         var sortKeys: [SortKey] = []
         if let sort {
             do {
@@ -46,6 +50,7 @@ struct FilterCommand: ParsableCommand {
                 Terminal.printError(error.rendered(colors: Terminal.stderrIsTTY))
                 throw ExitCode(2)
             }
+            try policy.check(sort: sortKeys, parsedFrom: sort)
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
 

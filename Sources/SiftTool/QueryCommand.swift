@@ -38,8 +38,11 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "How to print the rows; by default a table on a terminal, else jsonl.")
     var output: RowOutput?
 
+    @OptionGroup var policy: PolicyOptions
+
     func run() throws {
         let filter = try input.filter()
+        try policy.check(filter)
         try InputFile.requireRegular(database)
         var configuration = Configuration.sift
         configuration.readonly = true
@@ -58,6 +61,7 @@ struct QueryCommand: ParsableCommand {
             throw CommandFailure("\(database): " + SchemaFile.describe(error))
         }
         let request = try fetch.request(entity: entity, filter: filter)
+        try policy.check(sort: request.sort, parsedFrom: fetch.sort)
         func run<T>(_ body: (Database) throws -> T) throws -> T {
             do {
                 return try queue.read(body)

@@ -122,12 +122,17 @@ struct FormatCommand: ParsableCommand {
             Examples:
               sift format 'name beginswith[c] %@ && age >= 18' --arg '"ste"'
               sift format 'date > $SINCE' --var 'SINCE={"$date": 700000000}'
+              sift format 'title CONTAINS[c] "x" OR secret == 1' --allow 'title,year,tags.*'
             """)
 
     @OptionGroup var input: FormatInput
 
+    @OptionGroup var policy: PolicyOptions
+
     func run() throws {
-        print(Terminal.shownOnStandardOutput(try input.filter().format))
+        let filter = try input.filter()
+        try policy.check(filter)
+        print(Terminal.shownOnStandardOutput(filter.format))
     }
 }
 

@@ -37,10 +37,14 @@ struct SqlCommand: ParsableCommand {
 
     @OptionGroup var fetch: FetchOptions
 
+    @OptionGroup var policy: PolicyOptions
+
     func run() throws {
         let filter = try input.filter()
+        try policy.check(filter)
         let schema = try SchemaFile.load(self.schema)
         let request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
+        try policy.check(sort: request.sort, parsedFrom: fetch.sort)
         let statement: SQLStatement
         do {
             statement = fetch.count

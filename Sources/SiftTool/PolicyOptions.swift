@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `--allow`: holds a predicate and its sort keys to
+/// `PredicatePolicy.untrusted(keyPaths:)`, as a service taking predicates
+/// from clients would, to try a policy from the command line.
+struct PolicyOptions: ParsableArguments {
+    @Option(name: .customLong("allow"), help: ArgumentHelp(
+        "Refuse a predicate or sort key that reads a key path not in this comma-separated list ('tags.*' allows "
+            + "tags and every path under it), or uses what an untrusted predicate may not: MATCHES, FUNCTION, "
+            + "SUBQUERY, $VARIABLES left unset, CAST, more than 64 comparisons. Exits with 2 and points at the part.",
+        valueName: "keypaths"))
+    var allow: [String] = []
+
+    func validate() throws { _ = try keyPaths() }
+
+    /// The key paths of every `--allow`, or nil when there is none.
+    private func keyPaths() throws -> Set<String>? {
+        guard !allow.isEmpty else { return nil }
+        var paths: Set<String> = []
+        for text in allow where !text.isEmpty {
+            for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let path = item.trimmingCharacters(in: .whitespaces)
+                guard !path.isEmpty else { throw ValidationError("--allow \(text): empty key path in the list") }
+                paths.insert(path)
+            }
+        }
+        return paths
+    }
+
+    /// The policy, or nil without `--allow`.
+    var policy: PredicatePolicy? {
+        (try? keyPaths())?.map { PredicatePolicy.untrusted(keyPaths: $0) }
+    }
+
+    /// Prints the first part of `filter` the policy refuses, with a caret
+    /// under it, and exits with status 2.
+    func check(_ filter: Filter) throws {
+        guard let policy else { return }
+        do {
+            try policy.check(filter)
+        } catch {
+            throw Self.report(error)
+        }
+    }
+
+    /// Prints the first sort key the policy refuses, pointed at in `text`
+    /// (the `--sort` option `keys` were parsed from), and exits with status 2.
+    func check(sort keys: [SortKey], parsedFrom text: String?) throws {
+        guard let policy, let text else { return }
+        // `SortKey.parse` reads one key between commas, its key path the
+        // first word.
+        var offset = 0
+        for (key, part) in zip(keys, text.split(separator: ",", omittingEmptySubsequences: false)) {
+            defer { offset += part.utf8.count + 1 }
+            do {
+                try policy.check([key])
+            } catch {
+                // The violation points into the key's own description; the
+                // user wants to see it in what they typed.
+                let start = offset + part.utf8.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }.count
+                let range = SourceRange(start + error.range.lowerBound, start + error.range.upperBound)
+                throw Self.report(PolicyViolation(error.part, error.message, range: range, source: text))
+            }
+        }
+    }
+
+    private static func report(_ violation: PolicyViolation) -> ExitCode {
+        Terminal.printError(violation.rendered(colors: Terminal.stderrIsTTY))
+        return ExitCode(2)
+    }
+}
