@@ -71,6 +71,22 @@ struct ErrorTests {
         #expect(wide.description.hasSuffix("(1:3)"))
     }
 
+    /// A position too large for an Int is an error at the specifier, not
+    /// the next argument; positions start at 1.
+    @Test func argumentPositionsOutOfRange() throws {
+        let huge = try #require(error("a == %99999999999999999999$@ AND b == %@", [.value(1), .value(2)]))
+        #expect(huge.code == .argument)
+        #expect(huge.range == SourceRange(5, 28))
+        #expect(huge.message == "the argument position in %99999999999999999999$@ is too large")
+        // One past Int.max, and Int.max itself (no such argument either).
+        #expect(error("a == %9223372036854775808$@", [.value(1)])?.range == SourceRange(5, 27))
+        #expect(error("a == %9223372036854775807$@", [.value(1)])?.message
+            == "missing format argument for %9223372036854775807$@: it needs argument 9223372036854775807 but 1 was given")
+        let zero = try #require(error("a == %0$@", [.value(1)]))
+        #expect(zero.range == SourceRange(5, 7))
+        #expect(zero.message.hasPrefix("invalid format specifier '%0'"))
+    }
+
     /// Characters a terminal acts on are shown as escapes in the message
     /// and the source line, and the caret stays under the range; the column
     /// counts characters of the source.

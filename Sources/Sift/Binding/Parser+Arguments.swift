@@ -8,7 +8,16 @@ extension Parser {
             return ExpressionNode(.constant(.string("%")), range: token.range)
         }
         let index: Int
-        if let dollar = spec.firstIndex(of: "$"), let position = Int(spec[spec.index(after: spec.startIndex)..<dollar]) {
+        if let dollar = spec.firstIndex(of: "$") {
+            // The lexer takes a position only as digits that start with 1 to
+            // 9 (`%0$@` is not a specifier, as positions start at 1), so the
+            // number fails to convert only when it is larger than Int.max.
+            // That is an error: taking the next argument instead would bind
+            // a value the string does not ask for.
+            guard let position = Int(spec[spec.index(after: spec.startIndex)..<dollar]) else {
+                throw error(
+                    "the argument position in \(spec) is too large", token.range, .argument)
+            }
             index = position - 1
         } else {
             index = nextArgument
