@@ -66,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SiftToolTests",
-            dependencies: ["SiftTool", "Sift", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SiftTool", "Sift", "SiftSQL", "SiftSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@ extension Schema {
     /// so that fetch requests run against a file nobody described.
     ///
     /// ```swift
-    /// let db = try DatabaseQueue(path: "library.sqlite", configuration: .sift)
+    /// let db = try ReadOnlyDatabase.open(path: "library.sqlite")
     /// let schema = try db.read { try Schema.read(from: $0) }
     /// let rows = try db.read { try Sift.FetchRequest(entity: "books", filter: try Filter("author.name == 'Ann'"))
     ///     .fetchValues($0, schema: schema) }
@@ -104,13 +104,12 @@ extension Schema {
         return schema
     }
 
-    /// The schema of the SQLite file at `path`, opened read-only; see
-    /// ``read(from:)``.
+    /// The schema of the SQLite file at `path`, opened with
+    /// ``ReadOnlyDatabase/open(path:configuration:)`` (nothing next to it is
+    /// written); see ``read(from:)``.
     public static func read(sqliteFile path: String) throws -> Schema {
         guard FileManager.default.fileExists(atPath: path) else { throw SchemaError("no such file: \(path)") }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try ReadOnlyDatabase.open(path: path, configuration: Configuration())
         return try queue.read { try read(from: $0) }
     }
 }

@@ -10,8 +10,9 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Print the rows of a SQLite database that match a predicate.",
         discussion: """
-            Opens DATABASE read-only, infers its schema (plain tables with foreign keys, or Core Data's layout: \
-            entity Book is table ZBOOK, attribute title is column ZTITLE, keys matched ignoring case) unless \
+            Opens DATABASE read-only, writing nothing next to it (not even the -shm of a WAL database), infers \
+            its schema (plain tables with foreign keys, or Core Data's layout: entity Book is table ZBOOK, \
+            attribute title is column ZTITLE, keys matched ignoring case) unless \
             --schema gives one, and runs the fetch in SQL. Rows print as a table on a terminal and as JSON Lines \
             otherwise, keyed by attribute name (the primary key under its column name); dates print as ISO 8601, \
             data as base64. Exits with 1 when nothing matches (--count still prints 0), 2 on a usage, parse \
@@ -44,12 +45,10 @@ struct QueryCommand: ParsableCommand {
         let filter = try input.filter()
         try policy.check(filter)
         try InputFile.requireRegular(database)
-        var configuration = Configuration.sift
-        configuration.readonly = true
         let queue: DatabaseQueue
         let schema: Schema
         do {
-            queue = try DatabaseQueue(path: database, configuration: configuration)
+            queue = try ReadOnlyDatabase.open(path: database)
             if let path = self.schema {
                 schema = try SchemaFile.load(path)
             } else {

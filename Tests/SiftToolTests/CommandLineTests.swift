@@ -22,12 +22,19 @@ struct CommandLineTests {
 
     /// Runs `sift` and waits for it. After `timeout` seconds the process
     /// is killed (its status is then SIGKILL's number, 9), so a command that
-    /// hangs fails its test instead of stopping the suite.
-    func sift(_ arguments: [String], input: String = "", timeout: Double? = nil) throws -> Run {
+    /// hangs fails its test instead of stopping the suite. With a `launcher`
+    /// (a program and its arguments, such as `setpriv` dropping privileges),
+    /// runs that with the path of `sift` and `arguments` appended.
+    func sift(_ arguments: [String], input: String = "", timeout: Double? = nil, launcher: [String] = []) throws -> Run {
         let binary = try #require(Self.binary, "build the sift product first (swift build)")
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()

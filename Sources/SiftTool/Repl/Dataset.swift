@@ -50,10 +50,8 @@ struct Dataset {
         let header = handle.readData(ofLength: 16)
         try? handle.close()
         if header == Data("SQLite format 3\0".utf8) {
-            var configuration = Configuration.sift
-            configuration.readonly = true
             do {
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                let queue = try ReadOnlyDatabase.open(path: path)
                 let schema = try queue.read { try Schema.read(from: $0) }
                 return try Dataset(origin: path, database: queue, schema: schema)
             } catch {

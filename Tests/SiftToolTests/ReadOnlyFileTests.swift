@@ -1,0 +1,233 @@
+import Foundation
+import GRDB
+import SiftSQL
+@testable import SiftSQLite
+import Testing
+
+/// Reading a SQLite file, by the library and by `sift query`, `sift schema`,
+/// `sift repl FILE` and `:load`, leaves its folder as it was (every file's
+/// size, modification time and content) and sees every committed row, in
+/// each state a database can be found in.
+struct ReadOnlyFileTests {
+    /// What lies next to the database `t.sqlite`, a table `t` of rows
+    /// 1, 2, 3 of which a log may hold 2 and 3.
+    enum State: String, CaseIterable, CustomTestStringConvertible {
+        /// Rollback-journal mode, no other file.
+        case rollbackJournal
+        /// WAL mode: rows 2 and 3 only in the `-wal`, with its `-shm`.
+        case logAndIndex
+        /// WAL mode: rows 2 and 3 only in the `-wal`, no `-shm` (a store
+        /// copied without it).
+        case logWithoutIndex
+        /// WAL mode after a checkpoint: an empty `-wal` and its `-shm`.
+        case emptyLog
+        /// WAL mode, the database file alone.
+        case noLog
+
+        var testDescription: String { rawValue }
+
+        /// The rows a reader must see.
+        var rows: Int { self == .emptyLog || self == .noLog ? 1 : 3 }
+
+        /// How the library opens it where SQLite reads URI filenames.
+        var access: ReadOnlyDatabase.Access {
+            switch self {
+            case .rollbackJournal: return .locking
+            case .logAndIndex: return .readOnlyIndex
+            case .logWithoutIndex: return .privateCopy
+            case .emptyLog, .noLog: return .immutable
+            }
+        }
+    }
+
+    /// A new folder holding `t.sqlite` in `state`. Its name has the
+    /// characters a URI filename must escape.
+    static func folder(_ state: State) throws -> URL {
+        let manager = FileManager.default
+        let folder = manager.temporaryDirectory.appendingPathComponent("sift-\(UUID().uuidString) a?b#c%41é")
+        try manager.createDirectory(at: folder, withIntermediateDirectories: false)
+        let database = folder.appendingPathComponent("t.sqlite")
+        if state == .rollbackJournal {
+            let queue = try DatabaseQueue(path: database.path)
+            try queue.write { try $0.execute(sql: "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2), (3)") }
+            try queue.close()
+            return folder
+        }
+        // A writer in a scratch folder; the state is a copy of its files
+        // taken while it is open, as a crash or a copy of a live store
+        // leaves them.
+        let scratch = folder.appendingPathComponent("scratch")
+        try manager.createDirectory(at: scratch, withIntermediateDirectories: false)
+        let writer = try DatabaseQueue(path: scratch.appendingPathComponent("t.sqlite").path)
+        func take(_ suffixes: [String]) throws {
+            for suffix in suffixes {
+                try manager.copyItem(
+                    at: scratch.appendingPathComponent("t.sqlite" + suffix),
+                    to: folder.appendingPathComponent("t.sqlite" + suffix))
+            }
+        }
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            switch state {
+            case .emptyLog: try take(["", "-wal", "-shm"])
+            case .noLog: try take([""])
+            default: break
+            }
+            try db.execute(sql: "INSERT INTO t VALUES (2); INSERT INTO t VALUES (3)")
+            switch state {
+            case .logAndIndex: try take(["", "-wal", "-shm"])
+            case .logWithoutIndex: try take(["", "-wal"])
+            default: break
+            }
+        }
+        try writer.close()
+        try manager.removeItem(at: scratch)
+        return folder
+    }
+
+    /// Every file of `folder` with its size, modification time and content.
+    static func listing(_ folder: URL) throws -> [String: String] {
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let path = folder.appendingPathComponent(name).path
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let size = attributes[.size] as? Int ?? -1
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSinceReferenceDate ?? -1
+            let content = try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
+            files[name] = "\(size) bytes, modified \(modified): \(content)"
+        }
+        return files
+    }
+
+    /// The count of rows of `t` and the names of the inferred entities.
+    static func read(_ queue: DatabaseQueue) throws -> (rows: Int, entities: [String]) {
+        try queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM t") ?? -1, try Schema.read(from: db).entities.map(\.name))
+        }
+    }
+
+    /// Runs `body` with the path of a database in `state`, then checks that
+    /// its folder is as it was.
+    static func reading(_ state: State, _ body: (String) throws -> Void) throws {
+        let folder = try Self.folder(state)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try Self.listing(folder)
+        try body(folder.appendingPathComponent("t.sqlite").path)
+        #expect(try Self.listing(folder) == before)
+    }
+
+    @Test(arguments: State.allCases)
+    func libraryLeavesTheFolderAsItWas(_ state: State) throws {
+        try Self.reading(state) { path in
+            #expect(ReadOnlyDatabase.access(path: path, uriFilenames: true) == state.access)
+            let queue = try ReadOnlyDatabase.open(path: path)
+            let (rows, entities) = try Self.read(queue)
+            #expect(rows == state.rows)
+            #expect(entities == ["t"])
+            try queue.close()
+            #expect(try Schema.read(sqliteFile: path).entities.map(\.name) == ["t"])
+        }
+    }
+
+    /// Without URI filenames every state is read from a private copy, which
+    /// is gone once the connection is open.
+    @Test(arguments: State.allCases)
+    func privateCopyLeavesNothingBehind(_ state: State) throws {
+        try Self.reading(state) { path in
+            let expected: ReadOnlyDatabase.Access = state == .rollbackJournal ? .locking : .privateCopy
+            #expect(ReadOnlyDatabase.access(path: path, uriFilenames: false) == expected)
+            let queue = try ReadOnlyDatabase.open(path: path, configuration: .sift, uriFilenames: false)
+            if expected == .privateCopy {
+                #expect(queue.path != path)
+                let copy = URL(fileURLWithPath: queue.path).deletingLastPathComponent().path
+                #expect(!FileManager.default.fileExists(atPath: copy))
+            }
+            #expect(try Self.read(queue).rows == state.rows)
+            try queue.close()
+        }
+    }
+
+    /// A process writing in WAL mode at the same time: each read sees what
+    /// it has committed.
+    @Test func readsBesideAWriter() throws {
+        let folder = try Self.folder(.noLog)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let writer = try DatabaseQueue(path: path)
+        defer { try? writer.close() }
+        try writer.write { try $0.execute(sql: "INSERT INTO t VALUES (2)") }
+        let reader = try ReadOnlyDatabase.open(path: path)
+        #expect(try Self.read(reader).rows == 2)
+        try writer.write { try $0.execute(sql: "INSERT INTO t VALUES (3)") }
+        #expect(try Self.read(reader).rows == 3)
+        try reader.close()
+    }
+
+    @Test func missingFile() {
+        #expect(throws: DatabaseFileError("no such file: /nonexistent/t.sqlite")) {
+            try ReadOnlyDatabase.open(path: "/nonexistent/t.sqlite")
+        }
+    }
+}
+
+extension CommandLineTests {
+    /// `sift query`, `sift schema`, `sift repl FILE` and `:load` on the
+    /// database at `path`: each sees the rows and writes nothing.
+    func readEveryWay(_ path: String, rows: Int, launcher: [String] = []) throws {
+        let count = try sift(["query", path, "t", "TRUEPREDICATE", "--count"], launcher: launcher)
+        #expect(count.stdout == "\(rows)\n", "\(count.stderr)")
+        let schema = try sift(["schema", path], launcher: launcher)
+        #expect(schema.status == 0, "\(schema.stderr)")
+        #expect(schema.stdout.contains(#""table" : "t""#))
+        let repl = try sift(["repl", path], input: ":use t\n:load \(path)\n", launcher: launcher)
+        #expect(repl.stdout.contains("t: \(rows) rows"), "\(repl.stdout)\(repl.stderr)")
+        #expect(repl.stdout.contains("Loaded \(path): t (\(rows))."), "\(repl.stdout)\(repl.stderr)")
+    }
+
+    @Test(arguments: ReadOnlyFileTests.State.allCases)
+    func readingLeavesTheFolderAsItWas(_ state: ReadOnlyFileTests.State) throws {
+        try ReadOnlyFileTests.reading(state) { try readEveryWay($0, rows: state.rows) }
+    }
+
+    /// A folder and files nobody may write, read by a user who is not their
+    /// owner: as on read-only media. The tests run as root, who may write
+    /// anything, so `sift` runs as `nobody` through `setpriv` (util-linux).
+    @Test(arguments: [ReadOnlyFileTests.State.logAndIndex, .logWithoutIndex, .noLog])
+    func readOnlyFolder(_ state: ReadOnlyFileTests.State) throws {
+        let manager = FileManager.default
+        let folder = try ReadOnlyFileTests.folder(state)
+        defer {
+            try? manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            try? manager.removeItem(at: folder)
+        }
+        for name in try manager.contentsOfDirectory(atPath: folder.path) {
+            try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder.appendingPathComponent(name).path)
+        }
+        try manager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        var launcher: [String] = []
+        if geteuid() == 0 {
+            let setpriv = "/usr/bin/setpriv"
+            guard manager.isExecutableFile(atPath: setpriv) else {
+                Issue.record("cannot drop root's privileges: \(setpriv) (util-linux) is missing; the test did not run")
+                return
+            }
+            launcher = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        }
+        // The folder must really be read-only for the user running sift.
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: launcher.first ?? "/bin/sh")
+        probe.arguments = Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : ["/bin/sh"])
+            + ["-c", "touch \"$0/probe\" 2>/dev/null", folder.path]
+        try probe.run()
+        probe.waitUntilExit()
+        guard probe.terminationStatus != 0 else {
+            Issue.record("the user running sift may write in \(folder.path): cannot test a read-only folder")
+            return
+        }
+        let before = try ReadOnlyFileTests.listing(folder)
+        try readEveryWay(folder.appendingPathComponent("t.sqlite").path, rows: state.rows, launcher: launcher)
+        #expect(try ReadOnlyFileTests.listing(folder) == before)
+    }
+}
