@@ -60,6 +60,10 @@ public struct Schema: Sendable, Hashable, Codable {
     /// Checks that names are unique within an entity and that every
     /// relationship's destination exists.
     public func validate() throws(SchemaError) {
+        // Destinations as ``entity(named:)`` finds them (ignoring case, when
+        // the exact name is not there), looked up in a set: a store may have
+        // thousands of entities, each with relationships.
+        let entityNames = Set(entities.map { $0.name.lowercased() })
         var seen: Set<String> = []
         for entity in entities {
             guard seen.insert(entity.name).inserted else { throw SchemaError("entity \(entity.name) is declared twice") }
@@ -69,7 +73,7 @@ public struct Schema: Sendable, Hashable, Codable {
                     throw SchemaError("entity \(entity.name) declares \(name) twice")
                 }
             }
-            for r in entity.relationships where self.entity(named: r.destination) == nil {
+            for r in entity.relationships where !entityNames.contains(r.destination.lowercased()) {
                 throw SchemaError("relationship \(entity.name).\(r.name) points at an unknown entity \(r.destination)")
             }
         }

@@ -423,33 +423,15 @@ struct CoreDataSchemaReader {
             order.append(number)
         }
         order.sort()
-        func root(_ n: Int) -> Model? {
-            var current = models[n]
-            var steps = 0
-            while let c = current, c.parent != 0, let p = models[c.parent], steps < models.count {
-                current = p
-                steps += 1
-            }
-            return current
-        }
-        /// `n` and the entities below it.
-        func family(_ n: Int) -> [Int] {
-            order.filter { m in
-                var current: Int? = m
-                var steps = 0
-                while let c = current, steps <= models.count {
-                    if c == n { return true }
-                    current = models[c]?.parent
-                    steps += 1
-                }
-                return false
-            }
-        }
+        let hierarchy = Hierarchy(models, order: order)
         let tableNames = Dictionary(tables.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
         var tableOf: [Int: String] = [:]
+        var entitiesIn: [String: Int] = [:]
         for n in order {
-            guard let r = root(n), let table = tableNames["Z" + r.name.uppercased()] else { continue }
+            guard let r = hierarchy.root[n].flatMap({ models[$0] }), let table = tableNames["Z" + r.name.uppercased()]
+            else { continue }
             tableOf[n] = table
+            entitiesIn[table, default: 0] += 1
         }
         let byName = Dictionary(
             order.compactMap { n in models[n].map { ($0.name.lowercased(), n) } }, uniquingKeysWith: { a, _ in a })
@@ -457,34 +439,14 @@ struct CoreDataSchemaReader {
         var entities: [Entity] = []
         var taken: [NameSet] = []
         var index: [Int: Int] = [:]
-        var descriptions: [String: TableDescription] = [:]
+        // Every entity of a table gets all its columns: read them once a table.
+        var columnsOf: [String: (attributes: [Attribute], toOne: [Relationship])] = [:]
         for n in order {
             guard let model = models[n], let table = tableOf[n] else { continue }
-            let shared = order.filter { tableOf[$0] == table }
-            if descriptions[table] == nil { descriptions[table] = try SchemaReading.describe(db, table) }
-            let description = descriptions[table] ?? TableDescription(name: table)
-            var attributes: [Attribute] = []
-            var toOne: [Relationship] = []
-            for c in description.columns {
-                let upper = c.name.uppercased()
-                let name: String
-                if upper.hasPrefix("Z") {
-                    // Z_PK, Z_ENT, Z_OPT, Z_FOK_…, and Z3AUTHOR or Z6_FOLDER (entity numbers).
-                    guard let second = upper.dropFirst().first, second.isLetter else { continue }
-                    name = String(c.name.dropFirst()).lowercased()
-                } else {
-                    name = c.name
-                }
-                let type = SchemaReading.type(of: c, in: table, db, coreData: true)
-                if type == .integer, let destination = byName[name.lowercased()] ?? byName[Self.droppingNumber(name.lowercased())],
-                    let d = models[destination], tableOf[destination] != nil
-                {
-                    toOne.append(.toOne(name, d.name, column: c.name))
-                } else {
-                    attributes.append(Attribute(name, type, column: c.name, optional: !c.notNull))
-                }
-            }
-            let discriminator = shared.count > 1 ? Discriminator(column: "Z_ENT", values: family(n)) : nil
+            if columnsOf[table] == nil { columnsOf[table] = try readColumns(table, byName: byName, tableOf: tableOf, models) }
+            let (attributes, toOne) = columnsOf[table] ?? ([], [])
+            let discriminator = (entitiesIn[table] ?? 0) > 1
+                ? Discriminator(column: "Z_ENT", values: hierarchy.family(n)) : nil
             index[n] = entities.count
             entities.append(Entity(
                 model.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: toOne,
@@ -494,12 +456,12 @@ struct CoreDataSchemaReader {
 
         // Inverses of the to-one relationships, from the root entity of the
         // table holding the key column.
-        for n in order where tableOf[n] != nil && root(n)?.number == n {
+        for n in order where tableOf[n] != nil && hierarchy.root[n] == n {
             guard let source = index[n] else { continue }
             for r in entities[source].relationships {
                 guard case .toOne(let column) = r.kind, let destination = byName[r.destination.lowercased()] else { continue }
                 let base = entities[source].name.lowercased() + "s"
-                for member in family(destination) {
+                for member in hierarchy.family(destination) {
                     guard let i = index[member], let name = taken[i].claim([base, base + "_" + r.name]) else { continue }
                     let inverse = Relationship.toMany(name, entities[source].name, inverseColumn: column)
                     entities[i].relationships.append(inverse)
@@ -515,7 +477,7 @@ struct CoreDataSchemaReader {
             let sides = [(first, columns[0].name, second, columns[1].name), (second, columns[1].name, first, columns[0].name)]
             for (from, fromColumn, to, toColumn) in sides {
                 guard let destination = models[to.number], tableOf[to.number] != nil else { continue }
-                for member in family(from.number) {
+                for member in hierarchy.family(from.number) {
                     guard let i = index[member], let name = taken[i].claim([to.name.lowercased()]) else { continue }
                     entities[i].relationships.append(
                         .manyToMany(name, destination.name, joinTable: table, sourceColumn: fromColumn,
@@ -524,6 +486,103 @@ struct CoreDataSchemaReader {
             }
         }
         return Schema(entities)
+    }
+
+    /// The attributes and to-one relationships of a table's columns (see
+    /// ``Schema/read(from:)``).
+    private func readColumns(
+        _ table: String, byName: [String: Int], tableOf: [Int: String], _ models: [Int: Model]
+    ) throws -> (attributes: [Attribute], toOne: [Relationship]) {
+        var attributes: [Attribute] = []
+        var toOne: [Relationship] = []
+        for c in try SchemaReading.describe(db, table).columns {
+            let upper = c.name.uppercased()
+            let name: String
+            if upper.hasPrefix("Z") {
+                // Z_PK, Z_ENT, Z_OPT, Z_FOK_…, and Z3AUTHOR or Z6_FOLDER (entity numbers).
+                guard let second = upper.dropFirst().first, second.isLetter else { continue }
+                name = String(c.name.dropFirst()).lowercased()
+            } else {
+                name = c.name
+            }
+            let type = SchemaReading.type(of: c, in: table, db, coreData: true)
+            if type == .integer, let destination = byName[name.lowercased()] ?? byName[Self.droppingNumber(name.lowercased())],
+                let d = models[destination], tableOf[destination] != nil
+            {
+                toOne.append(.toOne(name, d.name, column: c.name))
+            } else {
+                attributes.append(Attribute(name, type, column: c.name, optional: !c.notNull))
+            }
+        }
+        return (attributes, toOne)
+    }
+
+    /// The entities as a forest, from their `Z_SUPER` links: each entity's
+    /// root and its family (itself and its sub-entities), found in time
+    /// linear in the number of entities however deep the chains of
+    /// sub-entities are; each family is then a slice of the depth-first
+    /// order, sorted. A link that would close a loop (a damaged store) is
+    /// left out, so its entity is a root.
+    struct Hierarchy {
+        /// Each entity's root entity.
+        private(set) var root: [Int: Int] = [:]
+        /// The entities, each root followed by the families of its
+        /// sub-entities, depth first.
+        private var preorder: [Int] = []
+        /// Where each entity's family lies in `preorder`.
+        private var span: [Int: Range<Int>] = [:]
+
+        init(_ models: [Int: Model], order: [Int]) {
+            var parent: [Int: Int] = [:]
+            // Each entity is walked once: a walk stops at an entity whose
+            // root an earlier walk found.
+            for start in order where root[start] == nil {
+                var path: [Int] = []
+                var onPath: Set<Int> = []
+                var current = start
+                var top = start
+                while true {
+                    path.append(current)
+                    onPath.insert(current)
+                    guard let p = models[current]?.parent, p != 0, models[p] != nil, !onPath.contains(p) else {
+                        top = current
+                        break
+                    }
+                    parent[current] = p
+                    if let r = root[p] {
+                        top = r
+                        break
+                    }
+                    current = p
+                }
+                for n in path { root[n] = top }
+            }
+            var children: [Int: [Int]] = [:]
+            for n in order {
+                if let p = parent[n] { children[p, default: []].append(n) }
+            }
+            for r in order where root[r] == r {
+                // Depth first without recursion: a chain may be thousands deep.
+                var pending = [(entity: r, leaving: false)]
+                var first: [Int: Int] = [:]
+                while let (n, leaving) = pending.popLast() {
+                    if leaving {
+                        span[n] = (first[n] ?? 0)..<preorder.count
+                        continue
+                    }
+                    first[n] = preorder.count
+                    preorder.append(n)
+                    pending.append((n, true))
+                    for c in (children[n] ?? []).reversed() { pending.append((c, false)) }
+                }
+            }
+        }
+
+        /// `n` and the entities below it, in ascending order.
+        func family(_ n: Int) -> [Int] {
+            guard let span = span[n] else { return [] }
+            return preorder[span].sorted()
+        }
     }
 
     /// `author2` → `author`: Core Data numbers columns of sub-entities'

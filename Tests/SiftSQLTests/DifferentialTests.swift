@@ -259,6 +259,13 @@ final class DifferentialTests: XCTestCase {
         let schema = try Schema(json: written)
         XCTAssertEqual(schema.entity(named: "Book")?.attribute(named: "published")?.type, .date(.unixSeconds))
         XCTAssertEqual(schema.entity(named: "author")?.table, "Author")
-        XCTAssertThrowsError(try Schema(json: Data(#"{"entities": [{"name": "A", "relationships": [{"name": "b", "destination": "B", "toOne": "b_id"}]}]}"#.utf8)))
+        XCTAssertThrowsError(try Schema(json: Data(#"{"entities": [{"name": "A", "relationships": [{"name": "b", "destination": "B", "toOne": "b_id"}]}]}"#.utf8))) {
+            XCTAssertEqual(($0 as? SchemaError)?.message, "relationship A.b points at an unknown entity B")
+        }
+        // Destinations are found as entity(named:) finds them: ignoring case.
+        let loose = Schema([
+            Entity("A", attributes: [], relationships: [.toOne("b", "b", column: "b_id")]), Entity("B", attributes: []),
+        ])
+        XCTAssertNoThrow(try loose.validate())
     }
 }

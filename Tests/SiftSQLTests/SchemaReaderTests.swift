@@ -379,6 +379,69 @@ final class SchemaReaderTests: XCTestCase {
         XCTAssertEqual(try queue.read { try Sift.FetchRequest(entity: "Task").fetchCount($0, schema: schema) }, 3)
     }
 
+    /// A chain of 2,000 sub-entities in one table, each below the one
+    /// before: finding each entity's family by walking up from every entity
+    /// took minutes; each family is the entity and all those after it.
+    func testCoreDataLongSubEntityChain() throws {
+        let depth = 2_000
+        let last = depth + 2
+        // Item is 2; Item1 … Item2000 are 3 … 2002; Folder comes last, so
+        // that looking destinations up one by one is slow too.
+        let chain = (1...depth).map { "(\($0 + 2), 'Item\($0)', \($0 + 1), 0)" }.joined(separator: ", ")
+        let path = try Self.store("""
+            CREATE TABLE ZFOLDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, ZFOLDER INTEGER );
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            INSERT INTO Z_PRIMARYKEY VALUES (2, 'Item', 0, 3), \(chain), (\(last + 1), 'Folder', 0, 1);
+            INSERT INTO Z_METADATA VALUES (1, 'x', NULL);
+            INSERT INTO ZFOLDER VALUES (1, \(last + 1), 1, 'Home');
+            INSERT INTO ZITEM VALUES (1, 2, 1, 'top', 1), (2, \(last), 1, 'bottom', 1), (3, 1002, 1, 'middle', NULL);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let schema = try Schema.read(sqliteFile: path)
+        XCTAssertEqual(schema.entities.map(\.name), ["Item"] + (1...depth).map { "Item\($0)" } + ["Folder"])
+        let items = schema.entities.dropLast()
+        XCTAssertEqual(items.map(\.discriminator), (2...last).map { Discriminator(column: "Z_ENT", values: Array($0...last)) })
+        XCTAssert(items.allSatisfy { $0.table == "ZITEM" && $0.attributes == [Attribute("title", .string, column: "ZTITLE")] })
+        XCTAssert(items.allSatisfy { $0.relationships == [.toOne("folder", "Folder", column: "ZFOLDER")] })
+        let folder = try XCTUnwrap(schema.entities.last)
+        XCTAssertNil(folder.discriminator)
+        XCTAssertEqual(folder.relationships, [.toMany("items", "Item", inverseColumn: "ZFOLDER")])
+
+        let queue = try DatabaseQueue(path: path, configuration: .sift)
+        defer { try? queue.close() }
+        func titles(_ entity: String, _ format: String) throws -> [Value?] {
+            try queue.read { db in
+                try Sift.FetchRequest(entity: entity, filter: try Filter(format)).fetchValues(db, schema: schema).map { $0["title"] }
+            }
+        }
+        XCTAssertEqual(try titles("Item", "TRUEPREDICATE"), [.string("top"), .string("bottom"), .string("middle")])
+        XCTAssertEqual(try titles("Item1000", "TRUEPREDICATE"), [.string("bottom"), .string("middle")])
+        XCTAssertEqual(try titles("Item2000", "folder.name == 'Home'"), [.string("bottom")])
+        XCTAssertEqual(try titles("Folder", "items.@count == 2").count, 1)
+    }
+
+    /// `Z_SUPER` links that loop (a damaged store): the link closing the
+    /// loop, met walking up from the lowest entity number, is left out.
+    func testCoreDataSubEntityLoop() throws {
+        let path = try Self.store("""
+            CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR );
+            CREATE TABLE ZLOOSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSIZE INTEGER );
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            INSERT INTO Z_PRIMARYKEY VALUES (2, 'Item', 4, 0), (3, 'Note', 2, 0), (4, 'Task', 3, 0), (5, 'Loose', 5, 0);
+            INSERT INTO Z_METADATA VALUES (1, 'x', NULL);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // From Item (2): Task (4), Note (3), whose link back to Item closes
+        // the loop: Note is the root, Task below it, Item below Task.
+        let schema = try Schema.read(sqliteFile: path)
+        XCTAssertEqual(schema.entities.map(\.name), ["Item", "Note", "Task", "Loose"])
+        XCTAssertEqual(schema.entities.map(\.table), ["ZNOTE", "ZNOTE", "ZNOTE", "ZLOOSE"])
+        XCTAssertEqual(schema.entities.map(\.discriminator?.values), [[2], [2, 3, 4], [2, 4], nil])
+    }
+
     /// The README's example, as written there.
     func testReadmeExample() throws {
         let path = try Self.store(Self.coreDataDDL)
