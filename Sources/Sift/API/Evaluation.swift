@@ -7,8 +7,11 @@ public struct CompiledFilter: Sendable {
     /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
     public init(_ filter: Filter, regexLimits: RegexLimits = .default) {
         self.filter = filter
-        let compiler = Compiler(source: filter.source ?? filter.format, root: .dynamic, regexLimits: regexLimits)
-        test = compiler.test(filter.predicate)
+        let budget = filter.evaluationBudget
+        let compiler = Compiler(
+            source: filter.source ?? filter.format, root: budget == nil ? .dynamic : .general, regexLimits: regexLimits,
+            budget: budget)
+        test = compiler.test(filter.predicate, budget: budget)
     }
 
     /// Whether `object` matches. `variables` supply `$VARIABLES` that were not
@@ -48,13 +51,14 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     public init(_ filter: Filter, for type: Root.Type = Root.self, regexLimits: RegexLimits = .default) {
         self.filter = filter
         let root = RootAccess<ObjectAddress>.typed(Root.self)
-        program = InPlaceProgram(filter.predicate, root: root)
+        let budget = filter.evaluationBudget
+        program = budget == nil ? InPlaceProgram(filter.predicate, root: root) : nil
         if let program {
             // The steps answer for single objects too.
             test = CompiledTest(InPlaceComparison<ObjectAddress>.test(program))
         } else {
-            test = Compiler(source: filter.source ?? filter.format, root: root, regexLimits: regexLimits)
-                .test(filter.predicate)
+            test = Compiler(source: filter.source ?? filter.format, root: root, regexLimits: regexLimits, budget: budget)
+                .test(filter.predicate, budget: budget)
         }
     }
 

@@ -13,6 +13,16 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
     /// Error ranges (also from ``substituting(_:allowingUnbound:)``) point into it.
     public let source: String?
 
+    /// The most work one evaluation of one object may do, in units (a byte
+    /// of a string compared or searched, an element of a collection
+    /// visited, a value given to a function), or nil for no limit. Past it
+    /// the evaluation throws an ``EvaluationError`` with the code `.limit`.
+    /// ``checked(by:)`` sets it from ``PredicatePolicy/evaluationBudget``.
+    /// A filter with a budget is evaluated by the general path, which
+    /// counts its work, never by the faster paths for typed properties,
+    /// dictionaries and tables. Equality and hashing ignore it.
+    public var evaluationBudget: Int?
+
     /// Wraps a syntax tree.
     public init(_ predicate: PredicateNode) {
         self.predicate = predicate
@@ -60,6 +70,8 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
         let values = variables.mapValues { $0.predicateValue }
         var substitution = Substitution(
             variables: values, allowingUnbound: allowingUnbound, source: source ?? format)
-        return Filter(try substitution.apply(predicate), source: source)
+        var out = Filter(try substitution.apply(predicate), source: source)
+        out.evaluationBudget = evaluationBudget
+        return out
     }
 }

@@ -58,13 +58,24 @@ public struct PredicatePolicy: Sendable, Hashable {
     public var allowsCollectionOperators: Bool
     /// The most comparisons the predicate may have, or nil for any number.
     public var maximumComparisons: Int?
+    /// The most work one evaluation of one object may do, in units (a byte
+    /// of a string compared or searched, an element visited, a value given
+    /// to a function), or nil for no limit: ``Filter/checked(by:)`` gives it
+    /// to the filter (``Filter/evaluationBudget``), whose evaluation past it
+    /// throws an ``EvaluationError`` with the code `.limit`.
+    public var evaluationBudget: Int?
+
+    /// The budget of ``untrusted(keyPaths:)``: a million units, about a
+    /// megabyte of text searched for each object.
+    public static let defaultEvaluationBudget = 1_000_000
 
     public init(
         keyPaths: Set<String>? = nil, operators: Set<ComparisonOperator>? = nil,
         functions: Set<BuiltinFunction>? = nil, allowsInvocations: Bool = true, allowsSubqueries: Bool = true,
         allowsVariables: Bool = true, allowsCasts: Bool = true, allowsCollectionOperators: Bool = true,
-        maximumComparisons: Int? = nil
+        maximumComparisons: Int? = nil, evaluationBudget: Int? = nil
     ) {
+        self.evaluationBudget = evaluationBudget
         self.keyPaths = keyPaths
         self.operators = operators
         self.functions = functions
@@ -84,7 +95,8 @@ public struct PredicatePolicy: Sendable, Hashable {
     /// cost what their author wants) or custom selectors; arithmetic,
     /// `lowercase:`/`uppercase:`/`length:` and the aggregate functions but
     /// not `random`/`now` or bit operations; no `FUNCTION`, `SUBQUERY`,
-    /// `$VARIABLES` or `CAST`; collection operators; at most 64 comparisons.
+    /// `$VARIABLES` or `CAST`; collection operators; at most 64 comparisons;
+    /// a work budget of ``defaultEvaluationBudget`` units per object.
     public static func untrusted(keyPaths: Set<String>) -> PredicatePolicy {
         PredicatePolicy(
             keyPaths: keyPaths,
@@ -97,7 +109,7 @@ public struct PredicatePolicy: Sendable, Hashable {
                 .ceiling, .trunc, .lowercase, .uppercase, .length,
             ],
             allowsInvocations: false, allowsSubqueries: false, allowsVariables: false, allowsCasts: false,
-            allowsCollectionOperators: true, maximumComparisons: 64)
+            allowsCollectionOperators: true, maximumComparisons: 64, evaluationBudget: defaultEvaluationBudget)
     }
 
     /// Throws the first part of `filter` the policy refuses, in source order.
@@ -122,10 +134,13 @@ extension PredicatePolicy {
 }
 
 extension Filter {
-    /// The filter, if `policy` allows everything it uses.
+    /// The filter, if `policy` allows everything it uses, with the policy's
+    /// ``PredicatePolicy/evaluationBudget`` (when it has one).
     public func checked(by policy: PredicatePolicy) throws(PolicyViolation) -> Filter {
         try policy.check(self)
-        return self
+        var out = self
+        if let budget = policy.evaluationBudget { out.evaluationBudget = budget }
+        return out
     }
 }
 

@@ -174,8 +174,10 @@ public struct ValueTable: Sendable {
 
     /// The test of `filter`'s predicate on this table's rows.
     private func compile(_ filter: Filter, _ regexLimits: RegexLimits) -> CompiledTest<Int> {
-        Compiler(source: filter.source ?? filter.format, root: RootAccess<Int>.rows(of: self), regexLimits: regexLimits)
-            .test(filter.predicate)
+        Compiler(
+            source: filter.source ?? filter.format, root: RootAccess<Int>.rows(of: self), regexLimits: regexLimits,
+            budget: filter.evaluationBudget
+        ).test(filter.predicate, budget: filter.evaluationBudget)
     }
 
     /// The indices of the rows that match, in order.

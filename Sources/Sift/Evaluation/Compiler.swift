@@ -6,10 +6,101 @@ import Foundation
 @usableFromInline
 struct Scope: Sendable {
     @usableFromInline var variables: [String: Value]
+    /// The work left for this object, when the filter has a budget
+    /// (``Filter/evaluationBudget``).
+    @usableFromInline var budget: WorkBudget?
 
     @usableFromInline
     init(variables: [String: Value]) {
         self.variables = variables
+    }
+
+    /// Counts `units` of work against the budget, if there is one.
+    @inline(__always)
+    func charge(_ units: @autoclosure () -> Int, _ fail: @Sendable (Failure) -> EvaluationError)
+        throws(EvaluationError)
+    {
+        guard let budget else { return }
+        budget.remaining -= units()
+        if budget.remaining < 0 {
+            throw fail(Failure(
+                .limit,
+                "the evaluation of one object went over its budget of \(budget.limit) units of work "
+                    + "(Filter.evaluationBudget, PredicatePolicy.evaluationBudget)"))
+        }
+    }
+}
+
+/// The work one evaluation of one object may still do: a unit is a byte of
+/// a string compared or searched, an element of a collection visited, a
+/// value given to a function. Made for each object and used only by its
+/// evaluation, on one thread.
+@usableFromInline
+final class WorkBudget: @unchecked Sendable {
+    let limit: Int
+    var remaining: Int
+
+    @usableFromInline
+    init(limit: Int) {
+        self.limit = limit
+        self.remaining = limit
+    }
+
+    /// The size of a value in units: a string's UTF-8 bytes, a collection's
+    /// elements and their sizes, 1 for anything else. Counted without
+    /// recursion, and only up to `cap` (the answer is then past the budget
+    /// anyway).
+    static func size(_ value: Value, cap: Int) -> Int {
+        var total = 0
+        var pending = [value]
+        while let v = pending.popLast(), total <= cap {
+            switch v {
+            case .string(let s): total += s.utf8.count + 1
+            case .array(let items): total += items.count + 1; pending.append(contentsOf: items)
+            case .set(let items): total += items.count + 1; pending.append(contentsOf: items)
+            case .dictionary(let d): total += d.count + 1; pending.append(contentsOf: d.values)
+            case .data(let d): total += d.count + 1
+            default: total += 1
+            }
+        }
+        return total
+    }
+
+    static func count(_ value: Value) -> Int {
+        switch value {
+        case .array(let items): return items.count
+        case .set(let items): return items.count
+        case .dictionary(let d): return d.count
+        default: return 0
+        }
+    }
+
+    /// The work of comparing `a` with `b`: both sizes, and each element of
+    /// one side against the other side (ANY, ALL, IN, CONTAINS); for LIKE,
+    /// the subject once for each `*` of the pattern.
+    func comparison(_ a: Value, _ b: Value, _ op: ComparisonOperator) -> Int {
+        let cap = max(remaining, 0)
+        let sa = Self.size(a, cap: cap)
+        let sb = Self.size(b, cap: cap)
+        var units = sa &+ sb
+        units = units.addingSaturating(Self.count(a).multipliedSaturating(by: sb))
+        units = units.addingSaturating(Self.count(b).multipliedSaturating(by: sa))
+        if op == .like, case .string(let pattern) = b {
+            units = units.addingSaturating(sa.multipliedSaturating(by: pattern.utf8.reduce(0) { $1 == 0x2A ? $0 + 1 : $0 }))
+        }
+        return units
+    }
+}
+
+extension Int {
+    func addingSaturating(_ other: Int) -> Int {
+        let (r, o) = addingReportingOverflow(other)
+        return o ? .max : r
+    }
+
+    func multipliedSaturating(by other: Int) -> Int {
+        let (r, o) = multipliedReportingOverflow(by: other)
+        return o ? .max : r
     }
 }
 
@@ -137,6 +228,28 @@ struct Compiler<Root> {
     let root: RootAccess<Root>
     /// The limits every MATCHES pattern of the predicate is compiled with.
     var regexLimits: RegexLimits = .default
+    /// Whether the work is counted (``Filter/evaluationBudget``): then every
+    /// comparison takes the general path, which counts it.
+    var budgeted = false
+
+    init(source: String, root: RootAccess<Root>, regexLimits: RegexLimits = .default, budget: Int? = nil) {
+        self.source = source
+        self.root = root
+        self.regexLimits = regexLimits
+        self.budgeted = budget != nil
+    }
+
+    /// The test of the whole predicate, each object with a budget of its own
+    /// when `budget` is given.
+    func test(_ p: PredicateNode, budget: Int?) -> CompiledTest<Root> {
+        let run = predicate(p)
+        guard let budget else { return CompiledTest(run) }
+        return CompiledTest { r, s throws(EvaluationError) in
+            var scope = s
+            scope.budget = WorkBudget(limit: budget)
+            return try run(r, scope)
+        }
+    }
 
     /// Turns failures of the node at `range` into errors that point at it
     /// (at the whole predicate when the node has no range).
@@ -156,7 +269,7 @@ struct Compiler<Root> {
         case .constant(let b):
             return { _, _ in b }
         case .and(let children):
-            if let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
+            if !budgeted, let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
             // Two children are held directly: a function stored in an array
             // is called through re-abstraction thunks.
             if children.count == 2 {
@@ -172,7 +285,7 @@ struct Compiler<Root> {
                 return true
             }
         case .or(let children):
-            if let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
+            if !budgeted, let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
             if children.count == 2 {
                 let (a, b) = (predicate(children[0]), predicate(children[1]))
                 return { r, s throws(EvaluationError) in
@@ -202,6 +315,7 @@ struct Compiler<Root> {
         let test = Operators.make(c.op, c.options, constant: constant, regexLimits: regexLimits)
         let fail = failure(at: range)
         let general = general(c, lhs, rhs, test, fail, range: range)
+        if budgeted { return general }
         return root.fastComparison(c, TypedComparison<Root>.make(c, root: root, general: general))
     }
 
@@ -212,17 +326,21 @@ struct Compiler<Root> {
         let source = self.source
         switch c.modifier {
         case .direct:
+            let op = c.op
             return { r, s throws(EvaluationError) in
                 let a = try lhs(r, s)
                 let b = try rhs(r, s)
+                try s.charge(s.budget?.comparison(a, b, op) ?? 0, fail)
                 do throws(Failure) { return try test(a, b) } catch { throw fail(error) }
             }
         case .any, .all:
             let isAny = c.modifier == .any
             let lhsRange = c.lhs.range ?? range
+            let op = c.op
             return { r, s throws(EvaluationError) in
                 let collection = try lhs(r, s)
                 let b = try rhs(r, s)
+                try s.charge(s.budget?.comparison(collection, b, op) ?? 0, fail)
                 let elements: [Value]
                 switch collection {
                 case .array(let items): elements = items
@@ -247,6 +365,7 @@ struct Compiler<Root> {
     // MARK: - Expressions
 
     func expression(_ e: ExpressionNode) -> ValueFunction {
+        if budgeted, let counted = countedPath(e) { return counted }
         let fail = failure(at: e.range)
         switch e.kind {
         case .constant(let v):
@@ -301,7 +420,7 @@ struct Compiler<Root> {
                 return { _, _ throws(EvaluationError) in throw fail(Failure(.unsupported, problem)) }
             }
             let fns = args.map(expression)
-            if fns.count == 2 {
+            if fns.count == 2 && !budgeted {
                 let (a, b) = (fns[0], fns[1])
                 return { r, s throws(EvaluationError) in
                     let x = try a(r, s)
@@ -313,6 +432,7 @@ struct Compiler<Root> {
                 var values: [Value] = []
                 values.reserveCapacity(fns.count)
                 for fn in fns { values.append(try fn(r, s)) }
+                try s.charge(values.reduce(0) { $0.addingSaturating(WorkBudget.size($1, cap: max(s.budget?.remaining ?? 0, 0))) }, fail)
                 do throws(Failure) { return try Functions.call(f, values) } catch { throw fail(error) }
             }
         case .index(let base, let sub):
@@ -359,6 +479,7 @@ struct Compiler<Root> {
             let test = predicate(p)
             return { r, s throws(EvaluationError) in
                 let items = try c(r, s)
+                try s.charge(WorkBudget.count(items), fail)
                 var inner = s
                 switch items {
                 case .array(let elements):
@@ -387,6 +508,33 @@ struct Compiler<Root> {
             return { _, _ throws(EvaluationError) in
                 throw fail(Failure(.unsupported, "ANYKEY is only meaningful to Spotlight queries"))
             }
+        }
+    }
+
+    /// With a budget, a key path with a collection operator counts the
+    /// collection the operator reads, not only its answer. (Apart from
+    /// ``expression(_:)``, whose frame every level of a nested expression
+    /// takes when compiling.)
+    private func countedPath(_ e: ExpressionNode) -> ValueFunction? {
+        let prefix: ValueFunction
+        let rest: [String]
+        switch e.kind {
+        case .keyPath(let keys):
+            guard let at = keys.firstIndex(where: { $0.hasPrefix("@") }) else { return nil }
+            prefix = at == 0 ? expression(ExpressionNode(.evaluatedObject)) : expression(ExpressionNode(.keyPath(Array(keys[..<at])), range: e.range))
+            rest = Array(keys[at...])
+        case .path(let base, let keys):
+            guard let at = keys.firstIndex(where: { $0.hasPrefix("@") }) else { return nil }
+            prefix = at == 0 ? expression(base) : expression(ExpressionNode(.path(base, Array(keys[..<at])), range: e.range))
+            rest = Array(keys[at...])
+        default:
+            return nil
+        }
+        let fail = failure(at: e.range)
+        return { r, s throws(EvaluationError) in
+            let v = try prefix(r, s)
+            try s.charge(WorkBudget.size(v, cap: max(s.budget?.remaining ?? 0, 0)), fail)
+            do throws(Failure) { return try KeyValueAccess.value(v, path: rest) } catch { throw fail(error) }
         }
     }
 }

@@ -39,6 +39,10 @@ public struct EvaluationError: SourceDiagnostic, Hashable, Sendable {
         /// Something that has no meaning outside Apple's platforms (`ANYKEY`,
         /// `distinct:`).
         case unsupported
+        /// The evaluation of one object went over its work budget
+        /// (``Filter/evaluationBudget``, set by
+        /// ``PredicatePolicy/evaluationBudget``).
+        case limit
     }
 
     public var code: Code
