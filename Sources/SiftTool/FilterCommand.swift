@@ -39,9 +39,7 @@ struct FilterCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOptions
 
     func run() throws {
-        let parsed = try input.filter()
-        try policy.check(parsed)
-        let filter = parsed.compiled()
+        let filter = try policy.check(try input.filter()).compiled()
         var sortKeys: [SortKey] = []
         if let sort {
             do {

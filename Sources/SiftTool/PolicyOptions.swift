@@ -13,7 +13,17 @@ struct PolicyOptions: ParsableArguments {
         valueName: "keypaths"))
     var allow: [String] = []
 
-    func validate() throws { _ = try keyPaths() }
+    @Option(name: .customLong("budget"), help: ArgumentHelp(
+        "With --allow: the most work the evaluation of one record may do, in units (a byte of a string compared "
+            + "or searched, an element visited); past it the record is an error. 1000000 by default.",
+        valueName: "units"))
+    var budget: Int?
+
+    func validate() throws {
+        _ = try keyPaths()
+        if let budget, budget <= 0 { throw ValidationError("--budget must be a positive number of units") }
+        if budget != nil && allow.isEmpty { throw ValidationError("--budget goes with --allow") }
+    }
 
     /// The key paths of every `--allow`, or nil when there is none.
     private func keyPaths() throws -> Set<String>? {
@@ -31,15 +41,21 @@ struct PolicyOptions: ParsableArguments {
 
     /// The policy, or nil without `--allow`.
     var policy: PredicatePolicy? {
-        (try? keyPaths())?.map { PredicatePolicy.untrusted(keyPaths: $0) }
+        (try? keyPaths())?.map { paths in
+            var policy = PredicatePolicy.untrusted(keyPaths: paths)
+            if let budget { policy.evaluationBudget = budget }
+            return policy
+        }
     }
 
-    /// Prints the first part of `filter` the policy refuses, with a caret
-    /// under it, and exits with status 2.
-    func check(_ filter: Filter) throws {
-        guard let policy else { return }
+    /// The filter with the policy's evaluation budget; prints the first part
+    /// of `filter` the policy refuses, with a caret under it, and exits with
+    /// status 2.
+    @discardableResult
+    func check(_ filter: Filter) throws -> Filter {
+        guard let policy else { return filter }
         do {
-            try policy.check(filter)
+            return try filter.checked(by: policy)
         } catch {
             throw Self.report(error)
         }

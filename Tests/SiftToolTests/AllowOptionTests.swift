@@ -82,3 +82,19 @@ extension CommandLineTests {
         #expect(sql.stderr.hasPrefix("error: the key path author.name is not allowed (column 1)"))
     }
 }
+
+extension CommandLineTests {
+    /// With `--allow`, each record has a work budget (`--budget`, a million
+    /// units by default): a record past it is an error, the others answer.
+    @Test func allowBudgetsEachRecord() throws {
+        let records = "{\"s\":\"" + String(repeating: "a", count: 5_000) + "\"}\n{\"s\":\"abc\"}\n"
+        let within = try sift(["filter", "s CONTAINS 'b'", "--allow", "s"], input: records)
+        #expect(within.status == 0)
+        #expect(within.stdout == "{\"s\":\"abc\"}\n")
+        let past = try sift(["filter", "s CONTAINS 'b'", "--allow", "s", "--budget", "1000"], input: records)
+        #expect(past.status != 0)
+        #expect(past.stderr.contains("went over its budget of 1000 units"))
+        #expect(try sift(["filter", "s CONTAINS 'b'", "--budget", "1000"], input: records).status == 2)
+        #expect(try sift(["filter", "s CONTAINS 'b'", "--allow", "s", "--budget", "0"], input: records).status == 2)
+    }
+}

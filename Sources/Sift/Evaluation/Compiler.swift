@@ -26,7 +26,7 @@ struct Scope: Sendable {
             throw fail(Failure(
                 .limit,
                 "the evaluation of one object went over its budget of \(budget.limit) units of work "
-                    + "(Filter.evaluationBudget, PredicatePolicy.evaluationBudget)"))
+                    + "(Filter.evaluationBudget, PredicatePolicy.evaluationBudget; sift --budget)"))
         }
     }
 }
