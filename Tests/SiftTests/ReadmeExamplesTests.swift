@@ -105,6 +105,15 @@ struct ReadmeExamplesTests {
         let queryParameter = "title BEGINSWITH[c] 'a' AND ANY tags.name == 'x'"
         #expect(try Filter(queryParameter).checked(by: policy).format == queryParameter.replacingOccurrences(of: "'", with: "\""))
         try policy.check(try SortKey.parse("year DESC, author.name"))
+        var filter = try Filter("body CONTAINS[cd] %@", "needle").checked(by: .untrusted(keyPaths: ["body"]))
+        #expect(filter.evaluationBudget == 1_000_000)
+        filter.evaluationBudget = 50_000
+        #expect {
+            try filter.evaluate(with: ["body": .string(String(repeating: "a", count: 100_000))])
+        } throws: { error in
+            (error as? EvaluationError)?.code == .limit
+                && (error as? EvaluationError)?.message.hasPrefix("the evaluation of one object went over its budget of 50000 units") == true
+        }
         #expect {
             try Filter("year > 1 AND secret == 'x'").checked(by: policy)
         } throws: { error in
