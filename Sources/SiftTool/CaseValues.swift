@@ -21,6 +21,7 @@ public enum CaseValues {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
+        case .number(let n): return n.value
         case .string(let s): return .string(s)
         case .array(let items):
             var values: [Value] = []

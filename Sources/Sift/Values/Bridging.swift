@@ -15,6 +15,7 @@ extension JSONValue: ValueConvertible {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
+        case .number(let n): return n.value
         case .string(let s): return .string(s)
         case .array(let items): return .array(items.map { $0.converted })
         case .object(let o):

@@ -1,13 +1,32 @@
-/// A JSON document, as read by ``JSONValue/init(parsing:)``.
+import Foundation
+
+/// A JSON document, as read by ``JSONValue/init(parsing:maximumDepth:)``.
 ///
 /// Unlike `JSONSerialization`, integers and doubles stay apart: `3` is
 /// ``int(_:)`` and `3.0` is ``double(_:)``, which matters for integer
 /// division and for printing.
+///
+/// A number is read as:
+/// - ``int(_:)`` when it is an integer that `Int` holds;
+/// - ``number(_:)`` with a `Decimal` value when it is a larger integer that
+///   `Decimal` holds exactly (up to 38 significant digits, below 10^166), as
+///   `JSONSerialization` makes an `NSDecimalNumber` of it;
+/// - else the nearest `Double`: ``double(_:)`` when the shortest form of that
+///   double is the same number as the text (always so for up to 15
+///   significant digits), else ``number(_:)`` with the double as its value
+///   and the text kept, so that ``jsonText`` prints the number as it was
+///   written;
+/// - an error, at the number, when its magnitude is beyond `Double`'s range
+///   (`1e400`): no value would compare as it should (`JSONSerialization`
+///   refuses it too).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// A number that neither `Int` nor the shortest form of a `Double` gives
+    /// back as it was written.
+    case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     /// Members in document order.
@@ -18,6 +37,15 @@ public enum JSONValue: Sendable, Hashable {
         if case .object(let o) = self { return o[key] }
         return nil
     }
+}
+
+/// A number kept with its text: what ``JSONValue/number(_:)`` holds.
+public struct JSONNumber: Sendable, Hashable {
+    /// The number as it was written, printed back unchanged.
+    public let text: String
+    /// What predicates compare: `.decimal` (an integer beyond `Int`) or
+    /// `.double` (the nearest double).
+    public let value: Value
 }
 
 /// A JSON object: its members in document order, with keyed lookup.
@@ -77,19 +105,20 @@ extension JSONValue {
     /// Nesting deeper than `maximumDepth` is an error, not a stack overflow.
     public init(parsing text: String, maximumDepth: Int = 512) throws(JSONError) {
         var copy = text
-        let result: Result<JSONValue, JSONError> = copy.withUTF8 { bytes in
-            var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
-            do throws(JSONError) {
-                reader.skipSpace()
-                let value = try reader.value(depth: 0)
-                reader.skipSpace()
-                guard reader.position == bytes.count else { throw reader.error("unexpected text after the value") }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+        self = try copy.withUTF8 { bytes in JSONValue.read(bytes, maximumDepth: maximumDepth) }.get()
+    }
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Result<JSONValue, JSONError> {
+        var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
+        do throws(JSONError) {
+            reader.skipSpace()
+            let value = try reader.value(depth: 0)
+            reader.skipSpace()
+            guard reader.position == bytes.count else { throw reader.error("unexpected text after the value") }
+            return .success(value)
+        } catch {
+            return .failure(error)
         }
-        self = try result.get()
     }
 }
 
@@ -183,6 +212,9 @@ private struct JSONReader {
     mutating func number() throws(JSONError) -> JSONValue {
         let start = position
         var isInteger = true
+        // Digits from the first non-zero one (trailing zeros too): up to 15
+        // of them, the shortest form of the nearest double is the same number.
+        var significant = 0
         if peek == UInt8(ascii: "-") { position += 1 }
         guard let first = peek, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
             throw error("expected a digit")
@@ -190,13 +222,13 @@ private struct JSONReader {
         if first == UInt8(ascii: "0") {
             position += 1
         } else {
-            while let d = peek, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { position += 1 }
+            digits(counting: &significant)
         }
         if peek == UInt8(ascii: ".") {
             isInteger = false
             position += 1
             let digits = position
-            while let d = peek, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { position += 1 }
+            self.digits(counting: &significant)
             guard position > digits else { throw error("expected a digit after '.'") }
         }
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
@@ -204,13 +236,38 @@ private struct JSONReader {
             position += 1
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
             let digits = position
-            while let d = peek, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { position += 1 }
+            var exponentDigits = 0
+            self.digits(counting: &exponentDigits)
             guard position > digits else { throw error("expected a digit in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isInteger, let i = Int(text) { return .int(i) }
+        if isInteger {
+            if let i = Int(text) { return .int(i) }
+            // Decimal holds 38 digits times a power of ten up to 10^127:
+            // longer texts are not tried, and one it rounds does not print
+            // back the same.
+            if text.utf8.count <= 166, let d = Decimal(string: text), d.description == text {
+                return .number(JSONNumber(text: text, value: .decimal(d)))
+            }
+        }
         guard let d = Double(text) else { throw JSONError(message: "invalid number", offset: start) }
-        return .double(d)
+        guard d.isFinite else {
+            throw JSONError(message: "number \(JSONReader.abridged(text)) is beyond the range of a double", offset: start)
+        }
+        if significant <= 15 && (d.isNormal || significant == 0) { return .double(d) }
+        return .number(JSONNumber(text: text, value: .double(d)))
+    }
+
+    /// Skips decimal digits, counting those from the first non-zero one.
+    mutating func digits(counting significant: inout Int) {
+        while let d = peek, d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") {
+            if d != UInt8(ascii: "0") || significant > 0 { significant += 1 }
+            position += 1
+        }
+    }
+
+    static func abridged(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(28)) + "…" + String(text.suffix(28))
     }
 
     mutating func hex4() throws(JSONError) -> UInt32 {
@@ -276,6 +333,7 @@ private struct JSONReader {
             }
         }
     }
+
 }
 
 extension JSONValue {
@@ -297,6 +355,7 @@ extension JSONValue {
             } else {
                 out += "null"
             }
+        case .number(let n): out += n.text
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .array(let items):
             out += "["
