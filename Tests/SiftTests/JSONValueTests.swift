@@ -3,16 +3,32 @@ import Testing
 
 @testable import Sift
 
-/// Sift's JSON reader: what it keeps of numbers.
+/// Sift's JSON reader: what it keeps of numbers, member names and bytes.
 struct JSONValueTests {
-    /// The error of reading `text`, or nil when it reads.
-    func failure(_ text: String) -> JSONError? {
+    /// The error of reading `bytes`, or nil when they read.
+    func failure(_ bytes: some Collection<UInt8>) -> JSONError? {
         do {
-            _ = try JSONValue(parsing: text)
+            _ = try JSONValue(parsingUTF8: bytes)
             return nil
         } catch {
             return error
         }
+    }
+
+    @Test func bytesThatAreNotUTF8AreAnErrorAtTheFirstOfThem() throws {
+        // {"a":"x\xFF"}: the bad byte is at offset 7.
+        let bad: [UInt8] = Array(#"{"a":"x"#.utf8) + [0xFF] + Array(#""}"#.utf8)
+        #expect(failure(bad) == JSONError(message: "invalid UTF-8 in string", offset: 7))
+        // A truncated sequence after an escape and a valid é.
+        let truncated: [UInt8] = Array(#"["\n\u00e9é"#.utf8) + [0xE2, 0x82] + Array(#"x"]"#.utf8)
+        #expect(failure(truncated)?.offset == truncated.count - 5)
+        // An encoded surrogate (ED A0 80) is not UTF-8 either.
+        #expect(failure([0x22, 0xED, 0xA0, 0x80, 0x22])?.offset == 1)
+        // Outside strings a non-ASCII byte is an unexpected character.
+        #expect(failure([0x5B, 0xC3, 0xA9, 0x5D])?.offset == 1)
+        #expect(try JSONValue(parsingUTF8: Array(#"{"é":"ü"}"#.utf8)) == JSONValue.object(JSONObject([("é", .string("ü"))])))
+        #expect(try JSONValue(parsingUTF8: Array("x 7 ".utf8)[1...]) == JSONValue.int(7), "a slice reads from its start")
+        #expect(failure(Array("x 7 x".utf8)[1...]) == JSONError(message: "unexpected text after the value", offset: 3))
     }
 
     @Test func integersBeyondIntAreExactDecimals() throws {
@@ -58,9 +74,26 @@ struct JSONValueTests {
 
     @Test func numbersBeyondADoubleAreAnError() {
         for text in ["1e400", "-1.8e308", "1" + String(repeating: "0", count: 400)] {
-            let error = failure("[0, \(text)]")
+            let error = failure(Array("[0, \(text)]".utf8))
             #expect(error?.offset == 4)
             #expect(error?.message.contains("beyond the range of a double") == true)
         }
+    }
+
+    @Test func canonicallyEquivalentMemberNamesAreRefusedNotMerged() throws {
+        // café precomposed, then with a combining acute accent.
+        let text = "{\"a\": 1, \"caf\u{E9}\": 1, \"cafe\u{301}\": 2}"
+        let error = failure(Array(text.utf8))
+        #expect(error?.offset == Array("{\"a\": 1, \"caf\u{E9}\": 1, ".utf8).count)
+        #expect(error?.message.contains(#""cafe\u{301}" is canonically equivalent to the earlier "caf\u{e9}""#) == true)
+        // In nested objects too; distinct names stay.
+        #expect(failure(Array("[{\"x\": {\"\u{212B}\": 1, \"\u{C5}\": 2}}]".utf8)) != nil)
+        #expect(try JSONValue(parsing: "{\"caf\u{E9}\": 1, \"cafe\": 2}")["cafe"] == .int(2))
+    }
+
+    @Test func aRepeatedMemberNameKeepsItsLastValue() throws {
+        let value = try JSONValue(parsing: #"{"a": 1, "b": 2, "a": 3}"#)
+        #expect(value.jsonText == #"{"a":3,"b":2}"#)
+        #expect(try Filter("a == 3").evaluate(with: value.predicateValue))
     }
 }

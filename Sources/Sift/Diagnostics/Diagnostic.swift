@@ -31,15 +31,20 @@ extension SourceDiagnostic {
 public enum DiagnosticRenderer {
     /// 1-based line and column (in characters) of a UTF-8 offset.
     public static func lineAndColumn(of offset: Int, in source: String) -> (line: Int, column: Int) {
-        let bytes = Array(source.utf8)
-        let offset = min(max(0, offset), bytes.count)
+        lineAndColumn(of: offset, inUTF8: Array(source.utf8)[...])
+    }
+
+    /// 1-based line and column (in characters) of an offset into UTF-8
+    /// bytes, counted from the start of the slice.
+    public static func lineAndColumn(of offset: Int, inUTF8 bytes: ArraySlice<UInt8>) -> (line: Int, column: Int) {
+        let end = bytes.startIndex + min(max(0, offset), bytes.count)
         var line = 1
-        var lineStart = 0
-        for i in 0..<offset where bytes[i] == UInt8(ascii: "\n") {
+        var lineStart = bytes.startIndex
+        for i in bytes.startIndex..<end where bytes[i] == UInt8(ascii: "\n") {
             line += 1
             lineStart = i + 1
         }
-        let column = characterCount(bytes[lineStart..<offset]) + 1
+        let column = characterCount(bytes[lineStart..<end]) + 1
         return (line, column)
     }
 

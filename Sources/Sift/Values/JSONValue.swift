@@ -49,7 +49,14 @@ public struct JSONNumber: Sendable, Hashable {
 }
 
 /// A JSON object: its members in document order, with keyed lookup.
-/// A repeated key keeps its last value, as JavaScript does.
+/// A repeated key keeps its last value (at the place of its first), as
+/// JavaScript and `JSONSerialization` do.
+///
+/// Keys are looked up as Swift strings, so canonically equivalent keys
+/// (`"café"` precomposed and `"cafe\u{301}"`) are one key here; the reader
+/// refuses a document that has two of them in one object rather than merge
+/// them (`JSONSerialization` would keep both, as `NSString` keys compare
+/// literally).
 public struct JSONObject: Sendable, Hashable {
     public private(set) var members: [(key: String, value: JSONValue)] = []
     private var index: [String: Int] = [:]
@@ -74,6 +81,20 @@ public struct JSONObject: Sendable, Hashable {
                 members.append((key, newValue))
             }
         }
+    }
+
+    /// Adds a member read from a document: a key repeated exactly replaces
+    /// the value, and a key canonically equivalent to an earlier one but not
+    /// the same text is not added: that earlier key is returned.
+    mutating func addParsed(_ key: String, _ value: JSONValue) -> String? {
+        if let i = index[key] {
+            guard members[i].key.utf8.elementsEqual(key.utf8) else { return members[i].key }
+            members[i].value = value
+        } else {
+            index[key] = members.count
+            members.append((key, value))
+        }
+        return nil
     }
 
     public var keys: [String] { members.map { $0.key } }
@@ -106,6 +127,15 @@ extension JSONValue {
     public init(parsing text: String, maximumDepth: Int = 512) throws(JSONError) {
         var copy = text
         self = try copy.withUTF8 { bytes in JSONValue.read(bytes, maximumDepth: maximumDepth) }.get()
+    }
+
+    /// Reads one JSON value from its UTF-8 bytes. Bytes that are not UTF-8
+    /// are an error at the first of them, never replaced by U+FFFD.
+    public init(parsingUTF8 bytes: some Collection<UInt8>, maximumDepth: Int = 512) throws(JSONError) {
+        let result =
+            bytes.withContiguousStorageIfAvailable { JSONValue.read($0, maximumDepth: maximumDepth) }
+            ?? Array(bytes).withUnsafeBufferPointer { JSONValue.read($0, maximumDepth: maximumDepth) }
+        self = try result.get()
     }
 
     private static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Result<JSONValue, JSONError> {
@@ -189,12 +219,18 @@ private struct JSONReader {
             while true {
                 skipSpace()
                 guard peek == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                let keyStart = position
                 let key = try string()
                 skipSpace()
                 guard peek == UInt8(ascii: ":") else { throw error("expected ':'") }
                 position += 1
                 skipSpace()
-                object[key] = try value(depth: depth + 1)
+                if let earlier = object.addParsed(key, try value(depth: depth + 1)) {
+                    throw JSONError(
+                        message: "member name \(JSONReader.quoted(key)) is canonically equivalent to the earlier "
+                            + "\(JSONReader.quoted(earlier)) but not the same text; a dictionary cannot keep both",
+                        offset: keyStart)
+                }
                 skipSpace()
                 switch peek {
                 case UInt8(ascii: ","): position += 1
@@ -266,6 +302,14 @@ private struct JSONReader {
         }
     }
 
+    /// A name or number for a message: quoted, non-ASCII as `\u{…}`, and
+    /// its middle left out when long.
+    static func quoted(_ key: String) -> String {
+        var out = "\""
+        for u in key.unicodeScalars { out += u.isASCII ? String(u) : "\\u{" + String(u.value, radix: 16) + "}" }
+        return abridged(out + "\"")
+    }
+
     static func abridged(_ text: String) -> String {
         text.count <= 60 ? text : String(text.prefix(28)) + "…" + String(text.suffix(28))
     }
@@ -290,6 +334,7 @@ private struct JSONReader {
 
     mutating func string() throws(JSONError) -> String {
         position += 1  // opening quote
+        let contentStart = position
         var out: [UInt8] = []
         while true {
             guard let b = peek else { throw error("unterminated string") }
@@ -297,7 +342,11 @@ private struct JSONReader {
             switch b {
             case UInt8(ascii: "\""):
                 guard let s = String(validating: out, as: UTF8.self) else {
-                    throw error("invalid UTF-8 in string")
+                    // Escapes add whole characters, so the first bad byte is
+                    // one of the document's own.
+                    throw JSONError(
+                        message: "invalid UTF-8 in string",
+                        offset: contentStart + JSONReader.firstInvalidUTF8(in: bytes[contentStart..<position - 1]))
                 }
                 return s
             case UInt8(ascii: "\\"):
@@ -334,6 +383,20 @@ private struct JSONReader {
         }
     }
 
+    /// The offset of the first byte that does not begin valid UTF-8 (the
+    /// count when all of it is valid).
+    static func firstInvalidUTF8(in bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error: return offset
+            case .emptyInput: return offset
+            }
+        }
+    }
 }
 
 extension JSONValue {
