@@ -11,7 +11,15 @@ struct FilterCommand: ParsableCommand {
             the matching records as JSON Lines, in input order unless --sort is given. Without --sort, JSON \
             Lines input is streamed: memory does not grow with the input. Records print as a table on a \
             terminal and as JSON Lines otherwise (--output). Exits with 1 when nothing matches, 2 on a parse \
-            error or invalid JSON (with its line and column).
+            error or invalid JSON (with its line and column, in characters).
+
+            The input is read as JSONSerialization reads it, except where that would change the data: \
+            bytes that are not UTF-8 are an error (not replaced); an integer beyond 64 bits is an exact \
+            decimal (up to 38 digits), other numbers the nearest double, and every number prints as it was \
+            written; a number beyond a double's range (1e400) is an error. A member name repeated in an \
+            object keeps its last value; two names that differ only in Unicode normalization (café and \
+            cafe + U+0301) are an error, as a dictionary would merge them. A JSON Lines record longer than \
+            --max-record-size bytes is an error; blank lines and blanks before a record take no memory.
 
             Examples:
               sift filter 'age > 30 AND name BEGINSWITH[c] "a"' people.jsonl
@@ -38,6 +46,11 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    @Option(help: ArgumentHelp(
+        "Refuse a line of JSON Lines longer than this many bytes (leading blanks not counted); 64 MiB by default.",
+        valueName: "bytes"))
+    var maxRecordSize = RecordReader.defaultMaximumRecordSize
+
     func run() throws {
         let filter = try policy.check(try input.filter()).compiled()
         var sortKeys: [SortKey] = []
@@ -51,11 +64,12 @@ struct FilterCommand: ParsableCommand {
             try policy.check(sort: sortKeys, parsedFrom: sort)
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if maxRecordSize < 1 { throw ValidationError("--max-record-size must be at least 1") }
 
         var matched = 0
         var kept: [(JSONValue, Value)] = []
         var printer = RecordPrinter(output: output ?? .default)
-        let records = try RecordReader(path: file)
+        let records = try RecordReader(path: file, maximumRecordSize: maxRecordSize)
         var progress = Progress(total: records.totalBytes)
         while let (number, record) = try records.next() {
             progress.update(bytes: records.bytesRead, records: number, matched: matched)
@@ -173,20 +187,39 @@ struct Progress {
 
 /// Reads JSON records one at a time: the elements of a top-level array, or
 /// one value per line (JSON Lines), streaming the latter.
+///
+/// The input is a JSON array when its first non-blank byte is `[`, however
+/// many blanks come before it. For JSON Lines, memory is bounded by the
+/// longest record: blanks between records are dropped as they are read, the
+/// search for the end of a line looks at each byte once, and a line longer
+/// than `maximumRecordSize` bytes (from its first non-blank byte) is refused
+/// with its line number. Bytes that are not UTF-8 are an error at their line
+/// and column, never replaced.
 final class RecordReader {
+    /// The default of `--max-record-size`, 64 MiB: far above any record of
+    /// JSON Lines met in practice, while input that has no newlines (a binary
+    /// file read by mistake) is refused before it takes much memory.
+    static let defaultMaximumRecordSize = 64 << 20
+
     private var arrayItems: [JSONValue]?
     private var arrayIndex = 0
     private let handle: FileHandle
+    private let maximumRecordSize: Int
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts.
     private var start = 0
+    /// Where the search for the next newline resumes: `buffer[start..<scanned]` has none.
+    private var scanned = 0
     private var atEnd = false
+    /// The lines read so far, blank ones included.
     private var lineNumber = 0
+    /// The blanks of the current line dropped before `start` (for columns).
+    private var droppedBlanks = 0
     /// Bytes read so far, and the input's size when it is a file.
     private(set) var bytesRead = 0
     let totalBytes: Int?
 
-    init(path: String?) throws {
+    init(path: String?, maximumRecordSize: Int = RecordReader.defaultMaximumRecordSize) throws {
         if let path, path != "-" {
             // Any file that can be read is taken, not only a regular one: a
             // FIFO or `/dev/stdin` is a stream like standard input, and
@@ -203,21 +236,21 @@ final class RecordReader {
             handle = FileHandle.standardInput
             totalBytes = nil
         }
-        // A document that starts with '[' is one JSON array.
-        try fill()
-        if let first = buffer.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-            first == UInt8(ascii: "[")
-        {
+        self.maximumRecordSize = maximumRecordSize
+        try skipBlanks()
+        if start < buffer.count, buffer[start] == UInt8(ascii: "[") {
             while !atEnd { try fill() }
-            let text = String(decoding: buffer, as: UTF8.self)
+            let document = buffer[start...]
             do {
-                guard case .array(let items) = try JSONValue(parsing: text) else { throw CommandFailure("not an array") }
+                guard case .array(let items) = try JSONValue(parsingUTF8: document) else {
+                    throw CommandFailure("not an array")
+                }
                 arrayItems = items
             } catch let e as JSONError {
-                let (line, column) = DiagnosticRenderer.lineAndColumn(of: e.offset, in: text)
-                throw CommandFailure("invalid JSON at line \(line), column \(column): \(e.message)")
+                throw invalid(e, in: document)
             }
             buffer = []
+            start = 0
         }
     }
 
@@ -225,11 +258,39 @@ final class RecordReader {
         // Drop the lines already read before appending (once per chunk, not per line).
         if start > 0 {
             buffer.removeSubrange(..<start)
+            scanned -= start
             start = 0
         }
         let chunk = handle.readData(ofLength: 1 << 16)
         if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
         bytesRead += chunk.count
+    }
+
+    /// Moves `start` past blanks, reading on while there are only blanks;
+    /// each newline among them ends a blank line.
+    private func skipBlanks() throws {
+        while true {
+            var (position, lines, blanks) = (start, lineNumber, droppedBlanks)
+            buffer.withUnsafeBufferPointer { bytes in
+                scan: while position < bytes.count {
+                    switch bytes[position] {
+                    case 0x0A:
+                        lines += 1
+                        blanks = 0
+                    case 0x20, 0x09, 0x0D: blanks += 1
+                    default: break scan
+                    }
+                    position += 1
+                }
+            }
+            (start, lineNumber, droppedBlanks) = (position, lines, blanks)
+            if start < buffer.count {
+                scanned = max(scanned, start)
+                return
+            }
+            guard !atEnd else { return }
+            try fill()
+        }
     }
 
     /// The next record with its number (1-based), or nil at the end.
@@ -240,34 +301,48 @@ final class RecordReader {
             return (arrayIndex, items[arrayIndex - 1])
         }
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                let line = buffer[start..<newline]
-                start = newline + 1
-                lineNumber += 1
-                if let record = try parse(line) { return (lineNumber, record) }
-                continue
+            try skipBlanks()
+            guard start < buffer.count else { return nil }
+            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+                return try record(upTo: newline, resumingAt: newline + 1)
             }
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = buffer[start...]
-                start = buffer.count
-                lineNumber += 1
-                if let record = try parse(line) { return (lineNumber, record) }
-                return nil
-            }
+            if atEnd { return try record(upTo: buffer.count, resumingAt: buffer.count) }
+            scanned = buffer.count
+            guard buffer.count - start <= maximumRecordSize else { throw tooLong() }
             try fill()
         }
     }
 
-    private func parse(_ line: ArraySlice<UInt8>) throws -> JSONValue? {
-        let text = String(decoding: line, as: UTF8.self)
-        if text.allSatisfy({ $0.isWhitespace }) { return nil }
-        do {
-            return try JSONValue(parsing: text)
-        } catch {
-            let column = DiagnosticRenderer.lineAndColumn(of: error.offset, in: text).column
-            throw CommandFailure("invalid JSON at line \(lineNumber), column \(column): \(error.message)")
+    /// Parses the line `buffer[start..<end]`, then moves on to `next`.
+    private func record(upTo end: Int, resumingAt next: Int) throws -> (Int, JSONValue) {
+        defer {
+            lineNumber += 1
+            droppedBlanks = 0
+            start = next
+            scanned = next
         }
+        guard end - start <= maximumRecordSize else { throw tooLong() }
+        let line = buffer[start..<end]
+        do {
+            return (lineNumber + 1, try JSONValue(parsingUTF8: line))
+        } catch {
+            throw invalid(error, in: line)
+        }
+    }
+
+    private func tooLong() -> CommandFailure {
+        CommandFailure(
+            "the record at line \(lineNumber + 1) is longer than the limit of \(maximumRecordSize) bytes "
+                + "(--max-record-size)")
+    }
+
+    /// The error at its line and column in the input, for `bytes` that
+    /// start at `start` (after the dropped blanks of the current line).
+    private func invalid(_ error: JSONError, in bytes: ArraySlice<UInt8>) -> CommandFailure {
+        let (line, column) = DiagnosticRenderer.lineAndColumn(of: error.offset, inUTF8: bytes)
+        return CommandFailure(
+            "invalid JSON at line \(lineNumber + line), column \(line == 1 ? droppedBlanks + column : column): "
+                + error.message)
     }
 }
 

@@ -20,13 +20,23 @@ struct CommandLineTests {
         var stderr: String
     }
 
-    /// Runs `sift` and waits for it. After `timeout` seconds the process
-    /// is killed (its status is then SIGKILL's number, 9), so a command that
-    /// hangs fails its test instead of stopping the suite. With a `launcher`
-    /// (a program and its arguments, such as `setpriv` dropping privileges),
-    /// runs that with the path of `sift` and `arguments` appended.
     func sift(_ arguments: [String], input: String = "", timeout: Double? = nil, launcher: [String] = []) throws -> Run {
+        try sift(arguments, bytes: Data(input.utf8), timeout: timeout, launcher: launcher)
+    }
+
+    /// Runs `sift` with `bytes` on standard input and waits for it. The
+    /// bytes are read from a file, so a command that stops reading early
+    /// neither blocks the test nor ends it with SIGPIPE. After `timeout`
+    /// seconds the process is killed (its status is then SIGKILL's number,
+    /// 9), so a command that hangs fails its test instead of stopping the
+    /// suite. With a `launcher` (a program and its arguments, such as
+    /// `setpriv` dropping privileges), runs that with the path of `sift`
+    /// and `arguments` appended.
+    func sift(_ arguments: [String], bytes: Data, timeout: Double? = nil, launcher: [String] = []) throws -> Run {
         let binary = try #require(Self.binary, "build the sift product first (swift build)")
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("sift-stdin-\(UUID().uuidString)")
+        try bytes.write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
         let process = Process()
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
@@ -35,10 +45,9 @@ struct CommandLineTests {
             process.executableURL = binary
             process.arguments = arguments
         }
-        let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
-        process.standardInput = stdin
+        process.standardInput = try FileHandle(forReadingFrom: input)
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
@@ -46,8 +55,6 @@ struct CommandLineTests {
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog) }
         defer { watchdog.cancel() }
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import SiftTool
+
+/// How `sift filter` and the REPL's `:load` read their input: long lines,
+/// bytes that are not UTF-8, big numbers, member names, leading blanks.
+struct FilterInputTests {
+    let tool = CommandLineTests()
+
+    static func blanks(_ count: Int) -> Data { Data(repeating: UInt8(ascii: " "), count: count) }
+
+    @Test func aLongLineIsReadInLinearTime() throws {
+        // 32 MiB of blanks, then a record, with no newline: each byte is
+        // looked at once (before, the whole line was searched again for
+        // each 64 KiB read, which took minutes).
+        let spaced = try tool.sift(["filter", "a == 1"], bytes: Self.blanks(32 << 20) + Data(#"{"a":1}"#.utf8))
+        #expect(spaced.stderr == "")
+        #expect(spaced.stdout == "{\"a\":1}\n")
+        // A 16 MiB record on one line.
+        var long = Data(#"{"b":1}"#.utf8 + [0x0A])
+        long += Data(#"{"a":""#.utf8) + Data(repeating: UInt8(ascii: "x"), count: 16 << 20)
+        long += Data(#"","b":2}"#.utf8)
+        let counted = try tool.sift(["filter", "b == 2 AND a.length == %@", "--arg", "\(16 << 20)", "--count"], bytes: long)
+        #expect(counted.stderr == "")
+        #expect(counted.stdout == "1\n")
+    }
+
+    @Test func blanksDoNotCountTowardTheRecordSizeLimit() throws {
+        let input = Self.blanks(1 << 20) + Data(#"{"a":1}"#.utf8 + [0x0A]) + Self.blanks(1 << 20) + Data("\n\n".utf8)
+            + Self.blanks(1 << 20) + Data(#"{"a":2}"#.utf8)
+        let run = try tool.sift(["filter", "a > 0", "--max-record-size", "16"], bytes: input)
+        #expect(run.stderr == "")
+        #expect(run.stdout == "{\"a\":1}\n{\"a\":2}\n")
+    }
+
+    @Test func aRecordLongerThanTheLimitIsRefusedWithItsLine() throws {
+        let input = "{\"a\":1}\n\n  {\"a\":\"" + String(repeating: "x", count: 2000) + "\"}\n{\"a\":2}\n"
+        let run = try tool.sift(["filter", "a IN {1, 2}", "--max-record-size", "1000"], input: input)
+        #expect(run.status == 2)
+        #expect(run.stderr == "error: the record at line 3 is longer than the limit of 1000 bytes (--max-record-size)\n")
+        // Also when the line does not end before the input does.
+        let last = try tool.sift(["filter", "a IN {1, 2}", "--max-record-size", "100"], input: String(input.dropLast(9)))
+        #expect(last.stderr.contains("the record at line 3 is longer than the limit of 100 bytes"))
+        #expect(try tool.sift(["filter", "a IN {1, 2}", "--max-record-size", "2100"], input: input).stdout
+            == "{\"a\":1}\n{\"a\":2}\n")
+        #expect(try tool.sift(["filter", "a IN {1, 2}", "--max-record-size", "0"], input: input).status == 2)
+    }
+
+    @Test func bytesThatAreNotUTF8AreAnErrorWithLineAndColumn() throws {
+        var lines = Data(#"{"a":"ok"}"#.utf8 + [0x0A])
+        lines += Data(#"  {"a":"é"#.utf8 + [0xFF])
+        lines += Data(#""}"#.utf8 + [0x0A])
+        let run = try tool.sift(["filter", "a == %@", "--arg", #""\uFFFD""#], bytes: lines)
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "error: invalid JSON at line 2, column 10: invalid UTF-8 in string\n")
+        var array = Data("\n [{\"a\":\"ok\"},\n  {\"a\":\"".utf8 + [0xC3])
+        array += Data("\"}]".utf8)
+        let arrayRun = try tool.sift(["filter", "TRUEPREDICATE"], bytes: array)
+        #expect(arrayRun.stderr == "error: invalid JSON at line 3, column 9: invalid UTF-8 in string\n")
+    }
+
+    @Test func bigNumbersAreValuesAndPrintAsTheyWereWritten() throws {
+        let hundred = "1" + String(repeating: "2345678901", count: 10)
+        let record = #"{"id":123456789012345678901234567890,"n":\#(hundred),"pi":3.14159265358979323846264,"tiny":1e-400,"x":0.5}"#
+        let all = try tool.sift(["filter", "TRUEPREDICATE"], input: record)
+        #expect(all.stdout == record + "\n")
+        let exact = try tool.sift(["filter", "id == %@", "--arg", "123456789012345678901234567890"], input: record)
+        #expect(exact.stdout == record + "\n")
+        let other = try tool.sift(["filter", "id == %@", "--arg", "123456789012345678901234567891"], input: record)
+        #expect(other.status == 1, "integers beyond Int compare exactly, not as doubles")
+        #expect(try tool.sift(["filter", "n > 1e99 AND tiny == 0 AND pi > 3.14"], input: record).status == 0)
+        let huge = try tool.sift(["filter", "TRUEPREDICATE"], input: "{\"a\":1}\n{\"a\":[1, 1e400]}\n")
+        #expect(huge.status == 2)
+        #expect(huge.stderr == "error: invalid JSON at line 2, column 10: number 1e400 is beyond the range of a double\n")
+    }
+
+    @Test func memberNames() throws {
+        // café precomposed and decomposed: two keys to JSONSerialization,
+        // one to a Swift dictionary, so refused rather than merged.
+        let run = try tool.sift(["filter", "TRUEPREDICATE"], input: "{\"caf\u{E9}\":1,\"cafe\u{301}\":2}\n")
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix(#"error: invalid JSON at line 1, column 11: member name "cafe\u{301}" is canonically equivalent"#))
+        let repeated = try tool.sift(["filter", "a == 2"], input: #"{"a":1,"b":0,"a":2}"#)
+        #expect(repeated.stdout == #"{"a":2,"b":0}"# + "\n")
+    }
+
+    @Test func anArrayIsFoundAfterAnyNumberOfBlanks() throws {
+        let lead = Data(String(repeating: " \n\t\r\n", count: 40_000).utf8)  // 200 KB, 80,000 lines
+        let array = try tool.sift(["filter", "a == 2"], bytes: lead + Data("  [{\"a\":1},\n{\"a\":2}]\n".utf8))
+        #expect(array.stderr == "")
+        #expect(array.stdout == "{\"a\":2}\n")
+        let broken = try tool.sift(["filter", "a == 2"], bytes: lead + Data("  [{\"a\":1},\n{\"a\":2,}]\n".utf8))
+        #expect(broken.stderr == "error: invalid JSON at line 80002, column 8: expected a member name\n")
+        let lines = try tool.sift(["filter", "a == 2"], bytes: lead + Data("  {\"a\":1}\n{\"a\":2,}\n".utf8))
+        #expect(lines.stderr == "error: invalid JSON at line 80002, column 8: expected a member name\n")
+    }
+
+    @Test func theREPLLoadsFilesWithTheSameReader() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-input-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spaced = dir.appendingPathComponent("spaced.json")
+        try (Self.blanks(100_000) + Data(#"[{"id":123456789012345678901234567890}, {"id":2}]"#.utf8)).write(to: spaced)
+        let dataset = try Dataset.load(path: spaced.path)
+        #expect(dataset.collections.first?.rows == [["id": .decimal(Decimal(string: "123456789012345678901234567890")!)], ["id": 2]])
+        let invalid = dir.appendingPathComponent("invalid.jsonl")
+        var bytes = Data(#"{"a":1}"#.utf8 + [0x0A])
+        bytes += Data(#"{"a":""#.utf8 + [0xFF])
+        bytes += Data(#""}"#.utf8)
+        try bytes.write(to: invalid)
+        #expect(throws: CommandFailure.self) { try Dataset.load(path: invalid.path) }
+        do {
+            _ = try Dataset.load(path: invalid.path)
+        } catch let failure as CommandFailure {
+            #expect(failure.message == invalid.path + ": invalid JSON at line 2, column 7: invalid UTF-8 in string")
+        }
+    }
+}
