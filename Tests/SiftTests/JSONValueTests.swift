@@ -55,7 +55,7 @@ struct JSONValueTests {
     @Test func numbersADoubleCannotGiveBackKeepTheirText() throws {
         // More digits than a double keeps: the nearest double, text kept.
         let hundred = "1" + String(repeating: "2345678901", count: 10)
-        for text in [hundred, "3.14159265358979323846", "1e-400", "2.5e-320", "0.30000000000000000001"] {
+        for text in [hundred, "3.14159265358979323846", "1e-400", "4.9406564584124654e-324", "0.30000000000000000001"] {
             let value = try JSONValue(parsing: "[\(text)]")
             guard case .array(let items) = value, case .number(let n) = items[0], case .double(let d) = n.value else {
                 Issue.record("\(text) read as \(value)")
@@ -70,6 +70,10 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: "-0.0") == .double(-0.0))
         #expect(try JSONValue(parsing: "1E+2") == .double(100))
         #expect(try JSONValue(parsing: "1.5e308") == .double(1.5e308))
+        // 17 digits that are the double's own shortest form stay a double.
+        #expect(try JSONValue(parsing: "13.436424411240122") == .double(13.436424411240122))
+        #expect(try JSONValue(parsing: "0.30000000000000004") == .double(0.1 + 0.2))
+        #expect(try JSONValue(parsing: "2.5e-320") == .double(2.5e-320), "a subnormal that prints back as written")
     }
 
     @Test func numbersBeyondADoubleAreAnError() {

@@ -26,7 +26,7 @@ public enum JSONValue: Sendable, Hashable {
     case double(Double)
     /// A number that neither `Int` nor the shortest form of a `Double` gives
     /// back as it was written.
-    case number(JSONNumber)
+    indirect case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     /// Members in document order.
@@ -291,6 +291,8 @@ private struct JSONReader {
             throw JSONError(message: "number \(JSONReader.abridged(text)) is beyond the range of a double", offset: start)
         }
         if significant <= 15 && (d.isNormal || significant == 0) { return .double(d) }
+        // A double prints at most 17 digits: the text may be just that.
+        if significant <= 17 && d.description == text { return .double(d) }
         return .number(JSONNumber(text: text, value: .double(d)))
     }
 
