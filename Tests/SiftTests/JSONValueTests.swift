@@ -101,3 +101,11 @@ struct JSONValueTests {
         #expect(try Filter("a == 3").evaluate(with: value.predicateValue))
     }
 }
+
+extension JSONValueTests {
+    @Test func aNumberKeptWithItsTextDoesNotMakeEveryValueLarger() {
+        // Inline, .number(JSONNumber) would make each value, array element
+        // and member as large as a String and a Value together.
+        #expect(MemoryLayout<JSONValue>.size <= MemoryLayout<String>.size + 1)
+    }
+}
