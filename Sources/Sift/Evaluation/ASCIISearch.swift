@@ -4,7 +4,9 @@
 /// there is nothing to normalise or strip); otherwise it returns nil and the
 /// caller takes the Unicode path, so both paths always agree.
 struct ASCIINeedle: Sendable {
-    let bytes: [UInt8]
+    /// The needle's bytes, in lower case under `[c]`.
+    let key: SearchKey<UInt8>
+    var bytes: [UInt8] { key.elements }
     let foldCase: Bool
     /// A needle of at most 8 bytes (none of them NUL) as a word, first
     /// byte lowest, for haystacks kept inline; 0 bytes otherwise.
@@ -15,7 +17,8 @@ struct ASCIINeedle: Sendable {
         guard !needle.isEmpty, needle.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         let fold = options.contains(.caseInsensitive) && !options.contains(.normalized)
         foldCase = fold
-        bytes = needle.utf8.map { fold ? ASCIINeedle.lower($0) : $0 }
+        let bytes = needle.utf8.map { fold ? ASCIINeedle.lower($0) : $0 }
+        key = SearchKey(bytes)
         if bytes.count <= 8 && !bytes.contains(0) && InlineString.layoutHolds {
             word = bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
             wordBytes = bytes.count
@@ -139,42 +142,26 @@ struct ASCIINeedle: Sendable {
             return start > 0 && h[start - 1] >= 0x80 ? nil : true
         case .substring:
             // A match among ASCII bytes, with ASCII (or nothing) on both
-            // sides, is a match; no match says nothing if the haystack has
-            // other characters (é folds to e under [d]).
-            var ascii = true
-            let first = bytes[0]
-            let last = h.count - n
-            var i = 0
-            while i < h.count {
-                let b = h[i]
-                if b >= 0x80 {
-                    ascii = false
-                } else if i <= last, fold(b) == first, matchAt(h, i) == true {
-                    return true
-                }
-                i += 1
-            }
-            return ascii ? false : nil
+            // sides, is a match (a byte of the folded haystack that is not
+            // ASCII never equals one of the needle); no match says nothing
+            // if the haystack has other characters (é folds to e under [d]).
+            let folded = h.lazy.map { fold($0) }
+            if key.firstMatch(in: folded, where: { asciiAround(h, $0) }) != nil { return true }
+            for b in h where b >= 0x80 { return nil }
+            return false
         }
     }
 
     @inline(__always)
     private func fold(_ b: UInt8) -> UInt8 { foldCase ? ASCIINeedle.lower(b) : b }
 
-    /// Whether the needle is at `offset`; nil if a byte there is not ASCII,
-    /// or the character around the match is not ASCII (a combining mark
-    /// after it, or a multi-byte sequence before it, needs the Unicode path).
+    /// Whether the characters before and after the needle at `offset` are
+    /// ASCII (or the haystack's ends): a combining mark after it, or a
+    /// multi-byte sequence before it, needs the Unicode path.
     @inline(__always)
-    private func matchAt(_ h: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool? {
-        var equal = true
-        for j in 0..<bytes.count {
-            let b = h[offset + j]
-            if b >= 0x80 { return nil }
-            if fold(b) != bytes[j] { equal = false }
-        }
-        if offset > 0, h[offset - 1] >= 0x80 { return nil }
+    private func asciiAround(_ h: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool {
+        if offset > 0, h[offset - 1] >= 0x80 { return false }
         let end = offset + bytes.count
-        if end < h.count, h[end] >= 0x80 { return nil }
-        return equal
+        return end == h.count || h[end] < 0x80
     }
 }

@@ -145,16 +145,15 @@ enum Operators {
 
     private static func like(_ options: ComparisonOptions, constant: Value?) -> Test {
         if case .string(let pattern)? = constant {
-            let compiled = LikePattern.compile(StringSemantics.key(pattern, options))
+            let compiled = LikePattern.Matcher(LikePattern.compile(StringSemantics.key(pattern, options)))
             return { a, b throws(Failure) in
                 guard let (x, _) = try strings(a, b, "LIKE") else { return false }
-                return LikePattern.matches(StringSemantics.key(x, options), compiled)
+                return compiled.matches(StringSemantics.key(x, options))
             }
         }
         return { a, b throws(Failure) in
             guard let (x, y) = try strings(a, b, "LIKE") else { return false }
-            return LikePattern.matches(
-                StringSemantics.key(x, options), LikePattern.compile(StringSemantics.key(y, options)))
+            return StringOperations.like(x, y, options)
         }
     }
 

@@ -67,15 +67,78 @@ enum Ordering {
 /// `FUNCTION`.
 enum Conversions {
     /// NSString's `doubleValue`: the leading number, 0 if there is none.
+    /// Spaces, tabs and newlines before it are skipped, and the number is
+    /// the longest prefix of the rest that `Double` reads. That prefix is
+    /// found by one scan of the grammar (``numberLength(_:)``) and converted
+    /// once: converting every prefix in turn cost time quadratic in the
+    /// length of a long run of digits.
     static func leadingDouble(_ s: String) -> Double {
-        let trimmed = s.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
-        var end = trimmed.startIndex
-        var best: Double = 0
-        while end < trimmed.endIndex {
-            end = trimmed.index(after: end)
-            if let d = Double(trimmed[..<end]) { best = d }
+        let bytes = Array(s.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") })
+        let length = numberLength(bytes)
+        if length == 0 { return 0 }
+        return Double(String(decoding: bytes[..<length], as: UTF8.self)) ?? 0
+    }
+
+    /// The length in bytes of the longest prefix of `b` that `Double(_:)`
+    /// reads, 0 if none: an optional sign, then a decimal number (digits
+    /// with an optional point, at least one digit, an optional exponent
+    /// `e` with an optional sign and digits), a hexadecimal one (`0x`, hex
+    /// digits with an optional point, at least one hex digit, an optional
+    /// binary exponent `p` with an optional sign and decimal digits), `inf`,
+    /// `infinity`, `nan`, `nan(` letters, digits and underscores `)`, or
+    /// `snan` (the words in any case). An exponent without digits is not
+    /// part of the number.
+    static func numberLength(_ b: [UInt8]) -> Int {
+        // Past the end reads as 0, which is in no part of a number, nor is
+        // any byte of a character other than ASCII.
+        func at(_ i: Int) -> UInt8 { i < b.count ? b[i] : 0 }
+        func isDigit(_ i: Int) -> Bool { at(i) &- UInt8(ascii: "0") < 10 }
+        func isHexDigit(_ i: Int) -> Bool { isDigit(i) || (at(i) | 0x20) &- UInt8(ascii: "a") < 6 }
+        func word(_ i: Int, _ w: String) -> Bool {
+            w.utf8.enumerated().allSatisfy { at(i + $0.offset) | 0x20 == $0.element }
         }
-        return best
+        /// The end of the digits (by `digit`) from `i`, and of an optional
+        /// point and more digits after them; whether there was any digit.
+        func mantissa(_ i: Int, _ digit: (Int) -> Bool) -> (end: Int, digits: Bool) {
+            var j = i
+            while digit(j) { j += 1 }
+            var digits = j > i
+            if at(j) == UInt8(ascii: ".") {
+                let point = j
+                j += 1
+                while digit(j) { j += 1 }
+                digits = digits || j > point + 1
+            }
+            return (j, digits)
+        }
+        /// The end of an exponent marked by `marker` at `i`, or `i` if there
+        /// is none (no digits after the marker and sign).
+        func exponent(_ i: Int, _ marker: UInt8) -> Int {
+            guard at(i) | 0x20 == marker else { return i }
+            var j = i + 1
+            if at(j) == UInt8(ascii: "+") || at(j) == UInt8(ascii: "-") { j += 1 }
+            let digits = j
+            while isDigit(j) { j += 1 }
+            return j > digits ? j : i
+        }
+
+        var i = 0
+        if at(i) == UInt8(ascii: "+") || at(i) == UInt8(ascii: "-") { i += 1 }
+        if word(i, "infinity") { return i + 8 }
+        if word(i, "inf") { return i + 3 }
+        if word(i, "snan") { return i + 4 }
+        if word(i, "nan") {
+            var j = i + 4
+            guard at(i + 3) == UInt8(ascii: "(") else { return i + 3 }
+            while isDigit(j) || (at(j) | 0x20) &- UInt8(ascii: "a") < 26 || at(j) == UInt8(ascii: "_") { j += 1 }
+            return at(j) == UInt8(ascii: ")") ? j + 1 : i + 3
+        }
+        if at(i) == UInt8(ascii: "0"), at(i + 1) | 0x20 == UInt8(ascii: "x") {
+            let hex = mantissa(i + 2, isHexDigit)
+            if hex.digits { return exponent(hex.end, UInt8(ascii: "p")) }
+        }
+        let decimal = mantissa(i, isDigit)
+        return decimal.digits ? exponent(decimal.end, UInt8(ascii: "e")) : 0
     }
 
     static func leadingInt(_ s: String) -> Int {

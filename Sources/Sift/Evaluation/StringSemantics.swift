@@ -104,8 +104,7 @@ enum StringSemantics {
     /// matches, as in Foundation.
     static func search(_ haystack: String, _ needle: String, _ kind: Search, _ options: ComparisonOptions) -> Bool {
         if needle.isEmpty { return false }
-        let n = key(needle, options)
-        return search(haystack, key: n, kind, options)
+        return search(haystack, key: SearchKey(key(needle, options)), kind, options)
     }
 
     /// Searches for an already folded needle. For a prefix or suffix only
@@ -116,7 +115,7 @@ enum StringSemantics {
     /// usually enough; a character can fold to none (a combining mark on its
     /// own, after a control character or at the start, under `[d]`), and
     /// then more are taken.
-    static func search(_ haystack: String, key n: [UInt32], _ kind: Search, _ options: ComparisonOptions) -> Bool {
+    static func search(_ haystack: String, key n: SearchKey<UInt32>, _ kind: Search, _ options: ComparisonOptions) -> Bool {
         switch kind {
         case .prefix, .suffix:
             var m = n.count + 1
@@ -135,7 +134,7 @@ enum StringSemantics {
     /// A constant needle prepared once: folded for the Unicode path, and as
     /// bytes for the ASCII fast path when it is ASCII.
     struct Needle: Sendable {
-        let key: [UInt32]
+        let key: SearchKey<UInt32>
         let ascii: ASCIINeedle?
         let kind: Search
         let options: ComparisonOptions
@@ -143,11 +142,11 @@ enum StringSemantics {
         let latin: LatinKeys.Table?
 
         init(_ needle: String, _ kind: Search, _ options: ComparisonOptions) {
-            key = StringSemantics.key(needle, options)
+            key = SearchKey(StringSemantics.key(needle, options))
             ascii = ASCIINeedle(needle, options)
             self.kind = kind
             self.options = options
-            latin = options.contains(.normalized) || key.isEmpty
+            latin = options.contains(.normalized) || key.count == 0
                 ? nil : LatinKeys.table(fold: options.contains(.caseInsensitive), stripMarks: options.contains(.diacriticInsensitive))
         }
 
@@ -159,21 +158,15 @@ enum StringSemantics {
         }
     }
 
-    static func search<H: RandomAccessCollection<UInt32>>(_ h: H, _ n: [UInt32], _ kind: Search) -> Bool
+    /// Whether the key `h` begins with, ends with or contains the key `n`,
+    /// in time linear in `h` (``SearchKey``).
+    static func search<H: RandomAccessCollection<UInt32>>(_ h: H, _ n: SearchKey<UInt32>, _ kind: Search) -> Bool
     where H.Index == Int, H.SubSequence: Collection<UInt32> {
-        if n.isEmpty || n.count > h.count { return false }
+        if n.count == 0 || n.count > h.count { return false }
         switch kind {
-        case .prefix: return h.starts(with: n)
-        case .suffix: return h[(h.count - n.count)...].elementsEqual(n)
-        case .substring:
-            let first = n[0]
-            var i = 0
-            let last = h.count - n.count
-            while i <= last {
-                if h[i] == first && h[i..<(i + n.count)].elementsEqual(n) { return true }
-                i += 1
-            }
-            return false
+        case .prefix: return h.starts(with: n.elements)
+        case .suffix: return h[(h.count - n.count)...].elementsEqual(n.elements)
+        case .substring: return n.firstMatch(in: h) != nil
         }
     }
 }
@@ -210,41 +203,115 @@ enum LikePattern {
         return out
     }
 
-    /// Linear-time-per-star matching with backtracking to the last star.
+    /// Whether the key `s` matches the pattern `p` as a whole.
     static func matches(_ s: [UInt32], _ p: [Element]) -> Bool {
-        var si = 0
-        var pi = 0
-        var starP = -1
-        var starS = 0
-        while si < s.count {
-            if pi < p.count {
-                switch p[pi] {
-                case .star:
-                    starP = pi
-                    starS = si
-                    pi += 1
-                    continue
-                case .any:
-                    si += 1
-                    pi += 1
-                    continue
-                case .literal(let c) where c == s[si]:
-                    si += 1
-                    pi += 1
-                    continue
-                default: break
+        Matcher(p).matches(s)
+    }
+
+    /// A pattern split at its stars, matched without backtracking.
+    ///
+    /// Between stars are segments of literals and `?`, each a fixed number
+    /// of scalars. With no star the one segment must be the whole string.
+    /// Otherwise the first segment is matched at the start, the last at the
+    /// end, and each one in between at its leftmost place after the one
+    /// before: that greedy choice is exact, because a segment placed further
+    /// left leaves more of the string (a superset of the places) to the
+    /// segments after it, and a star takes up whatever lies between. Each
+    /// segment's search goes on from where the one before ended, so the
+    /// string is read once, not once per way of placing the stars.
+    struct Matcher: Sendable {
+        let segments: [Segment]
+
+        init(_ p: [Element]) {
+            segments = p.split(separator: .star, omittingEmptySubsequences: false).map { Segment(Array($0)) }
+        }
+
+        func matches(_ s: [UInt32]) -> Bool {
+            let first = segments[0]
+            if segments.count == 1 { return s.count == first.count && first.matches(s, at: 0) }
+            let last = segments[segments.count - 1]
+            let end = s.count - last.count
+            guard first.count <= end, first.matches(s, at: 0), last.matches(s, at: end) else { return false }
+            var place = first.count
+            for segment in segments[1..<(segments.count - 1)] {
+                guard let found = segment.firstMatch(in: s, from: place, to: end) else { return false }
+                place = found + segment.count
+            }
+            return true
+        }
+    }
+
+    /// Literals and `?` between two stars.
+    struct Segment: Sendable {
+        let elements: [Element]
+        /// The runs of literals, each with where it starts in the segment.
+        let runs: [(offset: Int, key: SearchKey<UInt32>)]
+
+        init(_ elements: [Element]) {
+            self.elements = elements
+            var runs: [(offset: Int, key: SearchKey<UInt32>)] = []
+            var run: [UInt32] = []
+            for (i, e) in elements.enumerated() {
+                if case .literal(let c) = e {
+                    run.append(c)
+                } else if !run.isEmpty {
+                    runs.append((i - run.count, SearchKey(run)))
+                    run = []
                 }
             }
-            if starP >= 0 {
-                pi = starP + 1
-                starS += 1
-                si = starS
-            } else {
-                return false
-            }
+            if !run.isEmpty { runs.append((elements.count - run.count, SearchKey(run))) }
+            self.runs = runs
         }
-        while pi < p.count, p[pi] == .star { pi += 1 }
-        return pi == p.count
+
+        var count: Int { elements.count }
+
+        /// Whether the segment is in `s` at `offset`.
+        func matches(_ s: [UInt32], at offset: Int) -> Bool {
+            for (j, e) in elements.enumerated() {
+                if case .literal(let c) = e, s[offset + j] != c { return false }
+            }
+            return true
+        }
+
+        /// The leftmost place in `from...end - count` where the segment is
+        /// in `s`. A segment without `?` is one run, found by its
+        /// ``SearchKey``. Otherwise each run's automaton reads the string
+        /// once, together, and counts at each place where the segment
+        /// would start how many runs are there; a place where all of them
+        /// are is a match. It is decided as soon as the segment's last
+        /// element is read, so the first one decided is the leftmost. That
+        /// costs one step per run and scalar: O(n·r) for r runs, where
+        /// comparing the segment at each place could cost n times the
+        /// segment's length.
+        func firstMatch(in s: [UInt32], from: Int, to end: Int) -> Int? {
+            if count > end - from { return nil }
+            if runs.isEmpty { return from }
+            if runs.count == 1 && runs[0].key.count == count { return runs[0].key.firstMatch(in: s, from: from, to: end) }
+            var states = [Int](repeating: 0, count: runs.count)
+            // Runs found for the place i are counted at i % count: the place
+            // is decided, and its slot cleared, before a run of place
+            // i + count can end.
+            var found = [Int](repeating: 0, count: count)
+            var i = from
+            while i < end {
+                let c = s[i]
+                i += 1
+                for r in runs.indices {
+                    let key = runs[r].key
+                    states[r] = key.advance(states[r], c)
+                    if states[r] == key.count {
+                        let place = i - key.count - runs[r].offset
+                        if place >= from { found[place % count] += 1 }
+                    }
+                }
+                let place = i - count
+                if place >= from {
+                    if found[place % count] == runs.count { return place }
+                    found[place % count] = 0
+                }
+            }
+            return nil
+        }
     }
 }
 
@@ -282,7 +349,7 @@ enum LatinKeys {
         /// Whether `haystack` begins with, ends with or contains the key
         /// `n`, from the haystack's key made on the stack; nil when the
         /// haystack has a scalar at or above U+0250, or is long.
-        func search(_ haystack: String, _ n: [UInt32], _ kind: StringSemantics.Search) -> Bool? {
+        func search(_ haystack: String, _ n: SearchKey<UInt32>, _ kind: StringSemantics.Search) -> Bool? {
             let capacity = haystack.utf8.count * longest
             guard capacity <= 512 else { return nil }
             return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { buffer -> Bool? in
