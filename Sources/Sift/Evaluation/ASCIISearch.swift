@@ -5,8 +5,7 @@
 /// caller takes the Unicode path, so both paths always agree.
 struct ASCIINeedle: Sendable {
     /// The needle's bytes, in lower case under `[c]`.
-    let key: SearchKey<UInt8>
-    var bytes: [UInt8] { key.elements }
+    let bytes: [UInt8]
     let foldCase: Bool
     /// A needle of at most 8 bytes (none of them NUL) as a word, first
     /// byte lowest, for haystacks kept inline; 0 bytes otherwise.
@@ -18,7 +17,7 @@ struct ASCIINeedle: Sendable {
         let fold = options.contains(.caseInsensitive) && !options.contains(.normalized)
         foldCase = fold
         let bytes = needle.utf8.map { fold ? ASCIINeedle.lower($0) : $0 }
-        key = SearchKey(bytes)
+        self.bytes = bytes
         if bytes.count <= 8 && !bytes.contains(0) && InlineString.layoutHolds {
             word = bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
             wordBytes = bytes.count
@@ -145,11 +144,44 @@ struct ASCIINeedle: Sendable {
             // sides, is a match (a byte of the folded haystack that is not
             // ASCII never equals one of the needle); no match says nothing
             // if the haystack has other characters (é folds to e under [d]).
-            let folded = h.lazy.map { fold($0) }
-            if key.firstMatch(in: folded, where: { asciiAround(h, $0) }) != nil { return true }
-            for b in h where b >= 0x80 { return nil }
-            return false
+            if n > SearchKey<UInt8>.shortNeedle {
+                // A long needle with its table, made for the call (kept with
+                // the needle, it made every copy of a short one dearer).
+                let long = SearchKey(bytes)
+                let folded = h.lazy.map { fold($0) }
+                if long.firstMatch(in: folded, where: { asciiAround(h, $0) }) != nil { return true }
+                for b in h where b >= 0x80 { return nil }
+                return false
+            }
+            // A short needle place by place: at most ``SearchKey/shortNeedle``
+            // comparisons per byte.
+            var ascii = true
+            let first = bytes[0]
+            let last = h.count - n
+            var i = 0
+            while i < h.count {
+                let b = h[i]
+                if b >= 0x80 {
+                    ascii = false
+                } else if i <= last, fold(b) == first, matchAt(h, i), asciiAround(h, i) {
+                    return true
+                }
+                i += 1
+            }
+            return ascii ? false : nil
         }
+    }
+
+    /// Whether the folded needle is at `offset` (its first byte is known to
+    /// be; a byte that is not ASCII never equals one of the needle).
+    @inline(__always)
+    private func matchAt(_ h: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool {
+        var j = 1
+        while j < bytes.count {
+            if fold(h[offset + j]) != bytes[j] { return false }
+            j += 1
+        }
+        return true
     }
 
     @inline(__always)

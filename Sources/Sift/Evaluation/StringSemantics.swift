@@ -104,7 +104,7 @@ enum StringSemantics {
     /// matches, as in Foundation.
     static func search(_ haystack: String, _ needle: String, _ kind: Search, _ options: ComparisonOptions) -> Bool {
         if needle.isEmpty { return false }
-        return search(haystack, key: SearchKey(key(needle, options)), kind, options)
+        return search(haystack, key: key(needle, options), kind, options)
     }
 
     /// Searches for an already folded needle. For a prefix or suffix only
@@ -115,7 +115,7 @@ enum StringSemantics {
     /// usually enough; a character can fold to none (a combining mark on its
     /// own, after a control character or at the start, under `[d]`), and
     /// then more are taken.
-    static func search(_ haystack: String, key n: SearchKey<UInt32>, _ kind: Search, _ options: ComparisonOptions) -> Bool {
+    static func search(_ haystack: String, key n: [UInt32], _ kind: Search, _ options: ComparisonOptions) -> Bool {
         switch kind {
         case .prefix, .suffix:
             var m = n.count + 1
@@ -134,7 +134,7 @@ enum StringSemantics {
     /// A constant needle prepared once: folded for the Unicode path, and as
     /// bytes for the ASCII fast path when it is ASCII.
     struct Needle: Sendable {
-        let key: SearchKey<UInt32>
+        let key: [UInt32]
         let ascii: ASCIINeedle?
         let kind: Search
         let options: ComparisonOptions
@@ -142,31 +142,46 @@ enum StringSemantics {
         let latin: LatinKeys.Table?
 
         init(_ needle: String, _ kind: Search, _ options: ComparisonOptions) {
-            key = SearchKey(StringSemantics.key(needle, options))
+            key = StringSemantics.key(needle, options)
             ascii = ASCIINeedle(needle, options)
             self.kind = kind
             self.options = options
-            latin = options.contains(.normalized) || key.count == 0
+            latin = options.contains(.normalized) || key.isEmpty
                 ? nil : LatinKeys.table(fold: options.contains(.caseInsensitive), stripMarks: options.contains(.diacriticInsensitive))
         }
 
         /// Whether `haystack` begins with, ends with or contains the needle.
         func found(in haystack: String) -> Bool {
-            if let ascii, let answer = ascii.search(haystack, kind) { return answer }
-            if let latin, let answer = latin.search(haystack, key, kind) { return answer }
+            // Optional chaining calls on the stored needles in place; `if let`
+            // would copy them (and retain their arrays) for every haystack.
+            if let answer = ascii?.search(haystack, kind) { return answer }
+            if let answer = latin?.search(haystack, key, kind) { return answer }
             return StringSemantics.search(haystack, key: key, kind, options)
         }
     }
 
     /// Whether the key `h` begins with, ends with or contains the key `n`,
-    /// in time linear in `h` (``SearchKey``).
-    static func search<H: RandomAccessCollection<UInt32>>(_ h: H, _ n: SearchKey<UInt32>, _ kind: Search) -> Bool
+    /// in time linear in `h`: a needle of up to ``SearchKey/shortNeedle``
+    /// scalars place by place (at most that many comparisons a scalar), a
+    /// longer one with ``SearchKey`` (its table, O(n), made for the call: a
+    /// key kept with the needle would be copied, with its second array, at
+    /// every call of the fast paths that share this one).
+    static func search<H: RandomAccessCollection<UInt32>>(_ h: H, _ n: [UInt32], _ kind: Search) -> Bool
     where H.Index == Int, H.SubSequence: Collection<UInt32> {
-        if n.count == 0 || n.count > h.count { return false }
+        if n.isEmpty || n.count > h.count { return false }
         switch kind {
-        case .prefix: return h.starts(with: n.elements)
-        case .suffix: return h[(h.count - n.count)...].elementsEqual(n.elements)
-        case .substring: return n.firstMatch(in: h) != nil
+        case .prefix: return h.starts(with: n)
+        case .suffix: return h[(h.count - n.count)...].elementsEqual(n)
+        case .substring:
+            guard n.count <= SearchKey<UInt32>.shortNeedle else { return SearchKey(n).firstMatch(in: h) != nil }
+            let first = n[0]
+            var i = 0
+            let last = h.count - n.count
+            while i <= last {
+                if h[i] == first && h[i..<(i + n.count)].elementsEqual(n) { return true }
+                i += 1
+            }
+            return false
         }
     }
 }
@@ -255,11 +270,11 @@ enum LikePattern {
                 if case .literal(let c) = e {
                     run.append(c)
                 } else if !run.isEmpty {
-                    runs.append((i - run.count, SearchKey(run)))
+                    runs.append((i - run.count, SearchKey(run, automaton: true)))
                     run = []
                 }
             }
-            if !run.isEmpty { runs.append((elements.count - run.count, SearchKey(run))) }
+            if !run.isEmpty { runs.append((elements.count - run.count, SearchKey(run, automaton: true))) }
             self.runs = runs
         }
 
@@ -349,7 +364,7 @@ enum LatinKeys {
         /// Whether `haystack` begins with, ends with or contains the key
         /// `n`, from the haystack's key made on the stack; nil when the
         /// haystack has a scalar at or above U+0250, or is long.
-        func search(_ haystack: String, _ n: SearchKey<UInt32>, _ kind: StringSemantics.Search) -> Bool? {
+        func search(_ haystack: String, _ n: [UInt32], _ kind: StringSemantics.Search) -> Bool? {
             let capacity = haystack.utf8.count * longest
             guard capacity <= 512 else { return nil }
             return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { buffer -> Bool? in

@@ -25,8 +25,16 @@ struct SearchKey<Element: Equatable & Sendable>: Sendable {
     /// Needles up to this many elements are compared place by place.
     static var shortNeedle: Int { 8 }
 
-    init(_ elements: [Element]) {
+    /// `automaton`: the table is made for every length, for ``advance(_:_:)``
+    /// (LIKE); otherwise a short needle, compared place by place, has none
+    /// (an empty array allocates nothing, and copying the key then costs
+    /// nothing more than copying its elements).
+    init(_ elements: [Element], automaton: Bool = false) {
         self.elements = elements
+        guard automaton || elements.count > Self.shortNeedle else {
+            self.borders = []
+            return
+        }
         var borders = [Int](repeating: 0, count: elements.count)
         var k = 0
         var i = 1
@@ -41,7 +49,8 @@ struct SearchKey<Element: Equatable & Sendable>: Sendable {
 
     var count: Int { elements.count }
 
-    /// The automaton's next state: how many elements of the needle end at
+    /// The automaton's next state (for a key made with `automaton`, or
+    /// longer than ``shortNeedle``): how many elements of the needle end at
     /// `c`, given that `state` of them ended just before it. From a whole
     /// match (`count`) it goes on from the needle's longest border, so
     /// overlapping matches are all found.
