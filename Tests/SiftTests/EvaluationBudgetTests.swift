@@ -59,6 +59,18 @@ struct EvaluationBudgetTests {
         #expect(rows == (try? table.count(where: filter)))
     }
 
+    /// LIKE matches a segment with one automaton for each run of literals
+    /// between `?`s: each counts the subject again.
+    @Test func likeCountsItsWildcards() throws {
+        let subject: Value = ["s": .string(String(repeating: "a", count: 5_000))]
+        var cheap = try Filter("s LIKE '*ab'")
+        cheap.evaluationBudget = 100_000
+        #expect(Self.outcome(cheap, subject) == "false")
+        var dear = try Filter("s LIKE '*" + String(repeating: "a?", count: 40) + "b'")
+        dear.evaluationBudget = 100_000
+        #expect(Self.outcome(dear, subject) == "error limit")
+    }
+
     @Test func typedObjects() throws {
         struct Doc: KeyValueReadable {
             var text: String

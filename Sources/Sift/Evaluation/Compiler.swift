@@ -77,7 +77,8 @@ final class WorkBudget: @unchecked Sendable {
 
     /// The work of comparing `a` with `b`: both sizes, and each element of
     /// one side against the other side (ANY, ALL, IN, CONTAINS); for LIKE,
-    /// the subject once for each `*` of the pattern.
+    /// the subject once for each `*` and `?` of the pattern (a segment is
+    /// matched with one automaton for each run of literals between them).
     func comparison(_ a: Value, _ b: Value, _ op: ComparisonOperator) -> Int {
         let cap = max(remaining, 0)
         let sa = Self.size(a, cap: cap)
@@ -86,7 +87,8 @@ final class WorkBudget: @unchecked Sendable {
         units = units.addingSaturating(Self.count(a).multipliedSaturating(by: sb))
         units = units.addingSaturating(Self.count(b).multipliedSaturating(by: sa))
         if op == .like, case .string(let pattern) = b {
-            units = units.addingSaturating(sa.multipliedSaturating(by: pattern.utf8.reduce(0) { $1 == 0x2A ? $0 + 1 : $0 }))
+            let wildcards = pattern.utf8.reduce(0) { $1 == 0x2A || $1 == 0x3F ? $0 + 1 : $0 }
+            units = units.addingSaturating(sa.multipliedSaturating(by: wildcards))
         }
         return units
     }
