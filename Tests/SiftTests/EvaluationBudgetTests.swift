@@ -77,7 +77,7 @@ struct EvaluationBudgetTests {
             static let keyTable = KeyTable<Doc>(typed: ["text": .string(\.text)])
         }
         var filter = try Filter("text CONTAINS 'b' OR text BEGINSWITH 'a'")
-        filter.evaluationBudget = 1_000
+        filter.evaluationBudget = 5_000
         let typed = filter.compiled(for: Doc.self)
         #expect(try typed.evaluate(with: Doc(text: "abc")))
         #expect(throws: EvaluationError.self) { try typed.evaluate(with: Doc(text: Self.long)) }
@@ -113,5 +113,30 @@ extension EvaluationBudgetTests {
             compared += 1
         }
         #expect(compared > 1_000)
+    }
+}
+
+extension EvaluationBudgetTests {
+    /// A budgeted typed filter takes no step program, under NOT either.
+    @Test func typedNotIsCounted() throws {
+        struct Doc: KeyValueReadable {
+            var title: String
+            var body: String
+            static let keyTable = KeyTable<Doc>(typed: ["title": .string(\.title), "body": .string(\.body)])
+        }
+        var filter = try Filter("NOT (title CONTAINS 'x' OR body CONTAINS 'y')")
+        filter.evaluationBudget = 1_000
+        let doc = Doc(title: Self.long, body: "b")
+        #expect(throws: EvaluationError.self) { try filter.compiled(for: Doc.self).evaluate(with: doc) }
+        #expect(throws: EvaluationError.self) { try [doc, doc].count(where: filter.compiled(for: Doc.self)) }
+    }
+
+    /// Work no comparison sees is counted too: an aggregate of many reads.
+    @Test func aggregatesOfReadsAreCounted() throws {
+        var filter = try Filter("{s, s, s}[SIZE] == 3")
+        filter.evaluationBudget = 100_000
+        #expect(Self.outcome(filter) == "error limit")
+        filter.evaluationBudget = nil
+        #expect(Self.outcome(filter) == "true")
     }
 }

@@ -188,3 +188,44 @@ struct PredicateMaker {
         }
     }
 }
+
+/// Found in review: forms the first version of the rule let through or
+/// could not check.
+struct PolicyRuleReviewTests {
+    /// A dictionary constant (a `%@` argument, a decoded tree) compared with
+    /// an object reads everything inside it.
+    @Test func dictionaryConstantsLookInside() throws {
+        let policy = PredicatePolicy(keyPaths: ["author", "author.name"])
+        let guess: Value = ["name": "A", "email": "guess@x"]
+        for format in ["author == %@", "author IN %@", "ANY authors == %@"] {
+            let argument: Value = format.hasSuffix("IN %@") ? [guess] : guess
+            #expect(throws: PolicyViolation.self, "\(format)") { try policy.check(try Filter(format, argument)) }
+        }
+        try policy.check(try Filter("author == %@", "Ann"))
+        try policy.check(try Filter("author IN %@", ["a", "b"]))
+    }
+
+    /// Collection operators nest: the parser counts them as levels, and a
+    /// path bound from %K (not bounded by the parser) is checked without
+    /// running out of stack.
+    @Test func collectionOperatorChains() throws {
+        let chain = (0..<200).map { _ in "@max" }.joined(separator: ".")
+        #expect {
+            try Filter("a." + chain + ".self == 1")
+        } throws: { error in
+            (error as? ParseError)?.code == .limit
+        }
+        let long = "a." + (0..<100_000).map { _ in "@max" }.joined(separator: ".")
+        let filter = try Filter("%K == 1", long)
+        let outcome = OnThread.run(stackSize: 512 * 1024) { () -> String in
+            do throws(PolicyViolation) {
+                try PredicatePolicy(keyPaths: ["a"]).check(filter)
+                return "allowed"
+            } catch {
+                if case .nesting = error.part { return "nesting" }
+                return "\(error.part)"
+            }
+        }
+        #expect(outcome == "nesting")
+    }
+}

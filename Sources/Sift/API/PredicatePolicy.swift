@@ -352,8 +352,13 @@ private struct PolicyChecker {
             let rhs = try expression(c.rhs, scope: scope)
             // ANY and ALL take elements at the same paths; CONTAINS looks
             // inside its left side, IN and BETWEEN inside their right side.
-            try observe(lhs, deep: c.op == .contains || !rhs.isEmpty, c.lhs.range)
-            try observe(rhs, deep: c.op == .in || c.op == .between || !lhs.isEmpty, c.rhs.range)
+            // A constant with a dictionary in it (from %@ or a decoded tree)
+            // compares with everything inside a dictionary, as a value read
+            // from the object would.
+            let lhsWhole = !rhs.isEmpty || Self.holdsDictionary(c.rhs)
+            let rhsWhole = !lhs.isEmpty || Self.holdsDictionary(c.lhs)
+            try observe(lhs, deep: c.op == .contains || lhsWhole, c.lhs.range)
+            try observe(rhs, deep: c.op == .in || c.op == .between || rhsWhole, c.rhs.range)
         }
     }
 
@@ -518,6 +523,29 @@ private struct PolicyChecker {
         }
     }
 
+    /// Whether an expression is, or has among its elements, a constant
+    /// dictionary (or an object of the user's types).
+    static func holdsDictionary(_ e: ExpressionNode) -> Bool {
+        switch e.kind {
+        case .constant(let v): return holdsDictionary(v)
+        case .aggregate(let items): return items.contains(where: holdsDictionary)
+        default: return false
+        }
+    }
+
+    static func holdsDictionary(_ v: Value) -> Bool {
+        var pending = [v]
+        while let value = pending.popLast() {
+            switch value {
+            case .dictionary, .object: return true
+            case .array(let items): pending.append(contentsOf: items)
+            case .set(let items): pending.append(contentsOf: items)
+            default: break
+            }
+        }
+        return false
+    }
+
     private var rootOrigins: Origins {
         Origins(items: [Origin(reach: allowed?.root ?? .everything, wrap: 0, path: [])])
     }
@@ -539,6 +567,12 @@ private struct PolicyChecker {
             }
         }
         let op = keys[operatorIndex]
+        // Each operator checks the rest of the path for its elements: a
+        // level of nesting (a path from %K or a decoded tree is not bounded
+        // by the parser's depth).
+        depth += 1
+        defer { depth -= 1 }
+        if depth >= Self.stackCheckDepth { try checkStack(range) }
         if !policy.allowsCollectionOperators {
             throw refuse(.collectionOperator(op), "the collection operator \(op) is not allowed", range)
         }

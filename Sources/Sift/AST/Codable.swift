@@ -13,6 +13,7 @@ extension Value: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        try CodingStack.check(self, decoding: false)
         var c = encoder.container(keyedBy: Key.self)
         switch self {
         case .null: try c.encode(true, forKey: .null)
@@ -38,6 +39,7 @@ extension Value: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
+        try CodingStack.check(Value.self, decoding: true)
         let c = try decoder.container(keyedBy: Key.self)
         guard let key = c.allKeys.first, c.allKeys.count == 1 else {
             throw DecodingError.dataCorrupted(

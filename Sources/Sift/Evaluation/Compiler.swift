@@ -301,7 +301,7 @@ struct Compiler<Root> {
                 return false
             }
         case .not(let child):
-            if let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
+            if !budgeted, let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
             let t = predicate(child)
             return { r, s throws(EvaluationError) in !(try t(r, s)) }
         case .comparison(let c):
@@ -368,6 +368,27 @@ struct Compiler<Root> {
 
     func expression(_ e: ExpressionNode) -> ValueFunction {
         if budgeted, let counted = countedPath(e) { return counted }
+        let compiled = uncounted(e)
+        return budgeted ? counting(compiled, e) : compiled
+    }
+
+    /// With a budget, every value an expression makes or reads is counted
+    /// (its size, and 1 for the node), so that work no comparison sees (an
+    /// aggregate of many reads, an index into a large set) is bounded too.
+    private func counting(_ compiled: @escaping ValueFunction, _ e: ExpressionNode) -> ValueFunction {
+        switch e.kind {
+        case .constant, .variable, .evaluatedObject: return compiled
+        default: break
+        }
+        let fail = failure(at: e.range)
+        return { r, s throws(EvaluationError) in
+            let v = try compiled(r, s)
+            try s.charge(1 &+ WorkBudget.size(v, cap: max(s.budget?.remaining ?? 0, 0)), fail)
+            return v
+        }
+    }
+
+    private func uncounted(_ e: ExpressionNode) -> ValueFunction {
         let fail = failure(at: e.range)
         switch e.kind {
         case .constant(let v):

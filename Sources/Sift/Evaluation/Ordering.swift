@@ -73,10 +73,22 @@ enum Conversions {
     /// once: converting every prefix in turn cost time quadratic in the
     /// length of a long run of digits.
     static func leadingDouble(_ s: String) -> Double {
-        let bytes = Array(s.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") })
-        let length = numberLength(bytes)
-        if length == 0 { return 0 }
-        return Double(String(decoding: bytes[..<length], as: UTF8.self)) ?? 0
+        // A native string's UTF-8 is read in place: only the number is
+        // copied, not the whole string.
+        func parse(_ all: UnsafeBufferPointer<UInt8>) -> Double {
+            var start = 0
+            while start < all.count, all[start] == UInt8(ascii: " ") || all[start] == UInt8(ascii: "\t")
+                || all[start] == UInt8(ascii: "\n")
+            {
+                start += 1
+            }
+            let bytes = UnsafeBufferPointer(rebasing: all[start...])
+            let length = numberLength(bytes)
+            if length == 0 { return 0 }
+            return Double(String(decoding: bytes[..<length], as: UTF8.self)) ?? 0
+        }
+        if let d = s.utf8.withContiguousStorageIfAvailable(parse) { return d }
+        return Array(s.utf8).withUnsafeBufferPointer(parse)
     }
 
     /// The length in bytes of the longest prefix of `b` that `Double(_:)`
@@ -88,7 +100,7 @@ enum Conversions {
     /// `infinity`, `nan`, `nan(` letters, digits and underscores `)`, or
     /// `snan` (the words in any case). An exponent without digits is not
     /// part of the number.
-    static func numberLength(_ b: [UInt8]) -> Int {
+    static func numberLength<B: RandomAccessCollection<UInt8>>(_ b: B) -> Int where B.Index == Int {
         // Past the end reads as 0, which is in no part of a number, nor is
         // any byte of a character other than ASCII.
         func at(_ i: Int) -> UInt8 { i < b.count ? b[i] : 0 }

@@ -116,6 +116,14 @@ extension Parser {
             case .dot:
                 advance()
                 let component = try parseKeyComponent()
+                if component.name.utf8.first == UInt8(ascii: "@") {
+                    // A collection operator applies the rest of the path to
+                    // each element: evaluating and checking it nest, so it
+                    // counts as a level (`a.@max.@max.…` is bounded as
+                    // brackets are).
+                    try descend()
+                    wraps += 1
+                }
                 keys.append(component.name)
                 keysEnd = component.end
             case .leftBracket:

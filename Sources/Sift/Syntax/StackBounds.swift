@@ -71,7 +71,8 @@ extension StackBounds {
     /// made once; each thread's value is that thread's own, written once,
     /// and freed when the thread ends.
     static func threadRegion() -> Region {
-        let key = ThreadRegionKey.key
+        // Without a key of its own (none left), the region is found each time.
+        guard let key = ThreadRegionKey.key else { return bounds(margin: 0) }
         if let stored = pthread_getspecific(key) {
             return stored.assumingMemoryBound(to: Region.self).pointee
         }
@@ -92,13 +93,13 @@ extension StackBounds {
 }
 
 private enum ThreadRegionKey {
-    static let key: pthread_key_t = {
+    static let key: pthread_key_t? = {
         var key = pthread_key_t()
         #if canImport(Darwin)
-        pthread_key_create(&key) { $0.deallocate() }
+        let status = pthread_key_create(&key) { $0.deallocate() }
         #else
-        pthread_key_create(&key) { $0?.deallocate() }
+        let status = pthread_key_create(&key) { $0?.deallocate() }
         #endif
-        return key
+        return status == 0 ? key : nil
     }()
 }
