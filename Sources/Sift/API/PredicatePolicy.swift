@@ -317,7 +317,6 @@ private struct PolicyChecker {
     let allowed: AllowedPaths?
     var comparisons = 0
     var depth = 0
-    var stack: StackBounds.Region?
 
     init(policy: PredicatePolicy, source: String) {
         self.policy = policy
@@ -515,10 +514,8 @@ private struct PolicyChecker {
     /// The stack kept free below the deepest frame of the check.
     static let stackMargin: UInt = 64 * 1024
 
-    private mutating func checkStack(_ range: SourceRange?) throws {
-        let region = stack ?? StackBounds.bounds(margin: Self.stackMargin)
-        stack = region
-        if region.isNearEnd {
+    private func checkStack(_ range: SourceRange?) throws {
+        if StackBounds.isNearEnd(margin: Self.stackMargin) {
             throw refuse(.nesting(depth), "the predicate is nested too deeply (\(depth) levels) to check on this thread's stack", range)
         }
     }

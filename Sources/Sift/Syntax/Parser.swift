@@ -26,9 +26,6 @@ struct Parser {
     var level = 0
     /// How many `SUBQUERY`s enclose the current point.
     var subqueryLevel = 0
-    /// The thread's stack, found when the tree first gets deep (finding it
-    /// costs more than a short parse).
-    var stack: StackBounds.Region?
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, source: String, tokens: [Token], arguments: [FormatArgument],
@@ -192,10 +189,8 @@ struct Parser {
 
     /// Fails with the limit's error when the thread's stack is nearly used up
     /// (before the depth limit, on a thread with a small stack).
-    mutating func checkStack() throws(ParseError) {
-        let region = stack ?? StackBounds.bounds(margin: Parser.stackMargin)
-        stack = region
-        guard region.isNearEnd else { return }
+    func checkStack() throws(ParseError) {
+        guard StackBounds.isNearEnd(margin: Parser.stackMargin) else { return }
         throw error(
             "nesting is too deep for the stack of this thread (\(level - 2) levels; ParseOptions.maximumDepth is \(options.maximumDepth))",
             current.range, .limit)

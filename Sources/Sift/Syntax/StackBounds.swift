@@ -17,10 +17,9 @@ private func getThreadAttributes(_ thread: pthread_t, _ attributes: UnsafeMutabl
 /// small stacks (512 KiB on Apple platforms), and a bracket level of the
 /// parser takes several frames.
 enum StackBounds {
-    /// The current thread's stack, `low..<top`, and the address `margin`
-    /// above its end; an empty region (never near its end) when the
-    /// platform does not say.
-    static func bounds(margin: UInt) -> StackBounds.Region {
+    /// The current thread's stack, `low..<top`; an empty region (never near
+    /// its end) when the platform does not say.
+    static func bounds() -> StackBounds.Region {
         #if os(Linux)
         var attributes = pthread_attr_t()
         guard getThreadAttributes(pthread_self(), &attributes) == 0 else { return .unknown }
@@ -29,11 +28,11 @@ enum StackBounds {
         var size = 0
         guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return .unknown }
         let low = UInt(bitPattern: address)
-        return Region(low: low, floor: low + margin, top: low + UInt(size))
+        return Region(low: low, top: low + UInt(size))
         #elseif canImport(Darwin)
         let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
         let low = top - UInt(pthread_get_stacksize_np(pthread_self()))
-        return Region(low: low, floor: low + margin, top: top)
+        return Region(low: low, top: top)
         #else
         return .unknown
         #endif
@@ -41,19 +40,9 @@ enum StackBounds {
 
     struct Region {
         let low: UInt
-        let floor: UInt
         let top: UInt
 
-        static let unknown = Region(low: 0, floor: 0, top: 0)
-
-        /// Whether the caller is within the margin of the stack's end. An
-        /// address outside the stack (a sanitizer's fake frame) is not
-        /// counted.
-        @inline(__always)
-        var isNearEnd: Bool {
-            let here = StackBounds.current()
-            return here >= low && here < floor
-        }
+        static let unknown = Region(low: 0, top: 0)
     }
 
     /// An address in the caller's stack frame.
@@ -72,11 +61,11 @@ extension StackBounds {
     /// and freed when the thread ends.
     static func threadRegion() -> Region {
         // Without a key of its own (none left), the region is found each time.
-        guard let key = ThreadRegionKey.key else { return bounds(margin: 0) }
+        guard let key = ThreadRegionKey.key else { return bounds() }
         if let stored = pthread_getspecific(key) {
             return stored.assumingMemoryBound(to: Region.self).pointee
         }
-        let region = bounds(margin: 0)
+        let region = bounds()
         let stored = UnsafeMutablePointer<Region>.allocate(capacity: 1)
         stored.initialize(to: region)
         if pthread_setspecific(key, stored) != 0 { stored.deallocate() }
@@ -84,7 +73,8 @@ extension StackBounds {
     }
 
     /// Whether the caller is within `margin` bytes of the end of its
-    /// thread's stack.
+    /// thread's stack. An address outside the stack (a sanitizer's fake
+    /// frame) is not counted.
     static func isNearEnd(margin: UInt) -> Bool {
         let region = threadRegion()
         let here = current()
