@@ -111,11 +111,9 @@ extension ComparisonOperator: Codable {
 // that the evaluator, the printer or the SQL lowering were not written for.
 
 extension ExpressionNode {
-    enum CodingKeys: String, CodingKey { case kind, range }
-
     public init(from decoder: any Decoder) throws {
         try CodingStack.check(Self.self, decoding: true)
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingStack.NodeKeys.self)
         let kind = try c.decode(Kind.self, forKey: .kind)
         if let problem = kind.structuralProblem {
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: problem)
@@ -180,11 +178,9 @@ extension ExpressionNode {
 }
 
 extension PredicateNode {
-    enum CodingKeys: String, CodingKey { case kind, range }
-
     public init(from decoder: any Decoder) throws {
         try CodingStack.check(Self.self, decoding: true)
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingStack.NodeKeys.self)
         self.init(try c.decode(Kind.self, forKey: .kind), range: try c.decodeIfPresent(SourceRange.self, forKey: .range))
     }
 
@@ -212,6 +208,7 @@ enum CodingStack {
         try c.encodeIfPresent(range, forKey: .range)
     }
 
+    /// The keys of a node's JSON form.
     enum NodeKeys: String, CodingKey { case kind, range }
 
     /// The error has no coding path: building one takes a frame for each
