@@ -264,6 +264,28 @@ struct StringSemanticsTests {
         #expect(matches > 2000)
     }
 
+    /// Segments longer than one word of shift-and (64 elements), and of
+    /// lengths at the words' edges, agree with LIKE's definition: the state
+    /// carried from word to word, the last bit in the last word.
+    @Test func longLikeSegmentsAgreeWithDefinition() {
+        var rng = SplitMix(seed: 77)
+        var matches = 0
+        for round in 0..<300 {
+            let length = [63, 64, 65, 127, 128, 129, 200][round % 7]
+            // A segment of `a`, `b` and `?` between two stars, and a string
+            // made around it (half the time from the segment itself).
+            let segment = (0..<length).map { _ in ["a", "b", "?", "?"][Int(rng.next() % 4)] }
+            let filled = segment.map { $0 == "?" ? (rng.next() % 2 == 0 ? "a" : "b") : $0 }.joined()
+            let noise = { (n: Int) in (0..<n).map { _ in rng.next() % 3 == 0 ? "b" : "a" }.joined() }
+            let string = round % 2 == 0 ? noise(Int(rng.next() % 300)) : noise(Int(rng.next() % 50)) + filled + noise(Int(rng.next() % 50))
+            let pattern = "x*" + segment.joined() + "*y"
+            let expected = referenceLike(StringSemantics.key("x" + string + "y", []), LikePattern.compile(StringSemantics.key(pattern, [])))
+            if expected { matches += 1 }
+            #expect(StringOperations.like("x" + string + "y", pattern, []) == expected, "\(string) LIKE \(pattern)")
+        }
+        #expect(matches > 100)
+    }
+
     /// Searches and LIKE whose place-by-place or backtracking forms took
     /// time n·m: 200,000 `a`s against `a…ab` (100,000 `a`s). Each took
     /// seconds (tens of seconds in a debug build) before the searches were
@@ -289,11 +311,18 @@ struct StringSemanticsTests {
         #expect(try filter.evaluate(with: ["s": .string(hay + "b")]))
         #expect(!StringOperations.like(hay, "*" + needle + "*", [.caseInsensitive]))
         #expect(StringOperations.like(hay + "b", "*" + needle + "*", [.caseInsensitive]))
-        // With a `?`, the segment is two runs of literals, found together.
+        // With a `?`, the segment is two runs of literals, found together;
+        // with 2,000 `?`s (2,000 runs, each followed through the string
+        // before), shift-and takes 63 words a scalar.
         let withAny = needle.prefix(50_000) + "?" + needle.dropFirst(50_001)
         #expect(!StringOperations.like(hay, "*" + withAny + "*", []))
         #expect(StringOperations.like("b" + hay + "b", "*" + withAny + "*", []))
         #expect(StringOperations.like(hay + "ab", "*a?" + found.dropFirst(3) + "?b", []))
+        let manyAny = String(repeating: "a?", count: 2_000) + "b"
+        let shortHay = String(repeating: "a", count: 20_000)
+        #expect(!StringOperations.like(shortHay, "*" + manyAny + "*", []))
+        #expect(StringOperations.like(shortHay + "b", "*" + manyAny + "*", []))
+        #expect(StringOperations.like(shortHay + "b" + shortHay, "*" + manyAny + "*", [.caseInsensitive]))
     }
 
     /// `doubleValue` of a string: the longest prefix `Double` reads, found by

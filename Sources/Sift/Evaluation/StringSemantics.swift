@@ -261,6 +261,9 @@ enum LikePattern {
         let elements: [Element]
         /// The runs of literals, each with where it starts in the segment.
         let runs: [(offset: Int, key: SearchKey<UInt32>)]
+        /// Shift-and's masks, for a segment with more runs than it has
+        /// words of 64 elements.
+        let masks: ShiftAndMasks?
 
         init(_ elements: [Element]) {
             self.elements = elements
@@ -276,6 +279,7 @@ enum LikePattern {
             }
             if !run.isEmpty { runs.append((elements.count - run.count, SearchKey(run, automaton: true))) }
             self.runs = runs
+            masks = runs.count > (elements.count + 63) / 64 ? ShiftAndMasks(elements) : nil
         }
 
         var count: Int { elements.count }
@@ -289,19 +293,24 @@ enum LikePattern {
         }
 
         /// The leftmost place in `from...end - count` where the segment is
-        /// in `s`. A segment without `?` is one run, found by its
-        /// ``SearchKey``. Otherwise each run's automaton reads the string
-        /// once, together, and counts at each place where the segment
-        /// would start how many runs are there; a place where all of them
-        /// are is a match. It is decided as soon as the segment's last
-        /// element is read, so the first one decided is the leftmost. That
-        /// costs one step per run and scalar: O(n·r) for r runs, where
-        /// comparing the segment at each place could cost n times the
-        /// segment's length.
+        /// in `s`, in time O(n·min(r, ⌈m/64⌉)) for a string of n scalars
+        /// and a segment of m elements in r runs of literals, where
+        /// comparing the segment at each place could cost n·m.
+        ///
+        /// A segment without `?` is one run, found by its ``SearchKey``.
+        /// Otherwise, with few runs (a long segment with a few `?`s), each
+        /// run's automaton reads the string once, together, and counts at
+        /// each place where the segment would start how many runs are
+        /// there; a place where all of them are is a match, decided as soon
+        /// as the segment's last element is read, so the first one decided
+        /// is the leftmost: one step per run and scalar. With more runs than
+        /// words of 64 elements (`?`s spread through the segment), shift-and
+        /// (``ShiftAndMasks``) takes one step per word and scalar.
         func firstMatch(in s: [UInt32], from: Int, to end: Int) -> Int? {
             if count > end - from { return nil }
             if runs.isEmpty { return from }
             if runs.count == 1 && runs[0].key.count == count { return runs[0].key.firstMatch(in: s, from: from, to: end) }
+            if let masks { return masks.firstMatch(in: s, from: from, to: end) }
             var states = [Int](repeating: 0, count: runs.count)
             // Runs found for the place i are counted at i % count: the place
             // is decided, and its slot cleared, before a run of place
@@ -324,6 +333,77 @@ enum LikePattern {
                     if found[place % count] == runs.count { return place }
                     found[place % count] = 0
                 }
+            }
+            return nil
+        }
+    }
+
+    /// The masks of shift-and (Baeza-Yates–Gonnet) for a segment of
+    /// literals and `?`: for each scalar of the segment, the positions it
+    /// may stand at (its own, and every `?`), in words of 64 positions.
+    /// After each scalar of the string, bit j of the state says whether the
+    /// segment's first j + 1 elements end there; the first time the last
+    /// bit is set the place is decided, and it is the leftmost.
+    struct ShiftAndMasks: Sendable {
+        let count: Int
+        let words: Int
+        /// The positions of the `?`s: the mask of a scalar not in the segment.
+        let any: [UInt64]
+        /// Each literal's row in `rows`.
+        let row: [UInt32: Int]
+        /// `words` masks per distinct literal, one after another.
+        let rows: [UInt64]
+
+        init(_ elements: [Element]) {
+            count = elements.count
+            words = (elements.count + 63) / 64
+            var any = [UInt64](repeating: 0, count: words)
+            for (j, e) in elements.enumerated() where e == .any { any[j / 64] |= 1 << UInt64(j % 64) }
+            var row: [UInt32: Int] = [:]
+            var rows: [UInt64] = []
+            for (j, e) in elements.enumerated() {
+                guard case .literal(let c) = e else { continue }
+                let r: Int
+                if let known = row[c] {
+                    r = known
+                } else {
+                    r = row.count
+                    row[c] = r
+                    rows.append(contentsOf: any)
+                }
+                rows[r * words + j / 64] |= 1 << UInt64(j % 64)
+            }
+            self.any = any
+            self.row = row
+            self.rows = rows
+        }
+
+        func firstMatch(in s: [UInt32], from: Int, to end: Int) -> Int? {
+            let lastWord = (count - 1) / 64
+            let lastBit: UInt64 = 1 << UInt64((count - 1) % 64)
+            if words == 1 {
+                var state: UInt64 = 0
+                var i = from
+                while i < end {
+                    let mask = row[s[i]].map { rows[$0] } ?? any[0]
+                    state = ((state << 1) | 1) & mask
+                    i += 1
+                    if state & lastBit != 0 { return i - count }
+                }
+                return nil
+            }
+            var state = [UInt64](repeating: 0, count: words)
+            var i = from
+            while i < end {
+                let base = row[s[i]].map { $0 * words }
+                var carry: UInt64 = 1
+                for w in 0..<words {
+                    let shifted = (state[w] << 1) | carry
+                    carry = state[w] >> 63
+                    state[w] = shifted & (base.map { rows[$0 + w] } ?? any[w])
+                }
+                i += 1
+                if state[lastWord] & lastBit != 0 { return i - count }
             }
             return nil
         }
