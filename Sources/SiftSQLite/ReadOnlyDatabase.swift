@@ -49,7 +49,9 @@ public enum ReadOnlyDatabase {
     }
 
     /// Opens the SQLite file at `path` for reading (`configuration` is used
-    /// with `readonly` set). Fails when the file cannot be read or is not a
+    /// with `readonly` set). Fails when the file cannot be read, is not a
+    /// regular file (a symbolic link is followed: opening a FIFO with no
+    /// writer would block for ever, and a device never ends), or is not a
     /// database.
     public static func open(path: String, configuration: Configuration = .sift) throws -> DatabaseQueue {
         try open(path: path, configuration: configuration, uriFilenames: uriFilenames)
@@ -58,6 +60,10 @@ public enum ReadOnlyDatabase {
     /// `uriFilenames` says whether SQLite reads `file:` names as URIs.
     static func open(path: String, configuration: Configuration, uriFilenames: Bool) throws -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseFileError("no such file: \(path)") }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw DatabaseFileError("\(path) is not a regular file")
+        }
         var configuration = configuration
         configuration.readonly = true
         let absolute = URL(fileURLWithPath: path).path

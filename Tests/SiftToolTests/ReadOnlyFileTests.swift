@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SiftSQL
+import Synchronization
 @testable import SiftSQLite
 import Testing
 
@@ -128,6 +129,30 @@ struct ReadOnlyFileTests {
             #expect(entities == ["t"])
             try queue.close()
             #expect(try Schema.read(sqliteFile: path).entities.map(\.name) == ["t"])
+        }
+    }
+
+    /// The library refuses a FIFO, a directory and a device at once: reading
+    /// a FIFO's header (to tell WAL mode) would block until a writer came.
+    /// Should `open` block, the test opens the FIFO for writing itself, which
+    /// lets it go on, and fails.
+    @Test func libraryRefusesWhatIsNotARegularFile() throws {
+        let (directory, fifo) = try CommandLineTests.fifo()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for path in [fifo, directory, "/dev/zero"] {
+            let done = DispatchSemaphore(value: 0)
+            let thrown = Mutex<String?>(nil)
+            Thread.detachNewThread {
+                do { _ = try ReadOnlyDatabase.open(path: path) } catch { thrown.withLock { $0 = "\(error)" } }
+                done.signal()
+            }
+            if done.wait(timeout: .now() + 20) == .timedOut {
+                Issue.record("ReadOnlyDatabase.open blocked on \(path)")
+                let writer = open(fifo, O_WRONLY)
+                done.wait()
+                close(writer)
+            }
+            #expect(thrown.withLock { $0 } == "\(path) is not a regular file", "\(path)")
         }
     }
 
