@@ -43,8 +43,14 @@ build: system-deps
 # The tests run against a throwaway PostgreSQL server of their own
 # (SIFT_POSTGRES); scripts/postgres.sh starts it and removes it afterwards.
 # The REPL is driven in tmux, which must be there (SIFT_REQUIRE_TMUX).
+# Then the suites of the fast paths that read the standard library's
+# layouts run again with every layout check made to fail (as on a platform
+# whose layouts differ), so that the fallbacks are tested here too.
+LAYOUT_SUITES = InPlaceProgramTests|InPlaceReaderTests|TypedObjectTests|TypedReaderTests|FastPathTests|StringSemanticsTests|EvaluationTests|ValueTableTests
+
 swift-test: build
 	SIFT_REQUIRE_TMUX=1 scripts/postgres.sh run $(SWIFT) test --skip-build
+	SIFT_LAYOUT_CHECKS=fail $(SWIFT) test --skip-build --filter '$(LAYOUT_SUITES)'
 
 # The conformance cases through the command-line runner: every case must
 # parse (or fail to parse) as expected; results are compared by the tests.

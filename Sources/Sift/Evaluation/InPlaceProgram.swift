@@ -1,3 +1,5 @@
+import Foundation
+
 /// A predicate of a ``TypedFilter`` made only of AND, OR, NOT and comparisons
 /// read in place (``InPlaceLeaf``), compiled to a flat list of steps with
 /// jumps, as a compiler lowers `&&` and `||`: each step tests one comparison
@@ -240,6 +242,11 @@ struct InPlaceProgram: Sendable {
             case .notEqual: (low, high, negated) = (c, c, true)
             }
             (s.low, s.high, s.negated) = (low.bitPattern, high.bitPattern, negated)
+        case .string where !InlineString.layoutHolds, .strings where !InlineString.layoutHolds:
+            // Without the layout the words are compared by, the leaf's own
+            // test reads the strings (and arrays) as any code does.
+            tests.append(InPlaceComparison<ObjectAddress>.test(leaf))
+            s.test = tests.count - 1
         case .string(let offset, let literal, let equal):
             (s.operation, s.offset) = (.string, offset)
             if !equal { (s.ifTrue, s.ifFalse) = (ifFalse, ifTrue) }
@@ -402,6 +409,19 @@ struct InPlaceProgram: Sendable {
     }
 }
 
+/// The checks of the standard library's layouts that the fast paths read
+/// values by (``InlineString/layoutHolds``, ``StringArrayLayout/holds``).
+/// Each is made once, on values made for the purpose; where one fails, the
+/// code that would rely on it is never used and the general reading of the
+/// values answers instead.
+enum LayoutChecks {
+    /// `SIFT_LAYOUT_CHECKS=fail` in the environment makes every check fail,
+    /// as on a platform whose layouts differ, so that the tests can run the
+    /// fallbacks on this one (`make test` runs the fast-path suites again
+    /// with it). Read once, when the first check is made.
+    static let forcedToFail: Bool = ProcessInfo.processInfo.environment["SIFT_LAYOUT_CHECKS"] == "fail"
+}
+
 /// A string of at most 15 UTF-8 bytes as a Swift string value holds it
 /// inline on a 64-bit little-endian platform: the bytes in order across the
 /// two words, the count in the low four bits of the last byte, and bit 61 of
@@ -447,8 +467,15 @@ struct InlineString {
     }
 
     /// Whether strings made at run time are laid out as described: short
-    /// ones (ASCII and not) inline with their bytes and count, a long one not.
+    /// ones (ASCII and not) inline with their bytes and count, a long one
+    /// not. Never on a platform whose strings are not two 64-bit
+    /// little-endian words (the check would read past a smaller value), nor
+    /// when ``LayoutChecks/forcedToFail``.
     static let layoutHolds: Bool = {
+        #if !(_endian(little) && _pointerBitWidth(_64))
+            return false
+        #endif
+        guard MemoryLayout<String>.size == 16, !LayoutChecks.forcedToFail else { return false }
         for sample in ["", "a", "Ann", "éé", "Ivo Å", "123456789012345"] {
             let made = String(decoding: Array(sample.utf8), as: UTF8.self)
             let w = words(of: made)
@@ -472,6 +499,7 @@ enum StringArrayLayout {
         #if _runtime(_ObjC) || !_pointerBitWidth(_64)
             return false
         #else
+            if LayoutChecks.forcedToFail { return false }
             let samples: [[String]] = [[], ["a"], ["x", "a string longer than fifteen bytes", "é", ""]]
             return samples.allSatisfy { sample in
                 withUnsafeBytes(of: sample) { value in
