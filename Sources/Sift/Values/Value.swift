@@ -135,9 +135,39 @@ enum NumericValue {
             return x < dy ? .orderedAscending : (x > dy ? .orderedDescending : .orderedSame)
         case (.int, .decimal):
             return compare(b, a).map { $0.reversed }
-        case (.decimal, .double), (.double, .decimal):
-            return compare(.double(a.doubleValue), .double(b.doubleValue))
+        case (.decimal(let x), .double(let y)):
+            if y.isNaN { return nil }
+            if let exact = decimal(equalTo: y) { return compare(.decimal(x), .decimal(exact)) }
+            // A double that no decimal equals (an infinity, or beyond the
+            // range `Decimal(string:)` reads) is ordered by its value; should
+            // the decimal's nearest double be the same, by its sign.
+            let order = compare(.double(double(equalTo: x)), .double(y))
+            return order == .orderedSame ? (y > 0 ? .orderedAscending : .orderedDescending) : order
+        case (.double, .decimal):
+            return compare(b, a).map { $0.reversed }
         }
+    }
+
+    /// The decimal a double equals: its exact value when it is a whole
+    /// number in `Int`'s range, and otherwise the shortest decimal that reads
+    /// back as the same double (`0.1` for the double nearest 0.1, as
+    /// Foundation turns a double into a decimal). So each double equals at
+    /// most one decimal and a decimal at most one double, and equality across
+    /// integers, doubles and decimals is transitive (see ``Value``'s `==`);
+    /// comparing the decimal's nearest double instead made a decimal
+    /// 2^53 + 1 equal to the double 2^53, which equals the integer 2^53,
+    /// which the decimal does not equal. Nil for an infinity or NaN and for
+    /// a double beyond the decimals `Decimal(string:)` reads.
+    static func decimal(equalTo d: Double) -> Decimal? {
+        if let i = Int(exactly: d) { return Decimal(i) }
+        guard d.isFinite else { return nil }
+        return Decimal(string: d.description)
+    }
+
+    /// The double a decimal equals, if one does (``decimal(equalTo:)``):
+    /// the decimal's value correctly rounded, read from its digits.
+    static func double(equalTo x: Decimal) -> Double {
+        Double(x.description) ?? NSDecimalNumber(decimal: x).doubleValue
     }
 
     private static func compareIntDouble(_ x: Int, _ y: Double) -> ComparisonResult? {
@@ -166,6 +196,15 @@ extension ComparisonResult {
 // MARK: - Equatable, Hashable
 
 extension Value: Equatable {
+    /// Values are equal as a predicate's `==` finds them, without options.
+    /// Numbers (Booleans as 0 and 1) are equal when their values are:
+    /// integers and doubles exactly (the integer 2^53 + 1 is not the double
+    /// 2^53), and a decimal and a double when the decimal is the one the
+    /// double stands for, its shortest form (the double nearest 0.1 equals
+    /// the decimal 0.1). This equality is transitive and agrees with
+    /// `hash(into:)`, so sets and dictionary keys of mixed numbers hold each
+    /// value once. NaN equals nothing. Strings are equal when their Unicode
+    /// scalars are.
     public static func == (lhs: Value, rhs: Value) -> Bool {
         if let a = NumericValue(lhs) {
             guard let b = NumericValue(rhs) else { return false }
@@ -187,11 +226,17 @@ extension Value: Equatable {
 }
 
 extension Value: Hashable {
+    /// Equal values hash alike: a number by its value as an `Int` when it is
+    /// a whole number in range, and otherwise as the double it equals (a
+    /// decimal by its correctly rounded double: the decimal a double equals
+    /// reads back as that double, ``NumericValue/decimal(equalTo:)``).
     public func hash(into hasher: inout Hasher) {
         if let n = NumericValue(self) {
             hasher.combine(0 as UInt8)
             if let i = n.exactInt {
                 hasher.combine(i)
+            } else if case .decimal(let x) = n {
+                hasher.combine(NumericValue.double(equalTo: x))
             } else {
                 hasher.combine(n.doubleValue)
             }
