@@ -70,6 +70,19 @@ struct ValueHashingTests {
         #expect(Value.decimal(Decimal(string: "1152921504606847000")!) != .double(1_152_921_504_606_846_976))
     }
 
+    /// A double made a decimal is the decimal it equals: `CAST(123.456,
+    /// "NSDecimalNumber")` is 123.456 (`Decimal(Double)` gives
+    /// 123.45599999999997952, which the double 123.456 does not equal), and
+    /// decimal arithmetic on such values is exact.
+    @Test func doublesBecomeTheDecimalsTheyEqual() throws {
+        #expect(try Filter(#"CAST(123.456, "NSDecimalNumber") == 123.456"#).evaluate(with: Value.null))
+        #expect(try Filter("x.decimalValue == 123.456 AND x.decimalValue == %@", arguments: [Decimal(string: "123.456")!])
+            .evaluate(with: ["x": 123.456] as Value))
+        #expect(try Filter(#"CAST(0.1, "NSDecimalNumber") + CAST(0.2, "NSDecimalNumber") == CAST(0.3, "NSDecimalNumber")"#)
+            .evaluate(with: Value.null))
+        #expect(try !Filter("0.1 + 0.2 == 0.3").evaluate(with: Value.null))
+    }
+
     /// Random values of every kind, nested: equal values hash alike.
     @Test func randomValuesHashAsTheyCompare() {
         var rng = SplitMix(seed: 2053)

@@ -187,6 +187,10 @@ enum Conversions {
             guard d.isFinite else {
                 throw Failure(.overflow, "\(FormatPrinter.formatDouble(d)) has no decimal value")
             }
+            // The decimal the double stands for (`123.456`, where
+            // `Decimal(Double)` gives 123.45599999999997952), which is the
+            // decimal it equals; `Decimal(Double)` beyond what that reads.
+            if let shortest = NumericValue.decimal(equalTo: d) { return shortest }
             let result = Decimal(d)
             if result.isNaN {
                 if Swift.abs(d) < 1 { return Decimal(0) }
