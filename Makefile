@@ -3,7 +3,7 @@
 # make fuzz   run each fuzz target for FUZZ_SECONDS (300 by default)
 SWIFT ?= swift
 PYTHON ?= python3
-APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev libedit-dev tmux
+APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev libedit-dev tmux zlib1g-dev
 LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl

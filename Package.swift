@@ -28,9 +28,15 @@ let package = Package(
             name: "SiftSQL",
             dependencies: ["Sift"]
         ),
+        // zlib, for the raw DEFLATE stream of a Core Data store's model cache.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(
             name: "SiftSQLite",
-            dependencies: ["SiftSQL", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SiftSQL", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // libpq, for running lowered statements on a real PostgreSQL server
         // in the tests; the library itself stays driver-free.

@@ -270,6 +270,7 @@ extension Lowering {
         case .date(let e): return 2 + (e == .iso8601 ? 10 : 0)
         case .blob: return 3
         case .uuid: return 4
+        case .unsupported: return 5
         }
     }
 

@@ -274,9 +274,18 @@ struct Lowering {
                         .unknownKey, "\(key) is an attribute of \(entity.name); it has no key \(components[i + 1])",
                         entity: entity, key: components[i + 1], range: range)
                 }
+                if case .unsupported(let kind) = a.type {
+                    throw error(
+                        .unsupported,
+                        "\(key) is a \(kind) attribute of \(entity.name): its stored form cannot be compared in SQL",
+                        entity: entity, key: key, range: range)
+                }
                 return .column(
                     Column(sql: "\(alias).\(ctx.q(a.column))", type: a.type, nullable: nullable || a.isOptional,
                            key: written))
+            }
+            if member == nil, let reason = entity.unsupportedReason(key) {
+                throw error(.unsupported, reason, entity: entity, key: key, range: range)
             }
             guard case .relationship(let r)? = member else {
                 throw error(

@@ -99,10 +99,20 @@ public struct Entity: Sendable, Hashable, Codable {
     /// For tables shared by several entities (Core Data's sub-entities): the
     /// column telling them apart and this entity's values in it.
     public var discriminator: Discriminator?
+    /// The entity this one inherits from (Core Data's superentity), for
+    /// display: its attributes and relationships are already listed here.
+    public var parent: String?
+    /// Whether the entity has no objects of its own, only its sub-entities'.
+    public var isAbstract: Bool
+    /// Keys the entity has that no SQL can read (fetched properties,
+    /// transient attributes), each with the reason given when a key path
+    /// names it.
+    public var unsupportedKeys: [UnsupportedKey]
 
     public init(
         _ name: String, table: String? = nil, primaryKey: String = "id", attributes: [Attribute],
-        relationships: [Relationship] = [], discriminator: Discriminator? = nil
+        relationships: [Relationship] = [], discriminator: Discriminator? = nil, parent: String? = nil,
+        isAbstract: Bool = false, unsupportedKeys: [UnsupportedKey] = []
     ) {
         self.name = name
         self.table = table ?? name
@@ -110,6 +120,15 @@ public struct Entity: Sendable, Hashable, Codable {
         self.attributes = attributes
         self.relationships = relationships
         self.discriminator = discriminator
+        self.parent = parent
+        self.isAbstract = isAbstract
+        self.unsupportedKeys = unsupportedKeys
+    }
+
+    /// The reason `name` is a key the SQL cannot read, if it is one.
+    public func unsupportedReason(_ name: String) -> String? {
+        (unsupportedKeys.first { $0.name == name } ?? unsupportedKeys.first { $0.name.lowercased() == name.lowercased() })?
+            .reason
     }
 
     /// The attribute called `name`: its exact name first, then ignoring
@@ -141,7 +160,7 @@ public struct Entity: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, table, primaryKey, attributes, relationships, discriminator
+        case name, table, primaryKey, attributes, relationships, discriminator, parent, abstract, unsupportedKeys
     }
 
     public init(from decoder: any Decoder) throws {
@@ -152,6 +171,38 @@ public struct Entity: Sendable, Hashable, Codable {
         attributes = try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? []
         relationships = try c.decodeIfPresent([Relationship].self, forKey: .relationships) ?? []
         discriminator = try c.decodeIfPresent(Discriminator.self, forKey: .discriminator)
+        parent = try c.decodeIfPresent(String.self, forKey: .parent)
+        isAbstract = try c.decodeIfPresent(Bool.self, forKey: .abstract) ?? false
+        unsupportedKeys = try c.decodeIfPresent([UnsupportedKey].self, forKey: .unsupportedKeys) ?? []
+    }
+
+    /// The keys read by ``init(from:)``; those of Core Data's model (parent,
+    /// abstract, unsupported keys) only when they say something, so that a
+    /// plain schema's JSON is as it was.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(table, forKey: .table)
+        try c.encode(primaryKey, forKey: .primaryKey)
+        try c.encode(attributes, forKey: .attributes)
+        try c.encode(relationships, forKey: .relationships)
+        try c.encodeIfPresent(discriminator, forKey: .discriminator)
+        try c.encodeIfPresent(parent, forKey: .parent)
+        if isAbstract { try c.encode(true, forKey: .abstract) }
+        if !unsupportedKeys.isEmpty { try c.encode(unsupportedKeys, forKey: .unsupportedKeys) }
+    }
+}
+
+/// A key of an entity that has no SQL form, and why.
+public struct UnsupportedKey: Sendable, Hashable, Codable {
+    public var name: String
+    /// The message a key path naming it gets, e.g. "feedbacks is a fetched
+    /// property of Author: it is a fetch of its own, with no column".
+    public var reason: String
+
+    public init(_ name: String, reason: String) {
+        self.name = name
+        self.reason = reason
     }
 }
 
@@ -196,7 +247,7 @@ public struct Attribute: Sendable, Hashable, Codable {
         guard let t = AttributeType(name: typeName, dateEncoding: encoding) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c,
-                debugDescription: "unknown attribute type \(typeName) (integer, double, string, boolean, date, blob, uuid)")
+                debugDescription: "unknown attribute type \(typeName) (integer, double, string, boolean, date, blob, uuid, transformable)")
         }
         type = t
     }
@@ -227,6 +278,14 @@ public enum AttributeType: Sendable, Hashable {
     case blob
     /// A UUID stored as its upper-case text form (`E621E1F8-C36C-495A-…`).
     case uuid
+    /// A column whose stored form no predicate can compare (Core Data's
+    /// Transformable, an archive; ObjectID; Undefined), named by its kind.
+    /// It is fetched as it is stored; a key path naming it is refused.
+    case unsupported(String)
+
+    /// The Core Data attribute types kept as ``unsupported(_:)``, as the
+    /// JSON form names them.
+    public static let unsupportedNames = ["transformable", "objectID", "undefined"]
 
     /// The name used in the JSON form.
     public var name: String {
@@ -238,6 +297,7 @@ public enum AttributeType: Sendable, Hashable {
         case .date: return "date"
         case .blob: return "blob"
         case .uuid: return "uuid"
+        case .unsupported(let kind): return kind
         }
     }
 
@@ -250,7 +310,9 @@ public enum AttributeType: Sendable, Hashable {
         case "date": self = .date(dateEncoding)
         case "blob", "data", "binary": self = .blob
         case "uuid": self = .uuid
-        default: return nil
+        default:
+            guard let kind = Self.unsupportedNames.first(where: { $0.lowercased() == name.lowercased() }) else { return nil }
+            self = .unsupported(kind)
         }
     }
 }
@@ -272,6 +334,12 @@ public struct Relationship: Sendable, Hashable, Codable {
     /// The entity at the other end.
     public var destination: String
     public var kind: Kind
+    /// The relationship at the other end that mirrors this one, if the
+    /// model names one (Core Data's inverse relationship).
+    public var inverse: String?
+    /// Whether the to-many keeps its objects in order (Core Data's ordered
+    /// relationships); predicates treat it as a set all the same.
+    public var isOrdered: Bool
 
     public enum Kind: Sendable, Hashable {
         /// This table's `column` holds the destination's primary key.
@@ -283,10 +351,12 @@ public struct Relationship: Sendable, Hashable, Codable {
         case manyToMany(table: String, sourceColumn: String, destinationColumn: String)
     }
 
-    public init(_ name: String, _ destination: String, _ kind: Kind) {
+    public init(_ name: String, _ destination: String, _ kind: Kind, inverse: String? = nil, ordered: Bool = false) {
         self.name = name
         self.destination = destination
         self.kind = kind
+        self.inverse = inverse
+        self.isOrdered = ordered
     }
 
     public static func toOne(_ name: String, _ destination: String, column: String) -> Relationship {
@@ -310,13 +380,15 @@ public struct Relationship: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, destination, toOne, toMany, joinTable, sourceColumn, destinationColumn
+        case name, destination, toOne, toMany, joinTable, sourceColumn, destinationColumn, inverse, ordered
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         destination = try c.decode(String.self, forKey: .destination)
+        inverse = try c.decodeIfPresent(String.self, forKey: .inverse)
+        isOrdered = try c.decodeIfPresent(Bool.self, forKey: .ordered) ?? false
         if let column = try c.decodeIfPresent(String.self, forKey: .toOne) {
             kind = .toOne(column: column)
         } else if let column = try c.decodeIfPresent(String.self, forKey: .toMany) {
@@ -344,5 +416,7 @@ public struct Relationship: Sendable, Hashable, Codable {
             try c.encode(s, forKey: .sourceColumn)
             try c.encode(d, forKey: .destinationColumn)
         }
+        try c.encodeIfPresent(inverse, forKey: .inverse)
+        if isOrdered { try c.encode(true, forKey: .ordered) }
     }
 }

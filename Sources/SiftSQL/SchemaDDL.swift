@@ -61,7 +61,8 @@ extension Schema {
         case (.date, .sqlite): return "REAL"
         case (.date, .postgreSQL): return "DOUBLE PRECISION"
         case (.blob, .sqlite): return "BLOB"
-        case (.blob, .postgreSQL): return "BYTEA"
+        case (.blob, .postgreSQL), (.unsupported, .postgreSQL): return "BYTEA"
+        case (.unsupported, .sqlite): return "BLOB"
         }
     }
 }

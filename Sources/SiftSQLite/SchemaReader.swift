@@ -91,26 +91,99 @@ extension Schema {
     ///   sub-entities', and all the table's attributes and to-one
     ///   relationships, since the store does not say which entity declared a
     ///   column.
+    ///
+    /// **Core Data stores with a model.** A store whose `Z_MODELCACHE` holds
+    /// the compiled model (Core Data writes it since macOS 10.13 / iOS 11,
+    /// SwiftData always) is read through it, as ``read(from:model:)`` reads
+    /// it with a model given; the rules above are then not used.
     public static func read(from db: Database) throws -> Schema {
+        try read(from: db, model: nil as CoreDataModel?)
+    }
+
+    /// The schema of a Core Data store as its model describes it: the
+    /// model's entity and property names (camel case), attribute types and
+    /// optionality, to-one, to-many, many-to-many and one-to-one
+    /// relationships with their inverses, ordered relationships, abstract
+    /// entities and sub-entities.
+    ///
+    /// - `model`: the model to use; nil reads the one the store caches in
+    ///   `Z_MODELCACHE`, and without one infers the schema from the tables
+    ///   (see ``read(from:)``).
+    /// - Columns: `Z` + the upper-cased property name. Sub-entities share
+    ///   their root entity's table; when two of them declare a property of
+    ///   the same name, the one with the lower entity number (the order of
+    ///   `Z_PRIMARYKEY`) keeps the name and the next gets `1`, `2`…
+    ///   (`ZHEIGHT1`). A property whose column the table lacks is an error:
+    ///   the model is not this store's.
+    /// - Entities: each gets its ancestors' properties and its own, never a
+    ///   sub-entity's; an entity sharing a table reads the rows whose `Z_ENT`
+    ///   is its own number or a sub-entity's, so fetching a parent returns
+    ///   its sub-entities' objects as Core Data does.
+    /// - Types: Integer 16/32/64 `.integer`; Decimal, Double, Float
+    ///   `.double`; String and URI `.string`; Boolean `.boolean`; Date
+    ///   `.date(.referenceSeconds)`; Binary and UUID (16 bytes) `.blob`;
+    ///   Transformable, ObjectID and Undefined `.unsupported`, fetched as
+    ///   stored and refused in predicates. Derived attributes are columns.
+    /// - Relationships: a to-one is its column; a to-many is its inverse
+    ///   to-one's column, else a join table `Z_<n><NAME>` (many-to-many);
+    ///   a one-to-one is a to-one on each side.
+    /// - Fetched properties, transient properties, and a to-many the store
+    ///   keeps nowhere are ``Entity/unsupportedKeys``: a key path naming one
+    ///   gets an error saying why. Tables of entities the model does not
+    ///   have (persistent history: `ACHANGE`, `ATRANSACTION`) are not
+    ///   entities.
+    public static func read(from db: Database, model: CoreDataModel?) throws -> Schema {
         let tables = try SchemaReading.tables(db)
         let names = Set(tables.map { $0.name.uppercased() })
         let schema: Schema
         if names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA") {
-            schema = try CoreDataSchemaReader(db: db, tables: tables).read()
+            if let model = try model ?? cachedModel(db, hasCache: names.contains("Z_MODELCACHE")) {
+                schema = try CoreDataModelMapping(db: db, tables: tables, model: model).read()
+            } else {
+                schema = try CoreDataSchemaReader(db: db, tables: tables).read()
+            }
         } else {
+            guard model == nil else {
+                throw SchemaError("a model describes a Core Data store (tables Z_PRIMARYKEY and Z_METADATA); this database is not one")
+            }
             schema = try PlainSchemaReader(db: db, tables: tables).read()
         }
         try schema.validate()
         return schema
     }
 
+    /// The schema of a Core Data store described by the model file or folder
+    /// at `model` (see ``CoreDataModel/init(contentsOf:)`` and
+    /// ``read(from:model:)``).
+    public static func read(from db: Database, model: URL) throws -> Schema {
+        try read(from: db, model: try CoreDataModel(contentsOf: model))
+    }
+
     /// The schema of the SQLite file at `path`, opened with
     /// ``ReadOnlyDatabase/open(path:configuration:)`` (nothing next to it is
-    /// written); see ``read(from:)``.
-    public static func read(sqliteFile path: String) throws -> Schema {
+    /// written); see ``read(from:)``, and ``read(from:model:)`` for `model`.
+    public static func read(sqliteFile path: String, model: URL? = nil) throws -> Schema {
         guard FileManager.default.fileExists(atPath: path) else { throw SchemaError("no such file: \(path)") }
+        let coreDataModel = try model.map { url throws(SchemaError) in try CoreDataModel(contentsOf: url) }
         let queue = try ReadOnlyDatabase.open(path: path, configuration: Configuration())
-        return try queue.read { try read(from: $0) }
+        return try queue.read { try read(from: $0, model: coreDataModel) }
+    }
+
+    /// The model a store caches in `Z_MODELCACHE`, if it has one.
+    private static func cachedModel(_ db: Database, hasCache: Bool) throws -> CoreDataModel? {
+        guard hasCache else { return nil }
+        let size = try Int.fetchOne(db, sql: "SELECT max(length(Z_CONTENT)) FROM Z_MODELCACHE") ?? 0
+        guard size > 0 else { return nil }
+        guard size <= CoreDataModel.maximumSize else {
+            throw SchemaError("Z_MODELCACHE: \(size) bytes, over the model size limit of \(CoreDataModel.maximumSize)")
+        }
+        guard let data = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE WHERE length(Z_CONTENT) > 0 LIMIT 1")
+        else { return nil }
+        do {
+            return try CoreDataModel(modelCache: data, source: "Z_MODELCACHE")
+        } catch {
+            throw SchemaError(error.message + " (pass the model file with --model, or a schema file with --schema)")
+        }
     }
 }
 

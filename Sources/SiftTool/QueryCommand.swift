@@ -36,6 +36,8 @@ struct QueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A schema JSON file to use instead of the inferred schema.", valueName: "file"))
     var schema: String?
 
+    @OptionGroup var model: ModelOption
+
     @Option(help: "How to print the rows; by default a table on a terminal, else jsonl.")
     var output: RowOutput?
 
@@ -45,6 +47,7 @@ struct QueryCommand: ParsableCommand {
         let filter = try input.filter()
         try policy.check(filter)
         try InputFile.requireRegular(database)
+        let coreDataModel = try model.load()
         let queue: DatabaseQueue
         let schema: Schema
         do {
@@ -52,7 +55,7 @@ struct QueryCommand: ParsableCommand {
             if let path = self.schema {
                 schema = try SchemaFile.load(path)
             } else {
-                schema = try queue.read { try Schema.read(from: $0) }
+                schema = try queue.read { try Schema.read(from: $0, model: coreDataModel) }
             }
         } catch let failure as CommandFailure {
             throw failure

@@ -14,16 +14,23 @@ struct SchemaCommand: ParsableCommand {
             --schema` or `sift sql --schema` where the inference is wrong. Given a JSON schema, checks it and \
             prints it back.
 
+            A Core Data store is read through its model: the one it caches (Z_MODELCACHE), or the one --model \
+            names (a .mom, .momd, .xcdatamodel(d) folder, or its contents or elements file); without either, \
+            the schema is inferred from the tables.
+
             Examples:
               sift schema Library.sqlite > schema.json
+              sift schema Recipes.sqlite --model Recipes.xcdatamodeld
               sift schema schema.json
             """)
 
     @Argument(help: "A SQLite file, or a schema JSON file.")
     var file: String
 
+    @OptionGroup var model: ModelOption
+
     func run() throws {
-        let schema = try SchemaFile.load(file)
+        let schema = try SchemaFile.load(file, model: try model.load())
         print(String(decoding: try schema.jsonData(), as: UTF8.self))
     }
 }
@@ -34,15 +41,19 @@ enum SchemaFile {
     /// The first 16 bytes of every SQLite database file.
     static let sqliteHeader = Data("SQLite format 3\0".utf8)
 
-    /// The schema in `path`: read from the database if it is a SQLite file,
-    /// else decoded as JSON (`Schema(json:)`).
-    static func load(_ path: String) throws -> Schema {
+    /// The schema in `path`: read from the database if it is a SQLite file
+    /// (through `model` when given), else decoded as JSON (`Schema(json:)`).
+    static func load(_ path: String, model: CoreDataModel? = nil) throws -> Schema {
         try InputFile.requireRegular(path)
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CommandFailure("cannot read \(path)") }
         let header = handle.readData(ofLength: sqliteHeader.count)
         try? handle.close()
         do {
-            if header == sqliteHeader { return try Schema.read(sqliteFile: path) }
+            if header == sqliteHeader {
+                let queue = try ReadOnlyDatabase.open(path: path)
+                return try queue.read { try Schema.read(from: $0, model: model) }
+            }
+            if model != nil { throw CommandFailure("--model describes a Core Data store; \(path) is a schema file") }
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             // The decoder's own message does not say where the JSON breaks.
             _ = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
@@ -77,6 +88,25 @@ enum SchemaFile {
             }
         default:
             return "\(error)"
+        }
+    }
+}
+
+/// `--model PATH`: the Core Data model of a store that caches none.
+struct ModelOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The Core Data model of the store (.mom, .momd, .xcdatamodel(d), or its contents or elements file).",
+            valueName: "path"))
+    var model: String?
+
+    /// The model, read; nil without the option.
+    func load() throws -> CoreDataModel? {
+        guard let model else { return nil }
+        do {
+            return try CoreDataModel(contentsOf: URL(fileURLWithPath: model))
+        } catch {
+            throw CommandFailure(error.message)
         }
     }
 }

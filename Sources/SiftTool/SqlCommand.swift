@@ -29,6 +29,8 @@ struct SqlCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A schema JSON file or a SQLite database.", valueName: "file"))
     var schema: String
 
+    @OptionGroup var model: ModelOption
+
     @Option(help: ArgumentHelp("The entity to fetch; optional when the schema has only one.", valueName: "name"))
     var entity: String?
 
@@ -42,7 +44,7 @@ struct SqlCommand: ParsableCommand {
     func run() throws {
         let filter = try input.filter()
         try policy.check(filter)
-        let schema = try SchemaFile.load(self.schema)
+        let schema = try SchemaFile.load(self.schema, model: try model.load())
         let request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
         try policy.check(sort: request.sort, parsedFrom: fetch.sort)
         let statement: SQLStatement

@@ -41,7 +41,7 @@ struct Dataset {
     }
 
     /// A JSON array, JSON Lines, or a SQLite file (its schema read from it).
-    static func load(path: String) throws -> Dataset {
+    static func load(path: String, model: CoreDataModel? = nil) throws -> Dataset {
         try InputFile.requireRegular(path)
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CommandFailure(
@@ -52,7 +52,7 @@ struct Dataset {
         if header == Data("SQLite format 3\0".utf8) {
             do {
                 let queue = try ReadOnlyDatabase.open(path: path)
-                let schema = try queue.read { try Schema.read(from: $0) }
+                let schema = try queue.read { try Schema.read(from: $0, model: model) }
                 return try Dataset(origin: path, database: queue, schema: schema)
             } catch {
                 throw CommandFailure("\(path): " + SchemaFile.describe(error))

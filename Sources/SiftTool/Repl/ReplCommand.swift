@@ -21,6 +21,8 @@ struct ReplCommand: ParsableCommand {
     @Argument(help: "A JSON, JSON Lines or SQLite file; the sample data when omitted.")
     var data: String?
 
+    @OptionGroup var model: ModelOption
+
     @Option(help: ArgumentHelp("The entity to start on.", valueName: "name"))
     var use: String?
 
@@ -28,7 +30,8 @@ struct ReplCommand: ParsableCommand {
     var history: String?
 
     func run() throws {
-        let dataset = try data.map { try Dataset.load(path: $0) } ?? Dataset.sample()
+        let coreDataModel = try model.load()
+        let dataset = try data.map { try Dataset.load(path: $0, model: coreDataModel) } ?? Dataset.sample()
         let interactive = isatty(0) != 0 && isatty(1) != 0
         let colors = Terminal.stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let session = ReplSession(dataset: dataset, colors: colors, width: Terminal.columns)

@@ -1,0 +1,219 @@
+import Foundation
+import GRDB
+import SiftSQL
+
+/// A Core Data store's tables described by its model (see
+/// ``Schema/read(from:model:)``).
+struct CoreDataModelMapping {
+    let db: Database
+    let tables: [(name: String, sql: String)]
+    let model: CoreDataModel
+
+    typealias ModelEntity = CoreDataModel.Entity
+    typealias Property = CoreDataModel.Property
+
+    func read() throws -> Schema {
+        let primaryKeyTable = tables.first { $0.name.uppercased() == "Z_PRIMARYKEY" }?.name ?? "Z_PRIMARYKEY"
+        var numbers: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM \(SchemaReading.quote(primaryKeyTable))") {
+            guard let n = Int.fromDatabaseValue(row[0]), let name = String.fromDatabaseValue(row[1]) else { continue }
+            numbers[name] = n
+        }
+        let byName = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for e in model.entities where numbers[e.name] == nil {
+            throw SchemaError("the model's entity \(e.name) is not in the store's Z_PRIMARYKEY: the model does not describe this store")
+        }
+        // Each entity's ancestors, root first.
+        var chains: [String: [ModelEntity]] = [:]
+        for e in model.entities {
+            var chain = [e]
+            var seen: Set<String> = [e.name]
+            while let p = chain[0].parent {
+                guard let parent = byName[p] else { throw SchemaError("the model's entity \(chain[0].name) has an unknown parent entity \(p)") }
+                guard seen.insert(p).inserted else { throw SchemaError("the model's entity \(e.name) inherits from itself (through \(p))") }
+                chain.insert(parent, at: 0)
+            }
+            chains[e.name] = chain
+        }
+        let tableNames = Dictionary(tables.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
+        var tableOf: [String: String] = [:]
+        var columns: [String: [String: String]] = [:]
+        for (name, chain) in chains {
+            guard let table = tableNames["Z" + chain[0].name.uppercased()] else {
+                throw SchemaError("the model's entity \(name) has no table Z\(chain[0].name.uppercased()) in the store")
+            }
+            tableOf[name] = table
+            if columns[table] == nil {
+                let described = try SchemaReading.describe(db, table).columns.map(\.name)
+                columns[table] = Dictionary(described.map { ($0.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
+            }
+        }
+        let ordered = model.entities.sorted { (numbers[$0.name] ?? 0) < (numbers[$1.name] ?? 0) }
+
+        // Columns: Z + the upper-cased name. The entities sharing a table
+        // claim theirs in entity-number order (the root, then its
+        // sub-entities depth first), and a name already claimed by another
+        // entity's property gets 1, 2, … (ZHEIGHT1).
+        var claimed: [String: Set<String>] = [:]
+        var columnOf: [String: [String: String]] = [:]
+        for e in ordered {
+            guard let table = tableOf[e.name] else { continue }
+            for p in e.properties where Self.isColumn(p) {
+                let base = "Z" + p.name.uppercased()
+                var candidate = base
+                var n = 0
+                while claimed[table, default: []].contains(candidate) {
+                    n += 1
+                    candidate = base + String(n)
+                }
+                claimed[table, default: []].insert(candidate)
+                guard let actual = columns[table]?[candidate] else {
+                    throw SchemaError(
+                        "the model's \(e.name).\(p.name) would be column \(candidate) of \(table), which the store does not have: the model does not describe this store")
+                }
+                columnOf[e.name, default: [:]][p.name] = actual
+            }
+        }
+
+        var families: [String: [Int]] = [:]
+        for e in model.entities {
+            for ancestor in chains[e.name] ?? [] { families[ancestor.name, default: []].append(numbers[e.name] ?? 0) }
+        }
+        var sharing: [String: Int] = [:]
+        for e in model.entities { sharing[tableOf[e.name] ?? "", default: 0] += 1 }
+
+        var entities: [Entity] = []
+        for e in ordered {
+            guard let table = tableOf[e.name], let chain = chains[e.name] else { continue }
+            var attributes: [Attribute] = []
+            var relationships: [Relationship] = []
+            var unsupported: [UnsupportedKey] = []
+            for declaring in chain {
+                for p in declaring.properties {
+                    let column = columnOf[declaring.name]?[p.name]
+                    if let reason = Self.unsupportedReason(p, entity: e.name) {
+                        unsupported.append(UnsupportedKey(p.name, reason: reason))
+                        continue
+                    }
+                    switch p.kind {
+                    case .attribute(let code), .derived(let code):
+                        guard let column else { continue }
+                        attributes.append(Attribute(p.name, Self.attributeType(code), column: column, optional: p.isOptional))
+                    case .relationship(let destination, let toMany, let inverse, let isOrdered):
+                        guard byName[destination] != nil else {
+                            throw SchemaError("the model's relationship \(declaring.name).\(p.name) points at an unknown entity \(destination)")
+                        }
+                        if !toMany, let column {
+                            relationships.append(Relationship(p.name, destination, .toOne(column: column), inverse: inverse))
+                        } else if let kind = try toManyKind(
+                            p.name, of: declaring, to: destination, inverse: inverse, chains: chains, columnOf: columnOf,
+                            numbers: numbers)
+                        {
+                            relationships.append(Relationship(p.name, destination, kind, inverse: inverse, ordered: isOrdered))
+                        } else {
+                            unsupported.append(UnsupportedKey(
+                                p.name,
+                                reason: "\(p.name) is a relationship of \(e.name) with no inverse to-one and no join table in the store"))
+                        }
+                    case .fetched:
+                        continue
+                    }
+                }
+            }
+            let family = (families[e.name] ?? []).sorted()
+            entities.append(Entity(
+                e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
+                discriminator: (sharing[table] ?? 0) > 1 ? Discriminator(column: "Z_ENT", values: family) : nil,
+                parent: e.parent, isAbstract: e.isAbstract, unsupportedKeys: unsupported))
+        }
+        return Schema(entities)
+    }
+
+    /// Whether the property has a column of its entity's table: stored
+    /// attributes, derived attributes and to-one relationships.
+    static func isColumn(_ p: Property) -> Bool {
+        guard !p.isTransient else { return false }
+        switch p.kind {
+        case .attribute(let code), .derived(let code): return code != 2100
+        case .relationship(_, let toMany, _, _): return !toMany
+        case .fetched: return false
+        }
+    }
+
+    /// Why a key path may not name `p`, if it may not.
+    static func unsupportedReason(_ p: Property, entity: String) -> String? {
+        if case .fetched = p.kind {
+            return "\(p.name) is a fetched property of \(entity): it runs a fetch request of its own and has no SQL form"
+        }
+        if p.isTransient {
+            return "\(p.name) is a transient property of \(entity): Core Data keeps it in memory only, no column holds it"
+        }
+        if case .attribute(2100) = p.kind {
+            return "\(p.name) is a composite attribute of \(entity): compare one of its elements' columns with a schema file"
+        }
+        return nil
+    }
+
+    /// Core Data's attribute types as stored in SQLite: integers, Decimal
+    /// (REAL), Double and Float; String and URI as text; Boolean 0/1;
+    /// Date as seconds since 2001; Binary and UUID (16 bytes) as BLOBs;
+    /// Transformable (an archive), ObjectID and Undefined unsupported.
+    static func attributeType(_ code: Int) -> AttributeType {
+        switch code {
+        case 100, 200, 300: return .integer
+        case 400, 500, 600: return .double
+        case 700, 1200: return .string
+        case 800: return .boolean
+        case 900: return .date(.referenceSeconds)
+        case 1000, 1100: return .blob
+        case 1800: return .unsupported("transformable")
+        case 2000: return .unsupported("objectID")
+        default: return .unsupported("undefined")
+        }
+    }
+
+    /// A to-many relationship: the inverse to-one's column in the
+    /// destination's table, else a join table `Z_<n><NAME>` with columns
+    /// `Z_<n><INVERSE>` (this side's keys) and `Z_<m><NAME>` (the
+    /// destination's), `n` and `m` the declaring entities' numbers
+    /// (`Z_5TAGS(Z_5NOTES, Z_13TAGS)` for SFNote.tags ↔ SFNoteTag.notes).
+    private func toManyKind(
+        _ name: String, of declaring: ModelEntity, to destination: String, inverse: String?,
+        chains: [String: [ModelEntity]], columnOf: [String: [String: String]], numbers: [String: Int]
+    ) throws -> Relationship.Kind? {
+        var inverseOwner = destination
+        if let inverse {
+            // The inverse is declared on the destination or one of its ancestors.
+            for ancestor in (chains[destination] ?? []).reversed() {
+                guard let p = ancestor.properties.first(where: { $0.name == inverse }) else { continue }
+                inverseOwner = ancestor.name
+                if case .relationship(_, false, _, _) = p.kind, let column = columnOf[ancestor.name]?[inverse] {
+                    return .toMany(inverseColumn: column)
+                }
+                break
+            }
+        }
+        guard let n = numbers[declaring.name], let m = numbers[inverseOwner] else { return nil }
+        let upper = name.uppercased()
+        let inverseUpper = inverse?.uppercased()
+        var candidates = ["Z_\(n)\(upper)"]
+        if let inverseUpper { candidates.append("Z_\(m)\(inverseUpper)") }
+        let tableNames = Dictionary(tables.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
+        for candidate in candidates {
+            guard let table = tableNames[candidate] else { continue }
+            let names = try SchemaReading.describe(db, table).columns.map(\.name)
+                .filter { !$0.uppercased().hasPrefix("Z_FOK_") }
+            let find = { (wanted: String) in names.first { $0.uppercased() == wanted } }
+            let destinationColumn = find("Z_\(m)\(upper)")
+            let sourceColumn = inverseUpper.flatMap { find("Z_\(n)\($0)") }
+            if let sourceColumn, let destinationColumn, sourceColumn != destinationColumn {
+                return .manyToMany(table: table, sourceColumn: sourceColumn, destinationColumn: destinationColumn)
+            }
+            // A relationship that is its own inverse: its keys and REFLEXIVE.
+            if let own = find("Z_\(n)\(upper)"), let reflexive = find("REFLEXIVE") {
+                return .manyToMany(table: table, sourceColumn: own, destinationColumn: reflexive)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import SiftSQL
+
+/// A Core Data managed object model: its entities and their properties, as
+/// the model says them (camel case, types, relationships, inverses,
+/// inheritance), read without Core Data from any of its stored forms:
+///
+/// - a store's `Z_MODELCACHE` (a raw DEFLATE stream of the compiled model),
+///   see ``init(modelCache:source:)``;
+/// - a compiled `.mom` file or a `.momd` folder (its current version);
+/// - an Xcode `.xcdatamodel` or `.xcdatamodeld` folder, or its `contents`
+///   XML file;
+/// - the older Xcode `elements` file (a binary property list).
+///
+/// ```swift
+/// let model = try CoreDataModel(contentsOf: URL(fileURLWithPath: "Model.momd"))
+/// let schema = try db.read { try Schema.read(from: $0, model: model) }
+/// ```
+///
+/// Every read is bounded: at most ``maximumSize`` bytes of model (after
+/// inflating), every reference checked; a damaged file gives a
+/// ``SchemaError`` naming the file and what is wrong with it.
+public struct CoreDataModel: Sendable, Hashable {
+    /// The largest model read, in bytes, after inflating a model cache
+    /// (64 MiB; real models are kilobytes).
+    public static let maximumSize = 64 << 20
+
+    public var entities: [Entity]
+
+    public init(entities: [Entity]) {
+        self.entities = entities
+    }
+
+    /// An entity of the model, with the properties it declares itself (not
+    /// those it inherits from ``parent``).
+    public struct Entity: Sendable, Hashable {
+        public var name: String
+        public var parent: String?
+        public var isAbstract: Bool
+        public var properties: [Property]
+
+        public init(_ name: String, parent: String? = nil, isAbstract: Bool = false, properties: [Property]) {
+            self.name = name
+            self.parent = parent
+            self.isAbstract = isAbstract
+            self.properties = properties
+        }
+    }
+
+    public struct Property: Sendable, Hashable {
+        public var name: String
+        public var kind: Kind
+        public var isOptional: Bool
+        /// Transient properties live in memory only: no column holds them.
+        public var isTransient: Bool
+
+        public init(_ name: String, _ kind: Kind, optional: Bool = true, transient: Bool = false) {
+            self.name = name
+            self.kind = kind
+            self.isOptional = optional
+            self.isTransient = transient
+        }
+    }
+
+    public enum Kind: Sendable, Hashable {
+        /// A stored attribute, with Core Data's type code
+        /// (`NSAttributeType`: 100 Integer 16 … 1800 Transformable).
+        case attribute(type: Int)
+        /// A derived attribute: a column Core Data computes; read-only.
+        case derived(type: Int)
+        case relationship(destination: String, toMany: Bool, inverse: String?, ordered: Bool)
+        /// A fetched property: a fetch request of its own, no column.
+        case fetched
+    }
+
+    /// The entity called `name`.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+
+    /// The type codes of `NSAttributeType` and the names the `contents` XML
+    /// gives them.
+    static let attributeTypes: [(code: Int, name: String)] = [
+        (0, "Undefined"), (100, "Integer 16"), (200, "Integer 32"), (300, "Integer 64"), (400, "Decimal"),
+        (500, "Double"), (600, "Float"), (700, "String"), (800, "Boolean"), (900, "Date"), (1000, "Binary"),
+        (1100, "UUID"), (1200, "URI"), (1800, "Transformable"), (2000, "ObjectID"), (2100, "Composite"),
+    ]
+
+    /// The model in the file or folder at `url`: a `.momd` or
+    /// `.xcdatamodeld` folder (its current version), a `.xcdatamodel`
+    /// folder, a compiled `.mom`, a `contents` XML file or an `elements`
+    /// file (told apart by their first bytes, so copies under other names,
+    /// `X.xcdatamodel.contents`, read too).
+    public init(contentsOf url: URL) throws(SchemaError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SchemaError("no such model file: \(url.path)")
+        }
+        if isDirectory.boolValue {
+            self = try Self.readFolder(url, depth: 0)
+            return
+        }
+        let data = try Self.readFile(url)
+        self = try Self.decode(data, source: url.path)
+    }
+
+    /// The model a store caches in `Z_MODELCACHE.Z_CONTENT`: a raw DEFLATE
+    /// stream of the compiled model. `source` names it in errors.
+    public init(modelCache: Data, source: String) throws(SchemaError) {
+        let archive = try Inflate.raw(modelCache, limit: Self.maximumSize, source: source)
+        self = try Self.decode(archive, source: source)
+    }
+
+    /// A compiled model, a `contents` XML file or an `elements` file.
+    static func decode(_ data: Data, source: String) throws(SchemaError) -> CoreDataModel {
+        if data.starts(with: Data("bplist".utf8)) {
+            let archive = try KeyedArchive(data, source: source)
+            return try archive.isXcodeElements ? archive.elementsModel() : archive.compiledModel()
+        }
+        let text = data.prefix(256).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        if text.starts(with: Data("<".utf8)) { return try ModelXML.read(data, source: source) }
+        throw SchemaError("\(source): not a Core Data model (neither a compiled model, a contents XML file nor an elements file)")
+    }
+
+    private static func readFile(_ url: URL) throws(SchemaError) -> Data {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size <= maximumSize else {
+            throw SchemaError("\(url.path): \(size) bytes, over the model size limit of \(maximumSize)")
+        }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw SchemaError("cannot read \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// `.momd`: the version `VersionInfo.plist` names current (else the only
+    /// `.mom`); `.xcdatamodeld`: the version `.xccurrentversion` names (else
+    /// the only `.xcdatamodel`); `.xcdatamodel`: its `contents`, else its
+    /// `elements`.
+    private static func readFolder(_ url: URL, depth: Int) throws(SchemaError) -> CoreDataModel {
+        guard depth < 2 else { throw SchemaError("\(url.path): a model folder inside a model folder inside another") }
+        let fm = FileManager.default
+        let children = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+        for file in ["contents", "elements"] where children.contains(file) {
+            return try CoreDataModel(contentsOf: url.appendingPathComponent(file))
+        }
+        if let name = currentVersion(url, children) {
+            let candidates = [name, name + ".mom", name + ".xcdatamodel"]
+            if let found = candidates.first(where: { children.contains($0) }) {
+                let child = url.appendingPathComponent(found)
+                var isDirectory: ObjCBool = false
+                _ = fm.fileExists(atPath: child.path, isDirectory: &isDirectory)
+                return isDirectory.boolValue ? try readFolder(child, depth: depth + 1) : try CoreDataModel(contentsOf: child)
+            }
+            throw SchemaError("\(url.path): the current model version \(name) is not in the folder")
+        }
+        let versions = children.filter { $0.hasSuffix(".mom") || $0.hasSuffix(".xcdatamodel") }.sorted()
+        guard versions.count == 1 else {
+            throw SchemaError(
+                versions.isEmpty
+                    ? "\(url.path): no model in the folder (no contents, elements, .mom or .xcdatamodel)"
+                    : "\(url.path): \(versions.count) model versions and no current version named; pass one of \(versions.joined(separator: ", "))")
+        }
+        let child = url.appendingPathComponent(versions[0])
+        return versions[0].hasSuffix(".mom") ? try CoreDataModel(contentsOf: child) : try readFolder(child, depth: depth + 1)
+    }
+
+    /// The current version's name, from a `.momd`'s `VersionInfo.plist` or an
+    /// `.xcdatamodeld`'s `.xccurrentversion`.
+    private static func currentVersion(_ url: URL, _ children: [String]) -> String? {
+        for (file, key) in [("VersionInfo.plist", "NSManagedObjectModel_CurrentVersionName"), (".xccurrentversion", "_XCCurrentVersionName")]
+        where children.contains(file) {
+            guard let data = try? Data(contentsOf: url.appendingPathComponent(file)), data.count <= maximumSize,
+                let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
+                let name = (plist as? [String: Any])?[key] as? String
+            else { continue }
+            return name
+        }
+        return nil
+    }
+}
