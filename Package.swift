@@ -68,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SiftSQLTests",
-            dependencies: ["SiftSQL", "SiftSQLite", "Sift", "CLibPQ"]
+            dependencies: ["SiftSQL", "SiftSQLite", "Sift", "CLibPQ", "CZlib"]
         ),
         .testTarget(
             name: "SiftToolTests",
