@@ -1,0 +1,254 @@
+import CZlib
+import Foundation
+import GRDB
+import Sift
+import SiftSQL
+import SiftSQLite
+import XCTest
+
+/// A Core Data store made here (no Core Data on Linux): Z tables and a
+/// Z_MODELCACHE built as a keyed archive, covering every mapping rule; and
+/// damaged models.
+final class CoreDataModelTests: XCTestCase {
+    /// A keyed archive written as an XML property list with `CF$UID`
+    /// references, turned binary by PropertyListSerialization.
+    final class Archive {
+        var objects: [String] = ["<string>$null</string>"]
+        var classes: [String: Int] = [:]
+
+        func add(_ xml: String) -> Int {
+            objects.append(xml)
+            return objects.count - 1
+        }
+        static func ref(_ n: Int) -> String { "<dict><key>CF$UID</key><integer>\(n)</integer></dict>" }
+        func string(_ s: String) -> Int { add("<string>\(s)</string>") }
+        func klass(_ name: String) -> Int {
+            if let n = classes[name] { return n }
+            let n = add("<dict><key>$classname</key><string>\(name)</string></dict>")
+            classes[name] = n
+            return n
+        }
+        func object(_ className: String, _ fields: [(String, String)]) -> Int {
+            add("<dict><key>$class</key>\(Self.ref(klass(className)))"
+                + fields.map { "<key>\($0.0)</key>\($0.1)" }.joined() + "</dict>")
+        }
+        /// Reserves a slot filled later (entities refer to each other).
+        func reserve() -> Int { add("") }
+
+        func binary(root: Int) throws -> Data {
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>
+                <key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>
+                <key>$top</key><dict><key>root</key>\(Self.ref(root))</dict>
+                <key>$objects</key><array>\(objects.joined())</array></dict></plist>
+                """
+            let plist = try PropertyListSerialization.propertyList(from: Data(xml.utf8), options: [], format: nil)
+            return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        }
+    }
+
+    /// Raw DEFLATE, as Z_MODELCACHE holds it.
+    static func deflateRaw(_ data: Data) -> Data {
+        var stream = z_stream()
+        deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                      Int32(MemoryLayout<z_stream>.size))
+        defer { deflateEnd(&stream) }
+        var input = [UInt8](data)
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))
+        let count = input.withUnsafeMutableBufferPointer { i in
+            output.withUnsafeMutableBufferPointer { o -> Int in
+                stream.next_in = i.baseAddress
+                stream.avail_in = uInt(i.count)
+                stream.next_out = o.baseAddress
+                stream.avail_out = uInt(o.count)
+                deflate(&stream, Z_FINISH)
+                return Int(stream.total_out)
+            }
+        }
+        return Data(output[..<count])
+    }
+
+    typealias Prop = (name: String, fields: [(String, String)], className: String)
+
+    /// The model: Thing (abstract) with an attribute of every type, its
+    /// sub-entities Gadget and Widget each declaring `height` (ZHEIGHT and
+    /// ZHEIGHT1); Owner one-to-one Thing, ordered to-many Part, many-to-many
+    /// Tag.
+    static func modelArchive() throws -> Data {
+        let a = Archive()
+        let names = ["Owner", "Part", "Tag", "Thing", "Gadget", "Widget"]
+        var slots: [String: Int] = [:]
+        for n in names { slots[n] = a.reserve() }
+        let R = Archive.ref
+        func attribute(_ name: String, _ type: Int, optional: Bool = true) -> Prop {
+            (name, [("NSAttributeType", "<integer>\(type)</integer>")] + (optional ? [("NSIsOptional", "<true/>")] : []),
+             "NSAttributeDescription")
+        }
+        func relationship(_ name: String, _ destination: String, toMany: Bool, inverse: String, ordered: Bool = false) -> Prop {
+            (name, [("NSDestinationEntity", R(slots[destination]!)), ("NSMaxCount", "<integer>\(toMany ? 0 : 1)</integer>"),
+                    ("_NSInverseRelationshipName", R(a.string(inverse))), ("NSIsOptional", "<true/>")]
+                + (ordered ? [("NSIsOrdered", "<true/>")] : []), "NSRelationshipDescription")
+        }
+        let types = [("i16", 100), ("i32", 200), ("i64", 300), ("price", 400), ("ratio", 500), ("speed", 600),
+                     ("title", 700), ("flag", 800), ("when", 900), ("bytes", 1000), ("uid", 1100), ("link", 1200),
+                     ("blobby", 1800)]
+        let properties: [String: [Prop]] = [
+            "Owner": [attribute("name", 700, optional: false), relationship("thing", "Thing", toMany: false, inverse: "owner"),
+                      relationship("parts", "Part", toMany: true, inverse: "owner", ordered: true),
+                      relationship("tags", "Tag", toMany: true, inverse: "owners")],
+            "Part": [attribute("name", 700), relationship("owner", "Owner", toMany: false, inverse: "parts")],
+            "Tag": [attribute("name", 700), relationship("owners", "Owner", toMany: true, inverse: "tags")],
+            "Thing": types.map { attribute($0.0, $0.1) } + [relationship("owner", "Owner", toMany: false, inverse: "thing"),
+                     ("shadow", [("NSIsTransient", "<true/>"), ("NSAttributeType", "<integer>300</integer>")], "NSAttributeDescription"),
+                     ("related", [], "NSFetchedPropertyDescription")],
+            "Gadget": [attribute("height", 300)],
+            "Widget": [attribute("height", 300), attribute("depth", 300)],
+        ]
+        let parents = ["Gadget": "Thing", "Widget": "Thing"]
+        for n in names {
+            var keys: [String] = []
+            var values: [String] = []
+            for p in properties[n]! {
+                keys.append(R(a.string(p.name)))
+                values.append(R(a.object(p.className, [("NSPropertyName", R(a.string(p.name)))] + p.fields)))
+            }
+            let dictionary = a.object("NSMutableDictionary", [("NS.keys", "<array>\(keys.joined())</array>"),
+                                                            ("NS.objects", "<array>\(values.joined())</array>")])
+            var fields = [("NSEntityName", R(a.string(n))), ("NSProperties", R(dictionary))]
+            if let p = parents[n] { fields.append(("NSSuperentity", R(slots[p]!))) }
+            if n == "Thing" { fields.append(("NSIsAbstract", "<true/>")) }
+            a.objects[slots[n]!] = "<dict><key>$class</key>\(R(a.klass("NSEntityDescription")))"
+                + fields.map { "<key>\($0.0)</key>\($0.1)" }.joined() + "</dict>"
+        }
+        let values = a.object("NSArray", [("NS.objects", "<array>" + names.map { R(slots[$0]!) }.joined() + "</array>")])
+        let entities = a.object("NSKnownKeysDictionary1", [("values", R(values))])
+        let root = a.object("NSManagedObjectModel", [("NSEntities", R(entities))])
+        return try a.binary(root: root)
+    }
+
+    /// The store, in WAL mode, written by a queue the caller keeps open so
+    /// that the rows stay in the WAL.
+    static func makeStore() throws -> (path: String, writer: DatabaseQueue) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("Generated.sqlite").path
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        let writer = try DatabaseQueue(path: path, configuration: configuration)
+        let cache = deflateRaw(try modelArchive())
+        try writer.write { db in
+            try db.execute(sql: """
+                CREATE TABLE ZOWNER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTHING INTEGER, ZNAME VARCHAR);
+                CREATE TABLE ZPART (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZOWNER INTEGER, Z_FOK_OWNER INTEGER, ZNAME VARCHAR);
+                CREATE TABLE ZTAG (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+                CREATE TABLE ZTHING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZI16 INTEGER, ZI32 INTEGER,
+                    ZI64 INTEGER, ZFLAG INTEGER, ZOWNER INTEGER, ZHEIGHT INTEGER, ZHEIGHT1 INTEGER, ZDEPTH INTEGER,
+                    ZWHEN TIMESTAMP, ZPRICE DECIMAL, ZRATIO FLOAT, ZSPEED FLOAT, ZTITLE VARCHAR, ZLINK VARCHAR,
+                    ZBYTES BLOB, ZUID BLOB, ZBLOBBY BLOB);
+                CREATE TABLE Z_1TAGS (Z_1OWNERS INTEGER, Z_3TAGS INTEGER, PRIMARY KEY (Z_1OWNERS, Z_3TAGS));
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Owner', 0, 2), (2, 'Part', 0, 3), (3, 'Tag', 0, 2),
+                    (4, 'Thing', 0, 3), (5, 'Gadget', 4, 0), (6, 'Widget', 4, 0);
+                INSERT INTO ZOWNER VALUES (1, 1, 1, 1, 'Ann'), (2, 1, 1, 3, 'Bob');
+                INSERT INTO ZPART VALUES (1, 2, 1, 1, 1, 'wheel'), (2, 2, 1, 1, 2, 'bell'), (3, 2, 1, 2, 1, 'seat');
+                INSERT INTO ZTAG VALUES (1, 3, 1, 'red'), (2, 3, 1, 'old');
+                INSERT INTO Z_1TAGS VALUES (1, 1), (1, 2), (2, 2);
+                INSERT INTO ZTHING (Z_PK, Z_ENT, Z_OPT, ZI16, ZTITLE, ZFLAG, ZOWNER, ZHEIGHT, ZHEIGHT1, ZDEPTH, ZWHEN, ZPRICE)
+                    VALUES (1, 5, 1, 7, 'lamp', 1, 1, 30, NULL, NULL, 0, 9.5), (2, 6, 1, 8, 'desk', 0, NULL, NULL, 75, 60, 100, 120),
+                    (3, 6, 1, 9, 'shelf', 1, 2, NULL, 180, 30, 200, 45);
+                """)
+            try db.execute(sql: "INSERT INTO Z_MODELCACHE VALUES (?)", arguments: [cache])
+        }
+        return (path, writer)
+    }
+
+    func testGeneratedStore() throws {
+        let (path, writer) = try Self.makeStore()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))
+        let reader = try ReadOnlyDatabase.open(path: path)
+        let schema = try reader.read { try Schema.read(from: $0) }
+        XCTAssertEqual(CoreDataStoreTests.relationships(schema), [
+            "Owner.thing → Thing (one-to-one, inverse owner)",
+            "Owner.parts → Part (to-many, inverse owner, ordered)",
+            "Owner.tags → Tag (many-to-many, inverse owners)",
+            "Part.owner → Owner (to-one, inverse parts)",
+            "Tag.owners → Owner (many-to-many, inverse tags)",
+            "Thing.owner → Owner (one-to-one, inverse thing)",
+            "Gadget.owner → Owner (one-to-one, inverse thing)",
+            "Widget.owner → Owner (one-to-one, inverse thing)",
+        ])
+        let thing = "i16 integer?, i32 integer?, i64 integer?, price double?, ratio double?, speed double?, title string?, flag boolean?, when date?, bytes blob?, uid blob?, link string?, blobby transformable?"
+        XCTAssertEqual(CoreDataStoreTests.attributes(schema), [
+            "Owner: name string", "Part: name string?", "Tag: name string?", "Thing: " + thing,
+            "Gadget: " + thing + ", height integer?", "Widget: " + thing + ", height integer?, depth integer?",
+        ])
+        XCTAssertEqual(schema.entity(named: "Widget")?.attribute(named: "height")?.column, "ZHEIGHT1")
+        XCTAssertEqual(schema.entity(named: "Thing")?.isAbstract, true)
+        XCTAssertEqual(schema.entity(named: "Thing")?.discriminator?.values, [4, 5, 6])
+        func keys(_ entity: String, _ format: String) throws -> [Int] {
+            let request = FetchRequest(entity: entity, filter: try Filter(format))
+            return try reader.read { try request.fetchPrimaryKeys($0, schema: schema) }.compactMap { Int.fromDatabaseValue($0) }
+        }
+        XCTAssertEqual(try keys("Widget", "height > 100"), [3])
+        XCTAssertEqual(try keys("Gadget", "height == 30"), [1])
+        XCTAssertEqual(try keys("Thing", "flag == YES AND owner.name BEGINSWITH 'A'"), [1])
+        XCTAssertEqual(try keys("Thing", "price > 10"), [2, 3])
+        XCTAssertEqual(try keys("Owner", "thing.title == 'shelf'"), [2])
+        XCTAssertEqual(try keys("Owner", "parts.@count == 2"), [1])
+        XCTAssertEqual(try keys("Owner", "ANY tags.name == 'old'"), [1, 2])
+        XCTAssertEqual(try keys("Tag", "owners.@count == 1"), [1])
+        XCTAssertEqual(try keys("Thing", "when > CAST(50, 'NSDate')"), [2, 3])
+        for (entity, format, fragment) in [
+            ("Thing", "height > 1", "no key height"), ("Thing", "blobby == nil", "transformable"),
+            ("Thing", "shadow == 1", "transient"), ("Thing", "related.@count > 0", "fetched property"),
+        ] {
+            XCTAssertThrowsError(try keys(entity, format), format) { error in
+                XCTAssertTrue("\(error)".contains(fragment), "\(format): \(error)")
+            }
+        }
+        try writer.close()
+    }
+
+    // MARK: - Damaged models
+
+    func assertFails(_ make: () throws -> Void, _ fragment: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try make(), file: file, line: line) { error in
+            XCTAssertTrue("\(error)".contains(fragment), "\(error)", file: file, line: line)
+        }
+    }
+
+    func testDamagedModels() throws {
+        let archive = try Self.modelArchive()
+        let cache = Self.deflateRaw(archive)
+        XCTAssertEqual(try CoreDataModel(modelCache: cache, source: "cache").entities.count, 6)
+        assertFails({ _ = try CoreDataModel(modelCache: cache.prefix(cache.count / 2), source: "cache") }, "cache: the DEFLATE stream is truncated")
+        assertFails({ _ = try CoreDataModel(modelCache: Data([0xFF, 0xFF, 0xFF, 0xFF]), source: "cache") }, "not a DEFLATE stream")
+        // A property list that is not a keyed archive.
+        let plain = try PropertyListSerialization.data(fromPropertyList: ["a": 1], format: .binary, options: 0)
+        assertFails({ _ = try CoreDataModel(modelCache: Self.deflateRaw(plain), source: "cache") }, "not a keyed archive")
+        // An object that is itself a reference: following it would not end.
+        let a = Archive()
+        let loop = a.add(Archive.ref(2))
+        _ = a.add(Archive.ref(loop))
+        assertFails({ _ = try CoreDataModel(modelCache: Self.deflateRaw(try a.binary(root: loop)), source: "cache") }, "reference")
+        // More than the size limit once inflated.
+        let big = Self.deflateRaw(Data(count: CoreDataModel.maximumSize + 1))
+        assertFails({ _ = try CoreDataModel(modelCache: big, source: "cache") }, "model size limit")
+        // An XML model whose entities inherit from each other in a loop.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-xml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let xml = folder.appendingPathComponent("contents")
+        try Data("""
+            <?xml version="1.0"?><model><entity name="Owner" parentEntity="Tag"/><entity name="Tag" parentEntity="Owner"/></model>
+            """.utf8).write(to: xml)
+        let (path, writer) = try Self.makeStore()
+        try writer.close()
+        assertFails({ _ = try Schema.read(sqliteFile: path, model: xml) }, "inherits from itself")
+        try Data("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 99\"/></entity></model>".utf8).write(to: xml)
+        assertFails({ _ = try CoreDataModel(contentsOf: xml) }, "contents:1:")
+        try Data("<?xml version=\"1.0\"?><plist/>".utf8).write(to: xml)
+        assertFails({ _ = try CoreDataModel(contentsOf: xml) }, "without a <model> element")
+    }
+}
