@@ -9,12 +9,15 @@ import XCTest
 /// models: entities, attributes and relationships as each model says them,
 /// and predicates with the model's names against hand-written SQL.
 final class CoreDataStoreTests: XCTestCase {
-    /// The stores' folder, beside the package. Absent, the tests skip with a
-    /// message; with `SIFT_REQUIRE_STORES=1` (as `make test` sets) they fail.
+    /// The stores' folder: `SIFT_STORES` when set, otherwise
+    /// `shared/coredata-stores` beside the package. Absent, the tests are
+    /// reported as skipped with the reason (never passed); with
+    /// `SIFT_REQUIRE_STORES=1` they fail.
     static func stores() throws -> URL {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let folder = root.deletingLastPathComponent().appendingPathComponent("shared/coredata-stores")
+        let folder = ProcessInfo.processInfo.environment["SIFT_STORES"].map { URL(fileURLWithPath: $0) }
+            ?? root.deletingLastPathComponent().appendingPathComponent("shared/coredata-stores")
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) else {
             let message = "the Core Data stores are absent (\(folder.path))"
             if ProcessInfo.processInfo.environment["SIFT_REQUIRE_STORES"] == "1" {
