@@ -76,6 +76,30 @@ extension ExpressionNode {
         ExpressionNode(.keyPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)))
     }
 
+    /// The keys of a key path given as text (a `%K` argument, a variable
+    /// substituted after a dot), split at dots; nil when the text is empty
+    /// or has an empty key (`"a..b"`, `".a"`, `"a."`), which names no key
+    /// and would print as text that does not read back.
+    static func keys(ofKeyPath text: String) -> [String]? {
+        let keys = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard !keys.contains(where: \.isEmpty) else { return nil }
+        return keys.map(String.init)
+    }
+
+    /// `self.keys` as the parser builds it: keys after a key path or `SELF`
+    /// extend the key path (`SELF.a` is `a`), keys after a path extend that
+    /// path, and any other expression becomes the base of a path. Binding
+    /// `%K` after a dot and substituting `$NAME` after a dot both build
+    /// through here, so that they give the tree the plain spelling gives.
+    func appending(_ keys: [String], range: SourceRange?) -> ExpressionNode {
+        switch kind {
+        case .keyPath(let components): return ExpressionNode(.keyPath(components + keys), range: range)
+        case .evaluatedObject: return ExpressionNode(.keyPath(keys), range: range)
+        case .path(let inner, let components): return ExpressionNode(.path(inner, components + keys), range: range)
+        default: return ExpressionNode(.path(self, keys), range: range)
+        }
+    }
+
     /// A substitution variable `$name`.
     public static func variable(_ name: String) -> ExpressionNode { ExpressionNode(.variable(name)) }
 

@@ -7,6 +7,41 @@ extension Parser {
         if conversion == UInt8(ascii: "%") {
             return ExpressionNode(.constant(.string("%")), range: token.range)
         }
+        let argument = try takeArgument(token)
+
+        switch conversion {
+        case UInt8(ascii: "K"):
+            return ExpressionNode(.keyPath(try keys(of: argument, token)), range: token.range)
+        case UInt8(ascii: "@"):
+            switch argument {
+            case .value(let value): return ExpressionNode(.constant(value), range: token.range)
+            case .expression(let expression): return withRange(expression, token.range)
+            case .predicate: throw error("unreachable", token.range, .argument)
+            }
+        default:
+            guard case .value(let value) = argument else {
+                throw error("\(spec) needs a value, got an expression; use %@ to insert an expression", token.range, .argument)
+            }
+            return ExpressionNode(.constant(try convert(value, for: conversion, spec: spec, range: token.range)), range: token.range)
+        }
+    }
+
+    /// The keys of a `%K` after a dot (`%K.%K`, `$t.%K`), which extend the
+    /// key path before it: the argument may hold dots, as anywhere else.
+    /// Only `%K` names a key; the other specifiers insert values.
+    mutating func bindKeySpecifier(_ token: Token) throws(ParseError) -> [String] {
+        guard token.flag == UInt8(ascii: "K") else {
+            throw error(
+                "expected a key after '.', found \(text(token)): only %K stands for a key "
+                    + "(the other specifiers insert values)", token.range)
+        }
+        return try keys(of: try takeArgument(token), token)
+    }
+
+    /// The argument a specifier stands for (the next one, or the one its
+    /// position names), which must exist and must not be a predicate.
+    private mutating func takeArgument(_ token: Token) throws(ParseError) -> FormatArgument {
+        let spec = text(token)
         let index: Int
         if let dollar = spec.firstIndex(of: "$") {
             // The lexer takes a position only as digits that start with 1 to
@@ -37,31 +72,27 @@ extension Parser {
                 "\(spec) cannot stand for a predicate: format arguments are values, key paths or expressions; "
                     + "combine predicates with AND, OR and NOT instead", token.range, .argument)
         }
+        return argument
+    }
 
-        switch conversion {
-        case UInt8(ascii: "K"):
-            switch argument {
-            case .value(.string(let path)) where !path.isEmpty:
-                return ExpressionNode(.keyPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)), range: token.range)
-            case .expression(let expression):
-                if case .keyPath = expression.kind { return withRange(expression, token.range) }
-                throw error("%K needs a key path string, got an expression", token.range, .argument)
-            case .value(let value):
-                throw error("%K needs a key path string, got \(describe(value))", token.range, .argument)
-            case .predicate:
-                throw error("%K needs a key path string, got a predicate", token.range, .argument)
+    /// The keys a `%K` argument names: a key path string (split at dots)
+    /// or a key path expression.
+    private func keys(of argument: FormatArgument, _ token: Token) throws(ParseError) -> [String] {
+        switch argument {
+        case .value(.string(let path)):
+            guard let keys = ExpressionNode.keys(ofKeyPath: path) else {
+                throw error(
+                    "%K needs a key path, got \(path.isEmpty ? "an empty string" : "\"\(path)\", which has an empty key")",
+                    token.range, .argument)
             }
-        case UInt8(ascii: "@"):
-            switch argument {
-            case .value(let value): return ExpressionNode(.constant(value), range: token.range)
-            case .expression(let expression): return withRange(expression, token.range)
-            case .predicate: throw error("unreachable", token.range, .argument)
-            }
-        default:
-            guard case .value(let value) = argument else {
-                throw error("\(spec) needs a value, got an expression; use %@ to insert an expression", token.range, .argument)
-            }
-            return ExpressionNode(.constant(try convert(value, for: conversion, spec: spec, range: token.range)), range: token.range)
+            return keys
+        case .expression(let expression):
+            if case .keyPath(let keys) = expression.kind { return keys }
+            throw error("%K needs a key path string, got an expression", token.range, .argument)
+        case .value(let value):
+            throw error("%K needs a key path string, got \(describe(value))", token.range, .argument)
+        case .predicate:
+            throw error("%K needs a key path string, got a predicate", token.range, .argument)
         }
     }
 

@@ -113,6 +113,14 @@ extension Parser {
         var keysEnd = 0
         while true {
             switch current.kind {
+            case .dot where peek().kind == .formatSpecifier:
+                // `%K.%K`, `$t.%K`: the argument's keys (it may hold dots)
+                // join the path as if written there.
+                advance()
+                let specifier = current
+                advance()
+                keys.append(contentsOf: try bindKeySpecifier(specifier))
+                keysEnd = Int(specifier.end)
             case .dot:
                 advance()
                 let component = try parseKeyComponent()
@@ -155,13 +163,7 @@ extension Parser {
     }
 
     private func appending(_ keys: [String], to base: ExpressionNode, end: Int) -> ExpressionNode {
-        let range = SourceRange(base.range?.lowerBound ?? end, end)
-        switch base.kind {
-        case .keyPath(let components): return ExpressionNode(.keyPath(components + keys), range: range)
-        case .evaluatedObject: return ExpressionNode(.keyPath(keys), range: range)
-        case .path(let inner, let components): return ExpressionNode(.path(inner, components + keys), range: range)
-        default: return ExpressionNode(.path(base, keys), range: range)
-        }
+        base.appending(keys, range: SourceRange(base.range?.lowerBound ?? end, end))
     }
 
     /// A key after `.`: `name`, `#IN`, `@count`.

@@ -1,0 +1,46 @@
+import Foundation
+import Sift
+import SiftSQL
+import XCTest
+
+/// Key paths built from `%K` pieces lower to the SQL of the plainly spelled
+/// key path.
+final class KeyPathPieceSQLTests: XCTestCase {
+    let schema = Library.schema
+
+    func testKeySpecifierPiecesLowerAsThePlainKeyPath() throws {
+        let forms: [(String, [any FormatArgumentConvertible], String)] = [
+            ("%K.%K == %@", ["author", "name", "Ann"], "author.name == 'Ann'"),
+            ("ANY %K.%K == %@", ["chapters", "book.title", "x"], "ANY chapters.book.title == 'x'"),
+            ("ANY %K.%K = %@", ["chapters", "name", "x"], "ANY chapters.name == 'x'"),
+            ("SUBQUERY(%K, $t, $t.%K == %@).@count > 0", ["chapters", "pages", 3], "SUBQUERY(chapters, $t, $t.pages == 3).@count > 0"),
+            (
+                "SUBQUERY(%K, $a, ANY $a.%K.%K IN %@).@count > 0", ["chapters", "book", "tags.name", ["x", "y"]],
+                "SUBQUERY(chapters, $a, ANY $a.book.tags.name IN {'x', 'y'}).@count > 0"
+            ),
+            ("%K.%K.%K == %@", ["author", "name", "x", "Ann"], "author.name.x == 'Ann'"),
+        ]
+        for (format, arguments, plain) in forms {
+            let bound = try Filter(format, arguments: arguments)
+            XCTAssertEqual(bound, try Filter(plain), format)
+            for dialect in [SQLDialect.sqlite, .postgreSQL] {
+                let expected = Result { try Filter(plain).sqlStatement(schema, dialect) }
+                let got = Result { try bound.sqlStatement(schema, dialect) }
+                switch (got, expected) {
+                case (.success(let a), .success(let b)):
+                    XCTAssertEqual(a.sql, b.sql, format)
+                    XCTAssertEqual(a.bindings, b.bindings, format)
+                case (.failure(let a as SQLLoweringError), .failure(let b as SQLLoweringError)):
+                    // The same error, at the specifiers instead of the keys.
+                    XCTAssertEqual(a.code, b.code, format)
+                    XCTAssertEqual(a.message, b.message, format)
+                default:
+                    XCTFail("\(format): \(got) but the plain spelling gives \(expected)")
+                }
+            }
+        }
+        // The forms of shipping apps have a SQL form (only the last, an
+        // attribute's key, is an error).
+        XCTAssertNoThrow(try Filter(forms[4].0, arguments: forms[4].1).sqlStatement(schema, .sqlite))
+    }
+}
