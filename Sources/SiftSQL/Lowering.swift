@@ -233,9 +233,17 @@ struct Lowering {
                 return .column(try subqueryCount(collection, variable, inner, scope, range: e.range))
             case .evaluatedObject:
                 return try resolve(components, from: scope.alias, scope.entity, scope, nullable: false, range: e.range)
+            case .variableKey:
+                return try operand(base, scope)
             default:
                 throw error(.unsupported, "this key path has no SQL form", entity: scope.entity, range: e.range)
             }
+        case .variableKey(_, let key):
+            // Substituting the variable makes the piece plain keys, which
+            // lower as if written; unsubstituted, the column is unknown.
+            throw error(
+                .unsupported, "\(key) after '.' names a key only once it is substituted: substitute it before "
+                    + "lowering to SQL", entity: scope.entity, range: key.range ?? e.range)
         case .variable(let name):
             throw error(
                 .unsupported, "$\(name) stands for an object: compare one of its keys, as in $\(name).name",

@@ -3,8 +3,9 @@ import Sift
 import SiftSQL
 import XCTest
 
-/// Key paths built from `%K` pieces lower to the SQL of the plainly spelled
-/// key path.
+/// Key paths built from `%K` pieces, and from `$VARIABLE` pieces once
+/// substituted, lower to the SQL of the plainly spelled key path; an
+/// unsubstituted variable piece is a lowering error at the variable.
 final class KeyPathPieceSQLTests: XCTestCase {
     let schema = Library.schema
 
@@ -42,5 +43,39 @@ final class KeyPathPieceSQLTests: XCTestCase {
         // The forms of shipping apps have a SQL form (only the last, an
         // attribute's key, is an error).
         XCTAssertNoThrow(try Filter(forms[4].0, arguments: forms[4].1).sqlStatement(schema, .sqlite))
+    }
+
+    func testSubstitutedVariablePiecesLowerAsThePlainKeyPath() throws {
+        let forms: [(String, [String: any ValueConvertible], String)] = [
+            ("author.$k == 'Ann'", ["k": "name"], "author.name == 'Ann'"),
+            ("SELF.$k.name == 'Ann'", ["k": "author"], "author.name == 'Ann'"),
+            ("ANY chapters.$k == 'x'", ["k": "book.title"], "ANY chapters.book.title == 'x'"),
+            ("SUBQUERY(chapters, $t, $t.$k > 3).@count > 0", ["k": "pages"], "SUBQUERY(chapters, $t, $t.pages > 3).@count > 0"),
+        ]
+        for (format, variables, plain) in forms {
+            let substituted = try Filter(format).substituting(variables)
+            for dialect in [SQLDialect.sqlite, .postgreSQL] {
+                let a = try substituted.sqlStatement(schema, dialect)
+                let b = try Filter(plain).sqlStatement(schema, dialect)
+                XCTAssertEqual(a.sql, b.sql, format)
+                XCTAssertEqual(a.bindings, b.bindings, format)
+            }
+        }
+    }
+
+    func testAnUnsubstitutedVariablePieceIsALoweringErrorAtTheVariable() throws {
+        for (format, range) in [
+            ("author.$k == 'Ann'", SourceRange(7, 9)), ("title == 'x' OR SELF.$k.name == 'Ann'", SourceRange(21, 23)),
+            ("SUBQUERY(chapters, $t, $t.$k > 3).@count > 0", SourceRange(26, 28)),
+        ] {
+            for dialect in [SQLDialect.sqlite, .postgreSQL] {
+                XCTAssertThrowsError(try Filter(format).sqlStatement(schema, dialect), format) { error in
+                    guard let error = error as? SQLLoweringError else { return XCTFail("\(error)") }
+                    XCTAssertEqual(error.code, .unsupported, format)
+                    XCTAssertEqual(error.range, range, format)
+                    XCTAssertTrue(error.message.contains("$k"), error.message)
+                }
+            }
+        }
     }
 }

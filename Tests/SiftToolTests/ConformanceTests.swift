@@ -158,6 +158,7 @@ enum RoundTrip {
             return keys.allSatisfy(isIdentifierOrOperator) ? nil : "key that is not an identifier"
         case .path(let b, let keys):
             return knownHole(b) ?? (keys.allSatisfy(isIdentifierOrOperator) ? nil : "key that is not an identifier")
+        case .variableKey(let b, let k): return knownHole(b) ?? knownHole(k)
         case .aggregate(let items): return items.lazy.compactMap(knownHole).first
         case .function(_, let args): return args.lazy.compactMap(knownHole).first
         case .index(let b, let s):

@@ -24,6 +24,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bound: Filter
     do throws(ParseError) {
         bound = try filter.substituting(variables.mapValues { $0 as any ValueConvertible }, allowingUnbound: true)
+    } catch where error.code == .argument && error.message.contains("after '.' names a key") {
+        // A variable after a dot whose value is not a key path (`a.$MIN`):
+        // substituting it is an error; evaluating is one only if it is read.
+        return 0
     } catch {
         FuzzCheck.fail("substituting with allowingUnbound threw", input: input.text, error.rendered())
     }

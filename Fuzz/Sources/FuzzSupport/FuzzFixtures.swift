@@ -35,6 +35,9 @@ public enum FuzzFixtures {
         "AUTHOR": ["name": "Bob", "age": 40],
         "INF": .double(.infinity),
         "NAN": .double(.nan),
+        // Key paths, for a variable after a dot (`author.$KEY`, `SELF.$PATH`).
+        "KEY": "name",
+        "PATH": "author.name",
     ]
 
     /// The object every predicate is evaluated against: strings with

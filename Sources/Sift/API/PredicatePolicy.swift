@@ -378,6 +378,8 @@ private struct PolicyChecker {
             return try apply(keys[...], to: rootOrigins, e.range)
         case .path(let base, let keys):
             return try apply(keys[...], to: try expression(base, scope: scope), e.range)
+        case .variableKey(let base, let key):
+            return try variableKey(base, key, e.range, scope: scope)
         case .aggregate(let items):
             return try aggregate(items, scope: scope)
         case .function(let f, let arguments):
@@ -480,6 +482,30 @@ private struct PolicyChecker {
                 try observe(container, deep: true, base.range)
                 return container.map(\.element)
             }
+        }
+    }
+
+    /// `base.$NAME` before substitution: the variable may name any key of
+    /// the base, or a collection operator, so it is what a computed index
+    /// is: everything inside the base must be allowed (the variable of a
+    /// SUBQUERY is, besides, a value read and used as a key). Substituted,
+    /// it is a plain key path and is checked as one.
+    private mutating func variableKey(
+        _ base: ExpressionNode, _ key: ExpressionNode, _ range: SourceRange?, scope: [String: Origins]
+    ) throws -> Origins {
+        let container = try expression(base, scope: scope)
+        try observe(try expression(key, scope: scope), deep: true, key.range)
+        let shown = FormatPrinter.format(key)
+        if !policy.allowsCollectionOperators {
+            throw refuse(
+                .collectionOperator(shown), "\(shown) after '.' may name a collection operator, which is not allowed",
+                key.range ?? range)
+        }
+        try observe(container, deep: true, base.range)
+        return container.map { o in
+            var out = o
+            out.path.append(shown)
+            return out
         }
     }
 

@@ -136,6 +136,9 @@ extension ExpressionNode.Kind {
             return "a variable has a name"
         case .invocation(_, let selector, _) where selector.isEmpty:
             return "FUNCTION has a selector"
+        case .variableKey(_, let key):
+            if case .variable(let name) = key.kind, !name.isEmpty { return nil }
+            return "the key of variableKey is a variable ($NAME)"
         default:
             return nil
         }

@@ -24,6 +24,14 @@ public struct ExpressionNode: Sendable {
         /// A key path applied to another expression's value:
         /// `$a.name`, `%@.name`, `authors[1].name`, `SUBQUERY(…).@count`.
         case path(ExpressionNode, [String])
+        /// `base.$NAME`: a key path piece given by a variable, applied to
+        /// another expression's value: `$a.$b`, `author.$field`, `$t.$key`
+        /// inside `SUBQUERY`. The key is an expression, as in Apple's
+        /// key-path expressions (`expression "." expression`), but always a
+        /// ``Kind/variable(_:)``. Substituting a string makes it plain keys,
+        /// split at dots: `author.$field` with `"name.first"` is the key
+        /// path `author.name.first`.
+        case variableKey(ExpressionNode, key: ExpressionNode)
         /// `{a, b, c}` with at least one non-constant element (an aggregate of
         /// constants is folded into a constant array).
         case aggregate([ExpressionNode])
@@ -84,6 +92,27 @@ extension ExpressionNode {
         let keys = text.split(separator: ".", omittingEmptySubsequences: false)
         guard !keys.contains(where: \.isEmpty) else { return nil }
         return keys.map(String.init)
+    }
+
+    /// The keys named by the value of `$name` after a dot: a key path
+    /// string. Substitution and evaluation (a variable given only then)
+    /// take a value the same way and fail with the same message.
+    static func keys(ofVariable name: String, _ value: Value) -> Result<[String], KeyValueProblem> {
+        let described: String
+        switch value {
+        case .string(let text):
+            if let keys = keys(ofKeyPath: text) { return .success(keys) }
+            described = text.isEmpty ? "an empty string" : "\"\(text)\", which has an empty key"
+        default:
+            described = Functions.describe(value)
+        }
+        return .failure(KeyValueProblem(
+            message: "$\(name) after '.' names a key, so its value must be a key path string, not \(described)"))
+    }
+
+    /// Why a variable's value cannot name a key.
+    struct KeyValueProblem: Error {
+        let message: String
     }
 
     /// `self.keys` as the parser builds it: keys after a key path or `SELF`

@@ -87,7 +87,11 @@ struct Substitution {
                 .unboundVariable, "no value for the variable $\(name)",
                 range: e.range ?? SourceRange(0, 0), source: source)
         case .path(let base, let keys):
-            out.kind = .path(try apply(base), keys)
+            // A base that became a key path (`a.$b.c` with $b substituted)
+            // takes the keys, as the parser would have built it.
+            return try apply(base).appending(keys, range: e.range)
+        case .variableKey(let base, let key):
+            return try substitute(key, after: try apply(base), range: e.range)
         case .aggregate(let items):
             var mapped: [ExpressionNode] = []
             for item in items { mapped.append(try apply(item)) }
@@ -131,6 +135,29 @@ struct Substitution {
         }
         return out
     }
+
+    /// `base.$NAME` with the variable's value: a string is a key path
+    /// (dots split it into keys) and the node becomes plain keys; any other
+    /// value, or a string that names no key, is an error at the variable.
+    private func substitute(_ key: ExpressionNode, after base: ExpressionNode, range: SourceRange?)
+        throws(ParseError) -> ExpressionNode
+    {
+        let unchanged = ExpressionNode(.variableKey(base, key: key), range: range)
+        guard case .variable(let name) = key.kind else { return unchanged }
+        if local.contains(name) { return unchanged }
+        guard let value = variables[name] else {
+            if allowingUnbound { return unchanged }
+            throw ParseError(
+                .unboundVariable, "no value for the variable $\(name)",
+                range: key.range ?? range ?? SourceRange(0, 0), source: source)
+        }
+        switch ExpressionNode.keys(ofVariable: name, value) {
+        case .success(let keys):
+            return base.appending(keys, range: range)
+        case .failure(let problem):
+            throw ParseError(.argument, problem.message, range: key.range ?? range ?? SourceRange(0, 0), source: source)
+        }
+    }
 }
 
 struct VariableCollector {
@@ -154,6 +181,9 @@ struct VariableCollector {
         case .variable(let name):
             if !local.contains(name) && !names.contains(name) { names.append(name) }
         case .path(let base, _): visit(base)
+        case .variableKey(let base, let key):
+            visit(base)
+            visit(key)
         case .aggregate(let items): for i in items { visit(i) }
         case .function(_, let args): for a in args { visit(a) }
         case .index(let base, let sub):

@@ -6,7 +6,9 @@ public struct ParseError: SourceDiagnostic, Hashable, Sendable {
     public enum Code: String, Sendable, Hashable, Codable {
         /// The text is not in the language (stage "parse").
         case syntax
-        /// A format argument is missing or does not fit its specifier (stage "bind").
+        /// A format argument is missing or does not fit its specifier, or a
+        /// variable substituted after a dot (`a.$KEY`) is not a key path
+        /// string (stage "bind").
         case argument
         /// A `$VARIABLE` has no value in a substitution (stage "bind").
         case unboundVariable

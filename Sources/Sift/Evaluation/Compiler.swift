@@ -427,6 +427,8 @@ struct Compiler<Root> {
                 let v = try b(r, s)
                 do throws(Failure) { return try KeyValueAccess.value(v, path: keys) } catch { throw fail(error) }
             }
+        case .variableKey(let base, let key):
+            return variableKey(base, key, fail)
         case .aggregate(let items):
             let fns = items.map(expression)
             return { r, s throws(EvaluationError) in
@@ -531,6 +533,32 @@ struct Compiler<Root> {
             return { _, _ throws(EvaluationError) in
                 throw fail(Failure(.unsupported, "ANYKEY is only meaningful to Spotlight queries"))
             }
+        }
+    }
+
+    /// `base.$NAME` when `$NAME` was not substituted: its value comes with
+    /// the evaluation (``Filter/evaluate(with:variables:)``, a SUBQUERY
+    /// variable) and is taken as substitution takes it, a key path string.
+    private func variableKey(
+        _ base: ExpressionNode, _ key: ExpressionNode, _ fail: @escaping @Sendable (Failure) -> EvaluationError
+    ) -> ValueFunction {
+        guard case .variable(let name) = key.kind else {
+            // Only a tree built by hand has another key (decoding refuses it).
+            return { _, _ throws(EvaluationError) in
+                throw fail(Failure(.unsupported, "the key after '.' must be a variable such as $key"))
+            }
+        }
+        let b = expression(base)
+        let k = expression(key)
+        let failAtKey = failure(at: key.range)
+        return { r, s throws(EvaluationError) in
+            let v = try b(r, s)
+            let keys: [String]
+            switch ExpressionNode.keys(ofVariable: name, try k(r, s)) {
+            case .success(let named): keys = named
+            case .failure(let problem): throw failAtKey(Failure(.typeMismatch, problem.message))
+            }
+            do throws(Failure) { return try KeyValueAccess.value(v, path: keys) } catch { throw fail(error) }
         }
     }
 

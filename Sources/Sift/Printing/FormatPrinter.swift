@@ -149,6 +149,13 @@ public enum FormatPrinter {
             writePostfixBase(base, into: &out)
             out += "."
             writeKeyPath(components, into: &out)
+        case .variableKey(let base, let key):
+            // Apple's printing of `$a.$b` is not observed. Key paths print
+            // their pieces joined with dots (`$a.name`), so a variable piece
+            // prints as `base.$b`, which reads back as the same tree.
+            writePostfixBase(base, into: &out)
+            out += "."
+            write(key, into: &out)
         case .aggregate(let elements):
             out += "{"
             for (index, element) in elements.enumerated() {

@@ -81,6 +81,8 @@ public enum TreeDump {
             emit("keyPath \(keys.joined(separator: "."))" + r, [], prefix: prefix, childPrefix: childPrefix, into: &lines)
         case .path(let base, let keys):
             emit("path .\(keys.joined(separator: "."))" + r, [.expression(base)], prefix: prefix, childPrefix: childPrefix, into: &lines)
+        case .variableKey(let base, let key):
+            emit("key from a variable" + r, [.expression(base), .expression(key)], prefix: prefix, childPrefix: childPrefix, into: &lines)
         case .aggregate(let items):
             emit("aggregate" + r, items.map { .expression($0) }, prefix: prefix, childPrefix: childPrefix, into: &lines)
         case .function(let f, let args):

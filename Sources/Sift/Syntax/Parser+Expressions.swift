@@ -121,6 +121,21 @@ extension Parser {
                 advance()
                 keys.append(contentsOf: try bindKeySpecifier(specifier))
                 keysEnd = Int(specifier.end)
+            case .dot where peek().kind == .variable:
+                // `$a.$b`, `author.$field`: a key named by a variable's value.
+                advance()
+                let variable = current
+                advance()
+                if !keys.isEmpty {
+                    expression = try appendingCounted(keys, to: expression, end: keysEnd, wraps: &wraps)
+                    keys.removeAll(keepingCapacity: true)
+                }
+                try descend()
+                wraps += 1
+                let key = ExpressionNode(.variable(variableName(variable)), range: variable.range)
+                expression = ExpressionNode(
+                    .variableKey(expression, key: key),
+                    range: SourceRange(expression.range?.lowerBound ?? Int(variable.start), Int(variable.end)))
             case .dot:
                 advance()
                 let component = try parseKeyComponent()
@@ -164,6 +179,20 @@ extension Parser {
 
     private func appending(_ keys: [String], to base: ExpressionNode, end: Int) -> ExpressionNode {
         base.appending(keys, range: SourceRange(base.range?.lowerBound ?? end, end))
+    }
+
+    /// ``appending(_:to:end:)`` before a key from a variable: keys after
+    /// one (`a.$b.c.$d`) wrap it in a path, a level of the tree.
+    private mutating func appendingCounted(_ keys: [String], to base: ExpressionNode, end: Int, wraps: inout Int)
+        throws(ParseError) -> ExpressionNode
+    {
+        switch base.kind {
+        case .keyPath, .evaluatedObject, .path: break
+        default:
+            try descend()
+            wraps += 1
+        }
+        return appending(keys, to: base, end: end)
     }
 
     /// A key after `.`: `name`, `#IN`, `@count`.
