@@ -8,6 +8,8 @@ struct ReadmeExamplesTests {
         let filter = try Filter("author.name beginswith[c] %@ AND year > %d", "ste", 1980)
         #expect(filter.format == #"author.name BEGINSWITH[c] "ste" AND year > 1980"#)
         #expect(try Filter("%K IN %@", "tags", ["swift", "linux"]).format == #"tags IN {"swift", "linux"}"#)
+        #expect(try Filter("ANY %K.%K == %@", "recipientsRaw", "teamRaw.keyRaw", "frc7332").format
+            == #"ANY recipientsRaw.teamRaw.keyRaw == "frc7332""#)
         let price = try ExpressionNode(format: "price * (1 + %@)", 0.2)
         #expect(FormatPrinter.format(price) == "price * (1 + 0.2)")
     }
@@ -23,6 +25,8 @@ struct ReadmeExamplesTests {
             (error as? ParseError)?.message == "no value for the variable $LAST_NAME"
         }
         #expect(try template.substituting(["MIN": 18], allowingUnbound: true).format == "lastName LIKE[c] $LAST_NAME AND age >= 18")
+        #expect(try Filter("author.$FIELD == 'Ann'").substituting(["FIELD": "name"]).format == #"author.name == "Ann""#)
+        #expect(try Filter("$a.$b == 'ABC'").evaluate(with: Value.null, variables: ["a": ["a": "ABC"], "b": "a"]))
     }
 
     @Test func errors() throws {
