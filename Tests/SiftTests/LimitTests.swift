@@ -41,6 +41,42 @@ struct LimitTests {
         #expect(ParseOptions.default.maximumDepth == 100)
     }
 
+    /// Brackets that only group add no depth of their own: each nesting
+    /// form written plainly and written as Apple prints it (`NOT (NOT …)`,
+    /// `((1 + 1) + 1) + 1`, `a AND (NOT (b AND (NOT …)))`) is accepted to
+    /// the same depth and gives the same tree. A group around an AND or OR
+    /// still counts, for the compound inside it.
+    @Test func groupsAddNoDepth() throws {
+        let options = ParseOptions(maximumDepth: 6)
+        let forms: [(plain: (Int) -> String, printed: (Int) -> String)] = [
+            ({ String(repeating: "NOT ", count: $0) + "a == 1" },
+             { String(repeating: "NOT (", count: $0 - 1) + "NOT a == 1" + String(repeating: ")", count: $0 - 1) }),
+            ({ "a == " + Array(repeating: "1", count: $0 + 1).joined(separator: " + ") },
+             { "a == " + String(repeating: "(", count: $0 - 1) + "1 + 1" + String(repeating: ") + 1", count: $0 - 1) }),
+            ({ "a == 1" + String(repeating: " AND NOT (b == 1", count: $0) + String(repeating: ")", count: $0) },
+             {
+                "a == 1" + String(repeating: " AND (NOT (b == 1", count: $0 - 1) + " AND (NOT b == 1)"
+                    + String(repeating: "))", count: $0 - 1)
+             }),
+            ({ "a == " + String(repeating: "1 * (1 + ", count: $0) + "1" + String(repeating: ")", count: $0) },
+             { "a == " + String(repeating: "1 * (1 + (", count: $0 - 1) + "1 * (1 + 1)" + String(repeating: "))", count: $0 - 1) }),
+        ]
+        var deepest: [Int] = []
+        for (form, spellings) in forms.enumerated() {
+            var accepted = 0
+            for depth in 1...10 {
+                let plain = try? FormatParser.parsePredicate(spellings.plain(depth), options: options)
+                let printed = try? FormatParser.parsePredicate(spellings.printed(depth), options: options)
+                #expect(plain == printed, "form \(form) at depth \(depth): \(spellings.printed(depth))")
+                if plain != nil { accepted = depth }
+            }
+            deepest.append(accepted)
+        }
+        // NOTs and operators take a level each; the last two forms take two
+        // a step (a NOT and the AND inside its group; `*` and `+`).
+        #expect(deepest == [6, 6, 3, 3])
+    }
+
     @Test func predicateLength() throws {
         let options = ParseOptions(maximumLength: 20)
         let under = "name == 'abcdefghij'"

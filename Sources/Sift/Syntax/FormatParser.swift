@@ -1,7 +1,11 @@
 /// Limits and choices for parsing a format string.
 public struct ParseOptions: Sendable, Hashable {
-    /// The deepest nesting of `(`, `[` and `{` accepted. Deeper input is a
-    /// parse error, never a stack overflow.
+    /// The deepest nesting accepted, both of brackets `(`, `[` and `{` and
+    /// of the tree: `NOT`s, operators, calls, subscripts and compounds
+    /// each count a level. A bracket that only groups adds no level of the
+    /// tree of its own, so the printed form of any tree that parses (which
+    /// brackets a NOT or an operation inside another, as Apple prints it)
+    /// parses too. Deeper input is a parse error, never a stack overflow.
     public var maximumDepth: Int
     /// The longest format string accepted, in UTF-8 bytes.
     public var maximumLength: Int

@@ -252,6 +252,13 @@ extension Parser {
             advance()
             return ExpressionNode(.keyPath([identifierName(token)]), range: token.range)
         case .leftParen:
+            // The group's level counts for the operator or postfix that
+            // follows it: that node wraps what the group holds but counts
+            // its own level only after reading it (`(a + b) * c`). Any
+            // other group adds nothing to the tree (`a * (b + c)`).
+            let grouping = isExpressionContinuation(tokens[Int(matching[position]) + 1].kind) ? 0 : 1
+            groups += grouping
+            defer { groups -= grouping }
             advance()
             var inner = try parseExpression()
             let close = try expect(.rightParen, "')'")

@@ -9,8 +9,9 @@
 /// starts. `NOT NOT …`, `- - …`, `a + b + …` and `a[0][0]…` are parsed with
 /// loops, but each still nests the tree one level deeper, and code that walks
 /// the tree (printing, evaluation, even destroying it) recurses; ``level``
-/// counts the depth of the tree being built so that no input can build one
-/// deep enough to overflow the stack.
+/// counts the parser's depth and, without the grouping brackets
+/// (``groups``), the depth of the tree being built, so that no input can
+/// build one deep enough to overflow the stack.
 struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let source: String
@@ -22,8 +23,18 @@ struct Parser {
     var nextArgument = 0
     var argumentsUsed = 0
     let options: ParseOptions
-    /// The depth of the tree being built at the current point (see above).
+    /// The depth of the parser's recursion at the current point (see above).
     var level = 0
+    /// How many of those levels are grouping brackets that add no node to
+    /// the tree: a `(…)` around a predicate that is not an AND/OR compound,
+    /// or around an expression that no operator or postfix follows. The
+    /// depth limit applies to `level - groups`, the depth of the tree; the
+    /// brackets themselves are bounded where they are matched.
+    /// Printing parenthesises a compound inside a compound and an operation
+    /// inside an operation (`NOT (NOT a)`, `(a + b) + c`, as Apple does), so
+    /// counting a group and the node inside it would refuse the printed form
+    /// of a tree that parsed.
+    var groups = 0
     /// How many `SUBQUERY`s enclose the current point.
     var subqueryLevel = 0
 
@@ -171,10 +182,11 @@ struct Parser {
     /// Goes `count` levels deeper into the tree, failing past the limit.
     /// The allowance of two over ``ParseOptions/maximumDepth`` is for the
     /// top-level predicate and its comparison, so that exactly
-    /// `maximumDepth` nested brackets are accepted.
+    /// `maximumDepth` nested function calls or `NOT`s are accepted. The
+    /// stack is watched by the parser's own depth, groups included.
     mutating func descend(_ count: Int = 1) throws(ParseError) {
         level += count
-        if level > options.maximumDepth + 2 {
+        if level - groups > options.maximumDepth + 2 {
             throw error("nesting is deeper than the limit of \(options.maximumDepth) levels", current.range, .limit)
         }
         if level >= Parser.stackCheckLevel { try checkStack() }
@@ -225,18 +237,39 @@ struct Parser {
         return first.union(last)
     }
 
+    /// `NOT NOT …`, and `NOT (NOT (…))` as printing writes it (the form
+    /// Apple prints), are read in one loop: a bracket group that holds just
+    /// a NOT and its operand is opened here instead of by recursing, so the
+    /// printed form of a chain takes no more stack than the chain.
     mutating func parseNot() throws(ParseError) -> PredicateNode {
-        var starts: [Int32] = []
-        while current.kind == .not {
-            starts.append(current.start)
-            try descend()
-            advance()
+        // Each prefix is a NOT, or a `(` around a NOT.
+        var prefixes: [(start: Int32, isGroup: Bool)] = []
+        var nots = 0
+        defer { level -= nots }
+        while true {
+            if current.kind == .not {
+                prefixes.append((current.start, false))
+                try descend()
+                nots += 1
+                advance()
+            } else if current.kind == .leftParen, peek().kind == .not, !holdsCompound(position),
+                !opensExpression(position)
+            {
+                prefixes.append((current.start, true))
+                advance()
+            } else {
+                break
+            }
         }
-        defer { level -= starts.count }
         var predicate = try parsePrimaryPredicate()
-        let end = predicate.range?.upperBound ?? Int(current.start)
-        for start in starts.reversed() {
-            predicate = PredicateNode(.not(predicate), range: SourceRange(Int(start), end))
+        var end = predicate.range?.upperBound ?? Int(current.start)
+        for prefix in prefixes.reversed() {
+            if prefix.isGroup {
+                end = Int(try expect(.rightParen, "')'").end)
+                predicate.range = SourceRange(Int(prefix.start), end)
+            } else {
+                predicate = PredicateNode(.not(predicate), range: SourceRange(Int(prefix.start), end))
+            }
         }
         return predicate
     }
@@ -252,13 +285,15 @@ struct Parser {
             advance()
             return PredicateNode(.constant(false), range: range)
         case .leftParen:
-            // `(` opens either a predicate group or an expression on the left
-            // of a comparison: decide by what follows the matching `)`.
-            let close = Int(matching[position])
-            if isExpressionContinuation(tokens[close + 1].kind) || isComparisonOperator(at: close + 1) {
+            if opensExpression(position) {
                 return try parseComparison()
             }
             let open = current.start
+            // `parseOr` counts a level for the compound it builds; a group
+            // around anything else (`(NOT a)`, `(a == 1)`) adds no node.
+            let grouping = holdsCompound(position) ? 0 : 1
+            groups += grouping
+            defer { groups -= grouping }
             advance()
             var inner = try parseOr()
             let closing = try expect(.rightParen, "')'")
@@ -271,6 +306,30 @@ struct Parser {
         }
     }
 
+    /// Whether the `(` at token `open` opens an expression on the left of a
+    /// comparison (`(age + 10) / 2 == 20`) rather than a predicate group:
+    /// decided by what follows its matching `)`.
+    private func opensExpression(_ open: Int) -> Bool {
+        let close = Int(matching[open])
+        return isExpressionContinuation(tokens[close + 1].kind) || isComparisonOperator(at: close + 1)
+    }
+
+    /// Whether the bracket group opening at token `open` holds an AND or OR
+    /// outside its own inner brackets. Inner brackets are skipped by their
+    /// matching token, so each token is looked at for one group only.
+    private func holdsCompound(_ open: Int) -> Bool {
+        let close = Int(matching[open])
+        var index = open + 1
+        while index < close {
+            switch tokens[index].kind {
+            case .and, .or: return true
+            case .leftParen, .leftBracket, .leftBrace: index = Int(matching[index]) + 1
+            default: index += 1
+            }
+        }
+        return false
+    }
+
     @inline(never)
     private func missingPredicateError() -> ParseError {
         if current.kind == .end {
@@ -280,7 +339,7 @@ struct Parser {
     }
 
     /// Tokens that continue an expression after a closing `)`.
-    private func isExpressionContinuation(_ kind: TokenKind) -> Bool {
+    func isExpressionContinuation(_ kind: TokenKind) -> Bool {
         switch kind {
         case .dot, .leftBracket, .plus, .minus, .star, .slash, .starStar, .ampersand, .pipe, .caret,
             .shiftLeft, .shiftRight:
