@@ -6,10 +6,14 @@ import Foundation
 /// operators; `=` prints `==`, `<>` prints `!=`, `SOME` prints `ANY`, `NONE`
 /// prints `NOT ANY`; word operators upper-case with options after them
 /// (`BEGINSWITH[cd]`); strings double-quoted; `TRUE`/`FALSE` print `1`/`0`;
-/// dates print `CAST(<seconds since 2001>, "NSDate")`; a compound inside a
-/// compound is parenthesised; arithmetic gets the fewest parentheses that keep
-/// its grouping. `parse(print(p)) == p` except where Apple's text itself does
-/// not parse back (`<null>`, keys that are not identifiers, dictionaries).
+/// dates print `CAST(<seconds since 2001>, "NSDate")`; a compound predicate
+/// (AND, OR, NOT) inside a compound predicate is parenthesised
+/// (`a AND (NOT b)`, `NOT (NOT a)`); an infix operation that is an operand
+/// of another is parenthesised (`(a + b) + c`, `a + (b * c)`);
+/// `FUNCTION(a, "sel:" , b)` has a blank before the comma after the selector
+/// when arguments follow. `parse(print(p)) == p` except where Apple's text
+/// itself does not parse back (`<null>`, keys that are not identifiers,
+/// dictionaries).
 public enum FormatPrinter {
     public static func format(_ predicate: PredicateNode) -> String {
         var out = ""
@@ -58,10 +62,15 @@ public enum FormatPrinter {
         }
     }
 
-    /// A child of AND, OR or NOT: parenthesised when it is itself a compound.
+    /// A child of AND, OR or NOT: parenthesised when it is itself a compound
+    /// predicate. NOT is one too (Apple's NSCompoundPredicate of type NOT):
+    /// Apple prints `a == 1 AND (NOT b IN {1, 2})` and, by the same rule,
+    /// `NOT (NOT a == 1)`. A NOT at the top, or as the predicate of a
+    /// SUBQUERY or TERNARY (which are expressions, not compounds), prints
+    /// bare: `NOT name BEGINSWITH "bob"`.
     private static func writeOperand(_ child: PredicateNode, into out: inout String) {
         switch child.kind {
-        case .and, .or:
+        case .and, .or, .not:
             out += "("
             write(child, into: &out)
             out += ")"
@@ -176,12 +185,16 @@ public enum FormatPrinter {
             }
             out += "]"
         case .invocation(let receiver, let selector, let arguments):
+            // Apple writes a blank before the comma that follows the
+            // selector (`FUNCTION(a, "pow:" , 3)`) and none without arguments
+            // (`FUNCTION("a", "uppercase")`); later arguments are taken to
+            // follow with ", " as everywhere else.
             out += "FUNCTION("
             write(receiver, into: &out)
             out += ", "
             writeString(selector, into: &out)
-            for argument in arguments {
-                out += ", "
+            for (index, argument) in arguments.enumerated() {
+                out += index == 0 ? " , " : ", "
                 write(argument, into: &out)
             }
             out += ")"
@@ -225,12 +238,18 @@ public enum FormatPrinter {
         writeWrapped(base, when: needsParentheses, into: &out)
     }
 
+    /// An operand of an infix operator is parenthesised when it is itself an
+    /// infix operation (or an assignment), whatever the precedences, as Apple
+    /// prints it: `("b\"" + $b) + $c`, `(a * b) + c`, `(2 ** 3) ** 2`. A
+    /// prefix `-x` or `~x` binds tighter than every infix operator and prints
+    /// bare (`-b * 2`). Arguments of calls, subscripts and aggregates are not
+    /// operands of an operator and print bare (`abs:(a - b)`, `tags[i + 1]`).
     private static func writeFunction(_ function: BuiltinFunction, _ arguments: [ExpressionNode], into out: inout String) {
         let level = precedence(ExpressionNode(.function(function, arguments)))
         if let symbol = function.infixOperator, arguments.count == 2, level < 8 {
-            writeWrapped(arguments[0], when: precedence(arguments[0]) < level, into: &out)
+            writeWrapped(arguments[0], when: precedence(arguments[0]) < 8, into: &out)
             out += " " + symbol + " "
-            writeWrapped(arguments[1], when: precedence(arguments[1]) <= level, into: &out)
+            writeWrapped(arguments[1], when: precedence(arguments[1]) < 8, into: &out)
             return
         }
         if level == 8, let operand = arguments.last {
