@@ -60,6 +60,11 @@ struct LimitTests {
              }),
             ({ "a == " + String(repeating: "1 * (1 + ", count: $0) + "1" + String(repeating: ")", count: $0) },
              { "a == " + String(repeating: "1 * (1 + (", count: $0 - 1) + "1 * (1 + 1)" + String(repeating: "))", count: $0 - 1) }),
+            ({ "a == 1 OR b == 1 AND " + String(repeating: "NOT ", count: $0) + "c == 1" },
+             {
+                "a == 1 OR (b == 1 AND " + String(repeating: "(NOT ", count: $0) + "c == 1"
+                    + String(repeating: ")", count: $0 + 1)
+             }),
         ]
         var deepest: [Int] = []
         for (form, spellings) in forms.enumerated() {
@@ -72,9 +77,10 @@ struct LimitTests {
             }
             deepest.append(accepted)
         }
-        // NOTs and operators take a level each; the last two forms take two
-        // a step (a NOT and the AND inside its group; `*` and `+`).
-        #expect(deepest == [6, 6, 3, 3])
+        // NOTs and operators take a level each; the third and fourth forms
+        // take two a step (a NOT and the AND inside its group; `*` and `+`);
+        // in the last, the AND inside the OR takes one.
+        #expect(deepest == [6, 6, 3, 3, 5])
     }
 
     @Test func predicateLength() throws {

@@ -211,17 +211,24 @@ struct Parser {
     mutating func parseOr() throws(ParseError) -> PredicateNode {
         try descend()
         defer { level -= 1 }
-        let first = try parseAnd()
+        // The level counts the OR, or the AND when there is no OR; an AND
+        // inside an OR counts one of its own, as it does when printing
+        // brackets it (`a OR (b AND c)`).
+        let andsNest = connectiveAhead(.or)
+        let first = try parseAnd(nested: andsNest)
         guard current.kind == .or else { return first }
         var children = [first]
         while current.kind == .or {
             advance()
-            children.append(try parseAnd())
+            children.append(try parseAnd(nested: andsNest))
         }
         return PredicateNode(.or(children), range: span(children))
     }
 
-    mutating func parseAnd() throws(ParseError) -> PredicateNode {
+    mutating func parseAnd(nested: Bool) throws(ParseError) -> PredicateNode {
+        let counted = nested && connectiveAhead(.and)
+        if counted { try descend() }
+        defer { if counted { level -= 1 } }
         let first = try parseNot()
         guard current.kind == .and else { return first }
         var children = [first]
@@ -312,6 +319,23 @@ struct Parser {
     private func opensExpression(_ open: Int) -> Bool {
         let close = Int(matching[open])
         return isExpressionContinuation(tokens[close + 1].kind) || isComparisonOperator(at: close + 1)
+    }
+
+    /// Whether an AND (or an OR) comes before the end of the predicate that
+    /// starts here: before the bracket or comma that closes it, or, for an
+    /// AND, before the next OR. Inner brackets are skipped by their matching
+    /// token, so each token is looked at a bounded number of times.
+    private func connectiveAhead(_ kind: TokenKind) -> Bool {
+        var index = position
+        while index < tokens.count {
+            switch tokens[index].kind {
+            case kind: return true
+            case .or, .end, .rightParen, .rightBracket, .rightBrace, .comma: return false
+            case .leftParen, .leftBracket, .leftBrace: index = Int(matching[index]) + 1
+            default: index += 1
+            }
+        }
+        return false
     }
 
     /// Whether the bracket group opening at token `open` holds an AND or OR
