@@ -11,6 +11,9 @@ struct FuzzRegressionTests {
         // `NO` prints as 0, read back as an integer, whose subtraction
         // printed as a negation.
         "NO - x > 1",
+        // At the depth limit: the left operand of `- y` printed in brackets,
+        // `(x - - - … -s) - y`, was counted a level deeper than written.
+        "a == x - " + String(repeating: "-", count: 99) + "s - y",
     ])
     func printedFormReadsBack(input: String) throws {
         let filter = try Filter(input)

@@ -252,13 +252,11 @@ extension Parser {
             advance()
             return ExpressionNode(.keyPath([identifierName(token)]), range: token.range)
         case .leftParen:
-            // The group's level counts for the operator or postfix that
-            // follows it: that node wraps what the group holds but counts
-            // its own level only after reading it (`(a + b) * c`). Any
-            // other group adds nothing to the tree (`a * (b + c)`).
-            let grouping = isExpressionContinuation(tokens[Int(matching[position]) + 1].kind) ? 0 : 1
-            groups += grouping
-            defer { groups -= grouping }
+            // A group adds no node. An operator chain counts a level for
+            // each operator as it reads it, whether or not its left operand
+            // is bracketed: `(a + b) + c` counts as `a + b + c` does.
+            groups += 1
+            defer { groups -= 1 }
             advance()
             var inner = try parseExpression()
             let close = try expect(.rightParen, "')'")

@@ -26,10 +26,10 @@ struct Parser {
     /// The depth of the parser's recursion at the current point (see above).
     var level = 0
     /// How many of those levels are grouping brackets that add no node to
-    /// the tree: a `(…)` around a predicate that is not an AND/OR compound,
-    /// or around an expression that no operator or postfix follows. The
-    /// depth limit applies to `level - groups`, the depth of the tree; the
-    /// brackets themselves are bounded where they are matched.
+    /// the tree: a `(…)` around an expression, or around a predicate that is
+    /// not an AND/OR compound. The depth limit applies to `level - groups`,
+    /// the depth of the tree; the brackets themselves are bounded where they
+    /// are matched.
     /// Printing parenthesises a compound inside a compound and an operation
     /// inside an operation (`NOT (NOT a)`, `(a + b) + c`, as Apple does), so
     /// counting a group and the node inside it would refuse the printed form
@@ -363,7 +363,7 @@ struct Parser {
     }
 
     /// Tokens that continue an expression after a closing `)`.
-    func isExpressionContinuation(_ kind: TokenKind) -> Bool {
+    private func isExpressionContinuation(_ kind: TokenKind) -> Bool {
         switch kind {
         case .dot, .leftBracket, .plus, .minus, .star, .slash, .starStar, .ampersand, .pipe, .caret,
             .shiftLeft, .shiftRight:
