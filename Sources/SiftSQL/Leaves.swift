@@ -80,12 +80,20 @@ extension Lowering {
         "NOT COALESCE(\(condition), \(dialect.falseLiteral))"
     }
 
+    /// A comparison of a column with a constant it cannot be compared with.
+    /// A UUID attribute compared with anything but a UUID or nil comes here
+    /// too, even for `==`: memory answers false (a UUID equals no string),
+    /// but a string holding a UUID's text is what JSON and the command line
+    /// give by default, and an empty answer would look like "no such row".
     func mismatch(_ op: ComparisonOperator, _ c: Column, _ v: Value, _ scope: Scope, _ range: SourceRange?)
         -> SQLLoweringError
     {
-        error(
-            .typeMismatch, "\(op.symbol) cannot compare \(c.key) (\(c.isRelationship ? "a relationship" : c.type.name)) with \(describe(v))",
-            entity: scope.entity, key: c.key, range: range)
+        var message = "\(op.symbol) cannot compare \(c.key) (\(c.isRelationship ? "a relationship" : c.type.name)) with \(describe(v))"
+        if case .uuid = c.type, !c.isRelationship {
+            let text = v.stringValue.flatMap(UUID.init(uuidString:))?.uuidString ?? "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+            message += "; a UUID is written CAST('\(text)', 'NSUUID'), or passed as a UUID (--arg '{\"$uuid\": \"\(text)\"}')"
+        }
+        return error(.typeMismatch, message, entity: scope.entity, key: c.key, range: range)
     }
 
     func requireText(_ c: Column, _ op: ComparisonOperator, _ scope: Scope, _ range: SourceRange?)
@@ -125,7 +133,10 @@ extension Lowering {
                     .unsupported, "\(c.key) is a relationship: compare it with nil, or compare one of its keys",
                     entity: scope.entity, key: c.key, range: range)
             }
-            guard let bound = equalityValue(v, for: c.type) else { return polarity(false, neg) }
+            guard let bound = equalityValue(v, for: c.type) else {
+                if case .uuid = c.type { throw mismatch(op, c, v, scope, range) }
+                return polarity(false, neg)
+            }
             let (lhs, value) = folds ? (fold(c.sql, options), SQLValue.text(fold(v, options))) : (c.sql, bound)
             let p = ctx.bind(value)
             if !neg { return "\(lhs) = \(p)" }
@@ -144,6 +155,7 @@ extension Lowering {
                 let condition = stringOrdering(c.sql, Self.sqlOperator(op), .text(bound: v.stringValue ?? ""), options)
                 return negated ? not(condition) : condition
             }
+            let op = Self.numericOperator(op, v)
             if negated && !c.nullable {
                 return "\(numeric(c)) \(Self.sqlOperator(Self.inverse(op))) \(ctx.bind(bound))"
             }
@@ -164,7 +176,12 @@ extension Lowering {
                 condition = "(" + stringOrdering(c.sql, ">=", .text(bound: bounds[0].stringValue ?? ""), options)
                     + " AND " + stringOrdering(c.sql, "<=", .text(bound: bounds[1].stringValue ?? ""), options) + ")"
             } else {
-                condition = "\(numeric(c)) BETWEEN \(ctx.bind(lo)) AND \(ctx.bind(hi))"
+                let from = Self.numericOperator(.greaterThanOrEqualTo, bounds[0])
+                let to = Self.numericOperator(.lessThanOrEqualTo, bounds[1])
+                condition =
+                    from == .greaterThanOrEqualTo && to == .lessThanOrEqualTo
+                    ? "\(numeric(c)) BETWEEN \(ctx.bind(lo)) AND \(ctx.bind(hi))"
+                    : "(\(numeric(c)) \(Self.sqlOperator(from)) \(ctx.bind(lo)) AND \(numeric(c)) \(Self.sqlOperator(to)) \(ctx.bind(hi)))"
             }
             return negated ? not(condition) : condition
 
@@ -230,7 +247,7 @@ extension Lowering {
             case .postgreSQL: return neg ? "\(x) IS DISTINCT FROM \(y)" : "\(x) IS NOT DISTINCT FROM \(y)"
             }
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            guard same, !a.isRelationship, !b.isRelationship, a.type != .blob, a.type != .uuid else {
+            guard same, !a.isRelationship, !b.isRelationship, a.type != .blob else {
                 throw error(
                     .typeMismatch, "\(op.symbol) cannot order \(a.key) (\(a.type.name)) against \(b.key) (\(b.type.name))",
                     entity: scope.entity, key: b.key, range: range)
@@ -265,11 +282,11 @@ extension Lowering {
     static func kind(_ c: Column) -> Int {
         if c.isRelationship { return 7 }
         switch c.type {
-        case .integer, .double, .boolean: return 0
+        case .integer, .double, .decimal, .boolean: return 0
         case .string: return 1
         case .date(let e): return 2 + (e == .iso8601 ? 10 : 0)
         case .blob: return 3
-        case .uuid: return 4
+        case .uuid(let e): return 4 + (e == .bytes ? 10 : 0)
         case .unsupported: return 5
         }
     }
@@ -283,6 +300,9 @@ extension Lowering {
     /// The bound form of `v` for an equality test against a column of
     /// `type`, or nil when no value of the column can equal it.
     func equalityValue(_ v: Value, for type: AttributeType) -> SQLValue? {
+        // A decimal with more digits than a double holds equals no double:
+        // a stored number is compared by the decimal its double stands for.
+        if case .decimal(let d) = v, Value.shortestDecimal(of: Value.nearestDouble(to: d)) != d { return nil }
         switch (type, v) {
         case (.boolean, _):
             guard let d = Self.number(v) else { return nil }
@@ -298,15 +318,18 @@ extension Lowering {
     /// for a value of another kind.
     func orderingValue(_ v: Value, for type: AttributeType) -> SQLValue? {
         switch (type, v) {
-        case (.integer, .int(let i)), (.double, .int(let i)), (.boolean, .int(let i)): return .integer(Int64(i))
-        case (.integer, .bool(let b)), (.double, .bool(let b)), (.boolean, .bool(let b)): return .integer(b ? 1 : 0)
-        case (.integer, _), (.double, _), (.boolean, _):
+        case (.integer, .int(let i)), (.double, .int(let i)), (.decimal, .int(let i)), (.boolean, .int(let i)):
+            return .integer(Int64(i))
+        case (.integer, .bool(let b)), (.double, .bool(let b)), (.decimal, .bool(let b)), (.boolean, .bool(let b)):
+            return .integer(b ? 1 : 0)
+        case (.integer, _), (.double, _), (.decimal, _), (.boolean, _):
             guard let d = Self.number(v) else { return nil }
             return .real(d)
         case (.string, .string(let s)): return .text(s)
         case (.date(let e), .date(let d)): return Self.date(d, e)
         case (.blob, .data(let d)): return .blob(d)
-        case (.uuid, .uuid(let u)): return .text(u.uuidString)
+        case (.uuid(.text), .uuid(let u)): return .text(u.uuidString)
+        case (.uuid(.bytes), .uuid(let u)): return .blob(withUnsafeBytes(of: u.uuid) { Data($0) })
         default: return nil
         }
     }
@@ -316,8 +339,27 @@ extension Lowering {
         case .int(let i): return Double(i)
         case .double(let d): return d
         case .bool(let b): return b ? 1 : 0
-        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+        // Correctly rounded: `NSDecimalNumber.doubleValue` may miss the
+        // nearest double by one, and then `price == 19.99` as a decimal
+        // would not find the stored 19.99.
+        case .decimal(let d): return Value.nearestDouble(to: d)
         default: return nil
+        }
+    }
+
+    /// The operator that compares a stored number with `v` as memory does.
+    /// Memory compares a double by the decimal it stands for (its shortest
+    /// form), so a decimal constant with more digits than a double holds
+    /// lies strictly between two stored values: when its nearest double t
+    /// stands for less than it, `x < c` and `x <= c` hold where `x <= t`,
+    /// `x > c` and `x >= c` where `x > t`; when t stands for more, where
+    /// `x < t` and `x >= t`.
+    static func numericOperator(_ op: ComparisonOperator, _ v: Value) -> ComparisonOperator {
+        guard case .decimal(let c) = v, let shortest = Value.shortestDecimal(of: Value.nearestDouble(to: c)), shortest != c
+        else { return op }
+        switch op {
+        case .lessThan, .lessThanOrEqualTo: return shortest < c ? .lessThanOrEqualTo : .lessThan
+        default: return shortest < c ? .greaterThan : .greaterThanOrEqualTo
         }
     }
 

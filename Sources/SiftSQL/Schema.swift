@@ -234,7 +234,7 @@ public struct Attribute: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, column, type, optional, dateEncoding
+        case name, column, type, optional, dateEncoding, uuidEncoding
     }
 
     public init(from decoder: any Decoder) throws {
@@ -244,10 +244,12 @@ public struct Attribute: Sendable, Hashable, Codable {
         isOptional = try c.decodeIfPresent(Bool.self, forKey: .optional) ?? true
         let typeName = try c.decode(String.self, forKey: .type)
         let encoding = try c.decodeIfPresent(DateEncoding.self, forKey: .dateEncoding) ?? .referenceSeconds
-        guard let t = AttributeType(name: typeName, dateEncoding: encoding) else {
+        let uuidEncoding = try c.decodeIfPresent(UUIDEncoding.self, forKey: .uuidEncoding) ?? .text
+        guard let t = AttributeType(name: typeName, dateEncoding: encoding, uuidEncoding: uuidEncoding) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c,
-                debugDescription: "unknown attribute type \(typeName) (integer, double, string, boolean, date, blob, uuid, transformable)")
+                debugDescription:
+                    "unknown attribute type \(typeName) (integer, double, decimal, string, boolean, date, blob, uuid, transformable)")
         }
         type = t
     }
@@ -259,6 +261,9 @@ public struct Attribute: Sendable, Hashable, Codable {
         try c.encode(type.name, forKey: .type)
         try c.encode(isOptional, forKey: .optional)
         if case .date(let e) = type { try c.encode(e, forKey: .dateEncoding) }
+        // Text, the form UUIDs had before the encoding was written, goes
+        // unsaid: a schema without UUIDs in bytes reads as it always did.
+        if case .uuid(.bytes) = type { try c.encode(UUIDEncoding.bytes, forKey: .uuidEncoding) }
     }
 }
 
@@ -268,6 +273,12 @@ public enum AttributeType: Sendable, Hashable {
     case integer
     /// REAL / `double precision`.
     case double
+    /// A decimal number stored as REAL / `double precision`, as Core Data
+    /// stores its Decimal attributes. Its values read back as the decimal
+    /// the stored double stands for (its shortest form: `19.99`, not
+    /// `19.989999999999998436805981327779591083526611328125`), and compare
+    /// as that double: `price == 19.99` is the row whose double is 19.99.
+    case decimal
     /// TEXT / `text`.
     case string
     /// 0 or 1 on SQLite, `boolean` on PostgreSQL.
@@ -276,8 +287,9 @@ public enum AttributeType: Sendable, Hashable {
     case date(DateEncoding)
     /// BLOB / `bytea`.
     case blob
-    /// A UUID stored as its upper-case text form (`E621E1F8-C36C-495A-…`).
-    case uuid
+    /// A UUID, stored as its encoding says. UUIDs order by their bytes
+    /// (the order of the text form too), and equal only UUIDs.
+    case uuid(UUIDEncoding)
     /// A column whose stored form no predicate can compare (Core Data's
     /// Transformable, an archive; ObjectID; Undefined), named by its kind.
     /// It is fetched as it is stored; a key path naming it is refused.
@@ -292,6 +304,7 @@ public enum AttributeType: Sendable, Hashable {
         switch self {
         case .integer: return "integer"
         case .double: return "double"
+        case .decimal: return "decimal"
         case .string: return "string"
         case .boolean: return "boolean"
         case .date: return "date"
@@ -301,20 +314,32 @@ public enum AttributeType: Sendable, Hashable {
         }
     }
 
-    init?(name: String, dateEncoding: DateEncoding) {
+    init?(name: String, dateEncoding: DateEncoding, uuidEncoding: UUIDEncoding) {
         switch name.lowercased() {
         case "integer", "int", "int64": self = .integer
-        case "double", "real", "float", "decimal": self = .double
+        case "double", "real", "float": self = .double
+        case "decimal": self = .decimal
         case "string", "text": self = .string
         case "boolean", "bool": self = .boolean
         case "date": self = .date(dateEncoding)
         case "blob", "data", "binary": self = .blob
-        case "uuid": self = .uuid
+        case "uuid": self = .uuid(uuidEncoding)
         default:
             guard let kind = Self.unsupportedNames.first(where: { $0.lowercased() == name.lowercased() }) else { return nil }
             self = .unsupported(kind)
         }
     }
+}
+
+/// How a UUID column stores its value.
+public enum UUIDEncoding: String, Sendable, Hashable, Codable, CaseIterable {
+    /// TEXT, the upper-case form `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`
+    /// (`UUID.uuidString`), which sorts as the bytes do.
+    case text
+    /// The 16 bytes: a BLOB on SQLite, as Core Data and GRDB store UUIDs,
+    /// and `bytea` on PostgreSQL, so that both bind the same bytes and order
+    /// them alike (byte by byte).
+    case bytes
 }
 
 /// How a date column stores its value.

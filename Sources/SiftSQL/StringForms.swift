@@ -296,7 +296,8 @@ extension Lowering {
         }
     }
 
-    /// `column IN (…)`: members of another kind, and nil, never match.
+    /// `column IN (…)`: members of another kind, and nil, never match; a
+    /// UUID attribute refuses members that are not UUIDs (see `mismatch`).
     func membership(
         _ c: Column, _ members: [Value], _ options: ComparisonOptions, negated: Bool, range: SourceRange?, _ scope: Scope
     ) throws(SQLLoweringError) -> String {
@@ -312,7 +313,10 @@ extension Lowering {
         var seen: Set<[UInt8]> = []
         for m in members where !m.isNull {
             guard let v = folds ? (m.stringValue.map { SQLValue.text(fold(.string($0), options)) }) : equalityValue(m, for: c.type)
-            else { continue }
+            else {
+                if case .uuid = c.type { throw mismatch(.in, c, m, scope, range) }
+                continue
+            }
             if seen.insert(Array(v.literalDescription.utf8)).inserted { values.append(v) }
         }
         if values.isEmpty { return polarity(false, negated) }
@@ -322,8 +326,8 @@ extension Lowering {
         case .postgreSQL:
             // One element type for the array: integers become doubles when
             // the column or another member is a double.
-            let real = c.type == .double || values.contains { if case .real = $0 { true } else { false } }
-            if real, c.type == .integer || c.type == .double {
+            let real = c.type == .double || c.type == .decimal || values.contains { if case .real = $0 { true } else { false } }
+            if real, c.type == .integer || c.type == .double || c.type == .decimal {
                 let reals = values.map { v -> SQLValue in
                     if case .integer(let i) = v { return .real(Double(i)) }
                     return v

@@ -156,16 +156,18 @@ struct CoreDataModelMapping {
 
     /// Core Data's attribute types as stored in SQLite: integers, Decimal
     /// (REAL), Double and Float; String and URI as text; Boolean 0/1;
-    /// Date as seconds since 2001; Binary and UUID (16 bytes) as BLOBs;
+    /// Date as seconds since 2001; Binary as a BLOB, UUID as its 16 bytes;
     /// Transformable (an archive), ObjectID and Undefined unsupported.
     static func attributeType(_ code: Int) -> AttributeType {
         switch code {
         case 100, 200, 300: return .integer
-        case 400, 500, 600: return .double
+        case 400: return .decimal
+        case 500, 600: return .double
         case 700, 1200: return .string
         case 800: return .boolean
         case 900: return .date(.referenceSeconds)
-        case 1000, 1100: return .blob
+        case 1000: return .blob
+        case 1100: return .uuid(.bytes)
         case 1800: return .unsupported("transformable")
         case 2000: return .unsupported("objectID")
         default: return .unsupported("undefined")

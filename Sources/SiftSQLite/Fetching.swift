@@ -66,7 +66,11 @@ extension Sift.FetchRequest {
 }
 
 extension Value {
-    /// A stored value read back as the attribute's type.
+    /// A stored value read back as the attribute's type: Booleans as
+    /// `.bool`, decimals as the decimal their double stands for (its
+    /// shortest form, `19.99`), UUIDs as `.uuid` (from 16 bytes or from
+    /// their text). A value the type cannot hold (a BLOB of another length
+    /// in a UUID column) is read as it is stored.
     public init(_ stored: DatabaseValue, _ type: AttributeType) {
         switch stored.storage {
         case .null:
@@ -75,6 +79,7 @@ extension Value {
             switch type {
             case .boolean: self = .bool(i != 0)
             case .double: self = .double(Double(i))
+            case .decimal: self = .decimal(Decimal(i))
             case .date(let e): self = Value.date(Double(i), e)
             default: self = .int(Int(i))
             }
@@ -82,6 +87,7 @@ extension Value {
             switch type {
             case .integer where d == d.rounded() && abs(d) < 9e18: self = .int(Int(d))
             case .date(let e): self = Value.date(d, e)
+            case .decimal: self = Value.shortestDecimal(of: d).map(Value.decimal) ?? .double(d)
             default: self = .double(d)
             }
         case .string(let s):
@@ -93,7 +99,11 @@ extension Value {
             default: self = .string(s)
             }
         case .blob(let data):
-            self = .data(data)
+            if case .uuid = type, data.count == 16 {
+                self = .uuid(UUID(uuid: data.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
+            } else {
+                self = .data(data)
+            }
         }
     }
 

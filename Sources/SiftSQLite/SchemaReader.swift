@@ -30,7 +30,8 @@ extension Schema {
     ///   included, optional unless `NOT NULL`. Declared types map by SQLite's
     ///   affinity rules, with three additions checked first: a type containing
     ///   `BOOL` is `.boolean`; `DATE` or `TIMESTAMP` (so `DATETIME` too) is a
-    ///   date; `UUID` or `GUID` is `.uuid`. Then `INT` is `.integer`; `CHAR`,
+    ///   date; `UUID` or `GUID` is `.uuid(.text)`, or `.uuid(.bytes)` when
+    ///   its first value is 16 bytes (as GRDB stores UUIDs). Then `INT` is `.integer`; `CHAR`,
     ///   `CLOB`, `TEXT` are `.string`; `BLOB` is `.blob`; `REAL`, `FLOA`,
     ///   `DOUB` and the numeric types (`NUMERIC`, `DECIMAL`…) are `.double`. A
     ///   column without a declared type takes the storage class of its first
@@ -119,9 +120,9 @@ extension Schema {
     ///   sub-entity's; an entity sharing a table reads the rows whose `Z_ENT`
     ///   is its own number or a sub-entity's, so fetching a parent returns
     ///   its sub-entities' objects as Core Data does.
-    /// - Types: Integer 16/32/64 `.integer`; Decimal, Double, Float
-    ///   `.double`; String and URI `.string`; Boolean `.boolean`; Date
-    ///   `.date(.referenceSeconds)`; Binary and UUID (16 bytes) `.blob`;
+    /// - Types: Integer 16/32/64 `.integer`; Decimal `.decimal`; Double,
+    ///   Float `.double`; String and URI `.string`; Boolean `.boolean`; Date
+    ///   `.date(.referenceSeconds)`; Binary `.blob`; UUID `.uuid(.bytes)`;
     ///   Transformable, ObjectID and Undefined `.unsupported`, fetched as
     ///   stored and refused in predicates. Derived attributes are columns.
     /// - Relationships: a to-one is its column; a to-many is its inverse
@@ -286,8 +287,9 @@ enum SchemaReading {
             }
         }
         if t.contains("UUID") || t.contains("GUID") {
-            if case .blob? = sampled() { return .blob }
-            return .uuid
+            // GRDB stores a UUID as its 16 bytes.
+            if case .blob(let d)? = sampled() { return d.count == 16 ? .uuid(.bytes) : .blob }
+            return .uuid(.text)
         }
         if t.contains("INT") { return .integer }
         if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") { return .string }

@@ -179,7 +179,7 @@ final class CoreDataModelTests: XCTestCase {
             "Gadget.owner → Owner (one-to-one, inverse thing)",
             "Widget.owner → Owner (one-to-one, inverse thing)",
         ])
-        let thing = "i16 integer?, i32 integer?, i64 integer?, price double?, ratio double?, speed double?, title string?, flag boolean?, when date?, bytes blob?, uid blob?, link string?, blobby transformable?"
+        let thing = "i16 integer?, i32 integer?, i64 integer?, price decimal?, ratio double?, speed double?, title string?, flag boolean?, when date?, bytes blob?, uid uuid?, link string?, blobby transformable?"
         XCTAssertEqual(CoreDataStoreTests.attributes(schema), [
             "Owner: name string", "Part: name string?", "Tag: name string?", "Thing: " + thing,
             "Gadget: " + thing + ", height integer?", "Widget: " + thing + ", height integer?, depth integer?",

@@ -111,7 +111,7 @@ final class CoreDataStoreTests: XCTestCase {
             "Car: color transformable?, maker string?, markedForDeletionAsOf date?, model string?, numberPlate string",
             "SportCar: color transformable?, maker string?, markedForDeletionAsOf date?, model string?, numberPlate string",
             "ExpensiveSportCar: color transformable?, maker string?, markedForDeletionAsOf date?, model string?, numberPlate string, isLimitedEdition boolean?",
-            "Person: firstName string?, id blob, lastName string?, updatedAt date",
+            "Person: firstName string?, id uuid, lastName string?, updatedAt date",
         ])
         XCTAssertEqual(schema.entity(named: "SportCar")?.discriminator, Discriminator(column: "Z_ENT", values: [2, 3]))
         XCTAssertEqual(schema.entity(named: "ExpensiveSportCar")?.parent, "SportCar")
@@ -137,9 +137,9 @@ final class CoreDataStoreTests: XCTestCase {
             "Author.books → Book (to-many, inverse author)",
         ])
         XCTAssertEqual(Self.attributes(schema), [
-            "Book: uniqueID blob, price double, pagesCount integer?, publishedAt date, title string, cover transformable",
-            "GraphicNovel: uniqueID blob, price double, pagesCount integer?, publishedAt date, title string, cover transformable, isBlackAndWhite boolean",
-            "Feedback: bookID blob, comment string?, authorAlias string, rating double",
+            "Book: uniqueID uuid, price decimal, pagesCount integer?, publishedAt date, title string, cover transformable",
+            "GraphicNovel: uniqueID uuid, price decimal, pagesCount integer?, publishedAt date, title string, cover transformable, isBlackAndWhite boolean",
+            "Feedback: bookID uuid, comment string?, authorAlias string, rating double",
             "Page: isBookmarked boolean, number integer, content transformable",
             "Writer: age integer",
             "Author: age integer, alias string, siteURL string?",
@@ -232,7 +232,7 @@ final class CoreDataStoreTests: XCTestCase {
             "Item.craftingRecipe → CraftingRecipe (one-to-one, inverse producedItem)",
         ])
         XCTAssertEqual(Self.attributes(schema), [
-            "Component: id blob, count integer", "CraftingRecipe: producedItemCount string", "Item: name string",
+            "Component: id uuid, count integer", "CraftingRecipe: producedItemCount string", "Item: name string",
         ])
         let db = try Self.open("swiftdata/default.store")
         try compare(db, schema, "Item", "craftingRecipe.requiredComponents.@count >= 2",

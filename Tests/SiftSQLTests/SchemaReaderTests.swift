@@ -187,10 +187,10 @@ final class SchemaReaderTests: XCTestCase {
         let queue = try DatabaseQueue()
         try queue.write { db in
             try db.execute(sql: """
-                CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, boss_id INTEGER REFERENCES users(id), guid UUID, v);
+                CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, boss_id INTEGER REFERENCES users(id), guid UUID, v, token UUID);
                 CREATE TABLE friendships (id INTEGER PRIMARY KEY, user_id INTEGER REFERENCES users, friend_id INTEGER REFERENCES users);
                 CREATE TABLE posts (id TEXT PRIMARY KEY, user TEXT, user_id INTEGER REFERENCES users, created TIMESTAMP, score NUMERIC);
-                INSERT INTO users VALUES (1, 'a', NULL, 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F', 2.5);
+                INSERT INTO users VALUES (1, 'a', NULL, 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F', 2.5, X'E621E1F8C36C495A93FC0C247A3E6E5F');
                 INSERT INTO posts VALUES ('p', 'x', 1, '2024-05-01 12:00:00', 'n/a');
                 CREATE VIRTUAL TABLE search USING rtree(id, x0, x1);
                 """)
@@ -198,7 +198,8 @@ final class SchemaReaderTests: XCTestCase {
         let schema = try queue.read { try Schema.read(from: $0) }
         XCTAssertEqual(schema.entities.map(\.name), ["users", "posts"], "no join table, no virtual table or its shadow tables")
         let users = try XCTUnwrap(schema.entity(named: "users"))
-        XCTAssertEqual(users.attribute(named: "guid")?.type, .uuid)
+        XCTAssertEqual(users.attribute(named: "guid")?.type, .uuid(.text))
+        XCTAssertEqual(users.attribute(named: "token")?.type, .uuid(.bytes), "16 bytes, as GRDB stores a UUID")
         XCTAssertEqual(users.attribute(named: "v")?.type, .double, "no declared type: the stored value's")
         XCTAssertEqual(users.relationships.map(\.name), ["boss", "users", "posts", "friendships", "friendships_user"])
         XCTAssertEqual(users.relationship(named: "friendships")?.kind, .manyToMany(table: "friendships", sourceColumn: "user_id", destinationColumn: "friend_id"))

@@ -26,6 +26,20 @@ private func evalError(_ format: String, on object: Value = book) -> EvaluationE
 }
 
 struct EvaluationTests {
+    /// UUIDs order by their bytes, as `NSUUID`'s `compare:` and a store's
+    /// BLOB column order them; they equal only UUIDs.
+    @Test func uuidOrdering() throws {
+        let low = UUID(uuidString: "00FFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!
+        let high = UUID(uuidString: "7F000000-0000-0000-0000-000000000000")!
+        let top = UUID(uuidString: "80000000-0000-0000-0000-000000000000")!
+        #expect(try eval("%@ < %@", low, high))
+        #expect(try eval("%@ > %@", top, high))
+        #expect(try eval("%@ BETWEEN %@", high, [low, top]))
+        #expect(try !eval("%@ == %@", low, low.uuidString))
+        let rows: [Value] = [["u": .uuid(top)], ["u": .uuid(low)], ["u": .null], ["u": .uuid(high)]]
+        #expect(try rows.sorted(by: [.ascending("u")]) == [rows[2], rows[1], rows[3], rows[0]])
+    }
+
     @Test func nilSemantics() throws {
         #expect(try eval("nothing == nil"))
         #expect(try eval("missing == nil"))

@@ -3,14 +3,19 @@ import Foundation
 /// Equality and ordering of values, as `isEqual:` and `compare:` do them.
 enum Ordering {
     /// `compare:` between two non-nil values: numbers by value, strings as
-    /// NSString orders them, dates chronologically. Anything else (a string
-    /// against a number, arrays, …) is an error, as in Foundation.
+    /// NSString orders them, dates chronologically, UUIDs by their bytes
+    /// (as `NSUUID`'s `compare:` and a store's BLOB column order them).
+    /// Anything else (a string against a number, arrays, …) is an error, as
+    /// in Foundation.
     static func compare(_ a: Value, _ b: Value, options: ComparisonOptions) throws(Failure) -> ComparisonResult {
         switch (a, b) {
         case (.string(let x), .string(let y)):
             return StringSemantics.compare(x, y, options)
         case (.date(let x), .date(let y)):
             return x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        case (.uuid(let x), .uuid(let y)):
+            let (p, q) = (withUnsafeBytes(of: x.uuid) { Array($0) }, withUnsafeBytes(of: y.uuid) { Array($0) })
+            return p == q ? .orderedSame : (p.lexicographicallyPrecedes(q) ? .orderedAscending : .orderedDescending)
         default:
             if let x = NumericValue(a), let y = NumericValue(b) {
                 // NaN is unordered; it compares as the same as nothing and

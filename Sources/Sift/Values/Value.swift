@@ -183,6 +183,21 @@ enum NumericValue {
     }
 }
 
+extension Value {
+    /// The decimal a double stands for when numbers compare: its shortest
+    /// form (`19.99`), or its exact value when it is a whole number. Nil for
+    /// an infinity or NaN. A store that keeps decimals as doubles reads them
+    /// back as this.
+    package static func shortestDecimal(of d: Double) -> Decimal? {
+        NumericValue.decimal(equalTo: d)
+    }
+
+    /// A decimal's nearest double, correctly rounded from its digits.
+    package static func nearestDouble(to d: Decimal) -> Double {
+        NumericValue.double(equalTo: d)
+    }
+}
+
 extension ComparisonResult {
     var reversed: ComparisonResult {
         switch self {
