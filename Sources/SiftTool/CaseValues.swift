@@ -5,6 +5,10 @@ import Sift
 /// command line) for writing predicate values in JSON:
 ///
 /// - `{"$date": S}`: a date, S seconds since 2001-01-01 00:00 UTC;
+/// - `{"$uuid": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}`: a UUID (either case);
+/// - `{"$decimal": "19.99"}`: a decimal number, exactly as written (up to 38
+///   significant digits); a JSON number there is the decimal its double
+///   stands for;
 /// - `{"$set": [...]}`: a set;
 /// - `{"$keypath": "a.b"}` (arguments only): an expression argument for `%@`;
 /// - `{"$predicate": "…"}` (arguments only): a predicate argument;
@@ -43,6 +47,30 @@ public enum CaseValues {
             default: throw ConversionError(description: "\"$date\" needs a number of seconds")
             }
         }
+        if let text = object["$uuid"] {
+            guard case .string(let s) = text, let u = UUID(uuidString: s) else {
+                throw ConversionError(description: "\"$uuid\" needs a UUID's text, as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
+            }
+            return .uuid(u)
+        }
+        if let number = object["$decimal"] {
+            switch number {
+            case .string(let s):
+                guard let d = decimal(s) else {
+                    throw ConversionError(
+                        description: "\"$decimal\" needs a decimal number of at most 38 significant digits, as \"19.99\"; got \"\(s)\"")
+                }
+                return .decimal(d)
+            case .int(let i): return .decimal(Decimal(i))
+            case .double(let d):
+                guard let decimal = Value.shortestDecimal(of: d) else { break }
+                return .decimal(decimal)
+            case .number(let n):
+                if let d = decimal(n.text) { return .decimal(d) }
+            default: break
+            }
+            throw ConversionError(description: "\"$decimal\" needs a decimal number written as a string, as \"19.99\"")
+        }
         if let items = object["$set"] {
             guard case .array(let list) = items else {
                 throw ConversionError(description: "\"$set\" needs an array")
@@ -52,6 +80,34 @@ public enum CaseValues {
             return .set(set)
         }
         return nil
+    }
+
+    /// `-12.50`, `1e-3`: a sign, digits with an optional point, an optional
+    /// exponent; nil for anything else, and for more significant digits
+    /// than `Decimal` keeps (38), which it would round away unsaid.
+    static func decimal(_ s: String) -> Decimal? {
+        let b = Array(s.utf8)
+        var i = 0
+        if i < b.count, b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") { i += 1 }
+        var digits: [UInt8] = []
+        var point = false
+        while i < b.count, b[i] &- UInt8(ascii: "0") < 10 || (b[i] == UInt8(ascii: ".") && !point) {
+            if b[i] == UInt8(ascii: ".") { point = true } else { digits.append(b[i]) }
+            i += 1
+        }
+        guard !digits.isEmpty else { return nil }
+        if i < b.count, b[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < b.count, b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") { i += 1 }
+            let start = i
+            while i < b.count, b[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+            guard i > start, i - start <= 3 else { return nil }
+        }
+        guard i == b.count else { return nil }
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }.reversed().drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 38, let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")), d.isFinite
+        else { return nil }
+        return d
     }
 
     /// A format argument: `null` is nil.

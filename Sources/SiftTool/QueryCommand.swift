@@ -133,14 +133,17 @@ enum RowFormatting {
         return .object(o)
     }
 
-    /// A value in JSON: dates as ISO-8601 strings, data as base64.
+    /// A value in JSON: dates as ISO-8601 strings, data as base64, UUIDs
+    /// as `uuidString` gives them (upper case, as Apple's platforms print
+    /// them and as `CAST('…', 'NSUUID')` is printed), decimals as their
+    /// digits.
     static func json(_ value: Value) -> JSONValue {
         switch value {
         case .null, .nsNull: return .null
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
-        case .decimal(let d): return .double(NSDecimalNumber(decimal: d).doubleValue)
+        case .decimal(let d): return JSONNumber(d).map(JSONValue.number) ?? .null
         case .string(let s): return .string(s)
         case .date(let d): return .string(iso8601(d))
         case .data(let d): return .string(d.base64EncodedString())
@@ -187,7 +190,7 @@ enum RowFormatting {
 
     /// Header, rule, rows (numbers right-aligned), and the number of rows.
     static func table(_ names: [String], _ rows: [[Value]], types: [AttributeType]) -> [String] {
-        table(names, rows, numeric: types.map { $0 == .integer || $0 == .double })
+        table(names, rows, numeric: types.map { $0 == .integer || $0 == .double || $0 == .decimal })
     }
 
     /// A table whose numeric columns are found from the values.

@@ -48,6 +48,15 @@ public struct JSONNumber: Sendable, Hashable {
     public let value: Value
 }
 
+extension JSONNumber {
+    /// A decimal, printed as its digits (`19.99`), which a double would
+    /// print with binary noise or round.
+    public init?(_ decimal: Decimal) {
+        guard decimal.isFinite else { return nil }
+        self.init(text: decimal.description, value: .decimal(decimal))
+    }
+}
+
 /// A JSON object: its members in document order, with keyed lookup.
 /// A repeated key keeps its last value (at the place of its first), as
 /// JavaScript and `JSONSerialization` do.
