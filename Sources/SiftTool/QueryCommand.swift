@@ -156,7 +156,8 @@ enum RowFormatting {
         }
     }
 
-    /// A cell: text on one line, at most `width` characters; objects by
+    /// A cell: text on one line, at most `width` characters (a UUID is
+    /// never cut); objects by
     /// their name or title (else their first string, else `#id`), lists
     /// joined with commas. Line breaks show as `↵`, tabs as spaces, and
     /// other characters a terminal would act on as escapes (`\u{1B}`),
@@ -169,6 +170,8 @@ enum RowFormatting {
         case .date(let d): text = iso8601(d)
         case .data(let d): text = "<\(d.count) bytes>"
         case .bool(let b): text = b ? "true" : "false"
+        // Whole, whatever the width: a UUID cut short identifies nothing.
+        case .uuid(let u): return u.uuidString
         case .dictionary(let d):
             let named = ["name", "title"].lazy.compactMap { d[$0] }.first { if case .string = $0 { true } else { false } }
             let string = d.keys.sorted().lazy.compactMap { d[$0] }.first { if case .string = $0 { true } else { false } }

@@ -1,6 +1,10 @@
 import Foundation
 import GRDB
+import Sift
+import SiftSQL
 import Testing
+
+@testable import SiftTool
 
 /// UUIDs and decimals on the command line: `{"$uuid": …}` and
 /// `{"$decimal": …}` arguments and variables, and rows printed with UUIDs
@@ -79,5 +83,24 @@ extension CommandLineTests {
         // equals; the decimal 0.3 equals the double 0.3 (its shortest form).
         #expect(run.stdout.contains(#""id":"u","ok":true,"result":false,"canonical":"id == CAST(\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\", \"NSUUID\")""#), "\(run.stdout)")
         #expect(run.stdout.contains(#""id":"d","ok":true,"result":true"#), "\(run.stdout)")
+    }
+}
+
+extension ReplSessionTests {
+    /// The REPL's table of a store with UUIDs and decimals: UUIDs whole
+    /// (its cells are cut at 32 characters), decimals as their digits, and
+    /// `:set` with a UUID finding the row in memory and in SQL alike.
+    @Test func uuidsAndDecimalsInTables() throws {
+        let (store, schemaPath) = try CommandLineTests.uuidStore()
+        defer { for p in [store, schemaPath] { try? FileManager.default.removeItem(atPath: p) } }
+        let schema = try Schema(json: try Data(contentsOf: URL(fileURLWithPath: schemaPath)))
+        let s = ReplSession(dataset: try Dataset(origin: store, database: try DatabaseQueue(path: store), schema: schema), width: 200)
+        s.handle(#":set $ID = CAST("0a03aa22-08d2-4e0c-9b2c-091217655971", "NSUUID")"#).expectOK()
+        let reply = s.handle("id == $ID")
+        #expect(Self.rowNumbers(reply.output) == [2], "\(reply.output)")
+        #expect(reply.output.contains("0A03AA22-08D2-4E0C-9B2C-091217655971  0.30000000000000004   false  Bob"), "\(reply.output)")
+        let sql = s.handle(":sql")
+        #expect(sql.output.contains("X'0A03AA2208D24E0C9B2C091217655971'"), "\(sql.output)")
+        #expect(sql.output.contains("the same as in memory"), "\(sql.output)")
     }
 }
