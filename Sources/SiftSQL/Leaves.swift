@@ -155,7 +155,7 @@ extension Lowering {
                 let condition = stringOrdering(c.sql, Self.sqlOperator(op), .text(bound: v.stringValue ?? ""), options)
                 return negated ? not(condition) : condition
             }
-            let op = Self.numericOperator(op, v)
+            let op = Self.numericOperator(op, v, c.type)
             if negated && !c.nullable {
                 return "\(numeric(c)) \(Self.sqlOperator(Self.inverse(op))) \(ctx.bind(bound))"
             }
@@ -176,8 +176,8 @@ extension Lowering {
                 condition = "(" + stringOrdering(c.sql, ">=", .text(bound: bounds[0].stringValue ?? ""), options)
                     + " AND " + stringOrdering(c.sql, "<=", .text(bound: bounds[1].stringValue ?? ""), options) + ")"
             } else {
-                let from = Self.numericOperator(.greaterThanOrEqualTo, bounds[0])
-                let to = Self.numericOperator(.lessThanOrEqualTo, bounds[1])
+                let from = Self.numericOperator(.greaterThanOrEqualTo, bounds[0], c.type)
+                let to = Self.numericOperator(.lessThanOrEqualTo, bounds[1], c.type)
                 condition =
                     from == .greaterThanOrEqualTo && to == .lessThanOrEqualTo
                     ? "\(numeric(c)) BETWEEN \(ctx.bind(lo)) AND \(ctx.bind(hi))"
@@ -301,8 +301,13 @@ extension Lowering {
     /// `type`, or nil when no value of the column can equal it.
     func equalityValue(_ v: Value, for type: AttributeType) -> SQLValue? {
         // A decimal with more digits than a double holds equals no double:
-        // a stored number is compared by the decimal its double stands for.
-        if case .decimal(let d) = v, Value.shortestDecimal(of: Value.nearestDouble(to: d)) != d { return nil }
+        // a stored number is compared by the decimal its double stands for
+        // (an integer column's by its exact value, bound as an integer).
+        if case .decimal(let d) = v, Value.shortestDecimal(of: Value.nearestDouble(to: d)) != d,
+            type != .integer || Self.wholeNumber(d) == nil
+        {
+            return nil
+        }
         switch (type, v) {
         case (.boolean, _):
             guard let d = Self.number(v) else { return nil }
@@ -322,6 +327,8 @@ extension Lowering {
             return .integer(Int64(i))
         case (.integer, .bool(let b)), (.double, .bool(let b)), (.decimal, .bool(let b)), (.boolean, .bool(let b)):
             return .integer(b ? 1 : 0)
+        case (.integer, .decimal(let d)) where Self.wholeNumber(d) != nil:
+            return Self.wholeNumber(d).map(SQLValue.integer)
         case (.integer, _), (.double, _), (.decimal, _), (.boolean, _):
             guard let d = Self.number(v) else { return nil }
             return .real(d)
@@ -354,13 +361,26 @@ extension Lowering {
     /// stands for less than it, `x < c` and `x <= c` hold where `x <= t`,
     /// `x > c` and `x >= c` where `x > t`; when t stands for more, where
     /// `x < t` and `x >= t`.
-    static func numericOperator(_ op: ComparisonOperator, _ v: Value) -> ComparisonOperator {
-        guard case .decimal(let c) = v, let shortest = Value.shortestDecimal(of: Value.nearestDouble(to: c)), shortest != c
+    /// (An integer column compares a whole decimal bound as an integer.)
+    static func numericOperator(_ op: ComparisonOperator, _ v: Value, _ type: AttributeType) -> ComparisonOperator {
+        guard case .decimal(let c) = v, type != .integer || wholeNumber(c) == nil,
+            let shortest = Value.shortestDecimal(of: Value.nearestDouble(to: c)), shortest != c
         else { return op }
         switch op {
         case .lessThan, .lessThanOrEqualTo: return shortest < c ? .lessThanOrEqualTo : .lessThan
         default: return shortest < c ? .greaterThan : .greaterThanOrEqualTo
         }
+    }
+
+    /// `d` when it is a whole number that `Int64` holds (2^53 + 1, which
+    /// no double is, included).
+    static func wholeNumber(_ d: Decimal) -> Int64? {
+        guard d.isFinite else { return nil }
+        var whole = Decimal()
+        var x = d
+        NSDecimalRound(&whole, &x, 0, .plain)
+        guard whole == d else { return nil }
+        return Int64(whole.description)
     }
 
     static func date(_ d: Date, _ e: DateEncoding) -> SQLValue {

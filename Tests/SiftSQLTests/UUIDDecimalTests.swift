@@ -16,6 +16,7 @@ final class UUIDDecimalTests: XCTestCase {
             Attribute("code", .uuid(.text)),
             Attribute("price", .decimal),
             Attribute("flag", .boolean),
+            Attribute("count", .integer),
         ]),
     ])
 
@@ -57,9 +58,9 @@ final class UUIDDecimalTests: XCTestCase {
             {"entities": [{"name": "A", "attributes": [{"name": "u", "type": "uuid", "uuidEncoding": "hex"}]}]}
             """.utf8)))
         XCTAssertEqual(Self.schema.createStatements(dialect: .sqlite)[0],
-                       #"CREATE TABLE "items" ("id" INTEGER PRIMARY KEY, "uid" BLOB, "code" TEXT, "price" REAL, "flag" INTEGER)"#)
+                       #"CREATE TABLE "items" ("id" INTEGER PRIMARY KEY, "uid" BLOB, "code" TEXT, "price" REAL, "flag" INTEGER, "count" INTEGER)"#)
         XCTAssertEqual(Self.schema.createStatements(dialect: .postgreSQL)[0],
-                       #"CREATE TABLE "items" ("id" BIGINT PRIMARY KEY, "uid" BYTEA, "code" TEXT, "price" DOUBLE PRECISION, "flag" BOOLEAN)"#)
+                       #"CREATE TABLE "items" ("id" BIGINT PRIMARY KEY, "uid" BYTEA, "code" TEXT, "price" DOUBLE PRECISION, "flag" BOOLEAN, "count" BIGINT)"#)
     }
 
     func testBoundValues() throws {
@@ -121,9 +122,10 @@ final class UUIDDecimalTests: XCTestCase {
             let values: [SQLValue] = [
                 .integer(Int64(i + 1)), r.uid.map { .blob(Self.bytes($0)) } ?? .null, r.code.map { .text($0.uuidString) } ?? .null,
                 r.price.map(SQLValue.real) ?? .null, r.flag.map(SQLValue.boolean) ?? .null,
+                .integer([1, 2, 9_007_199_254_740_992, 9_007_199_254_740_993, -1][i % 5]),
             ]
-            try db.write { try $0.execute(sql: "INSERT INTO items VALUES (?, ?, ?, ?, ?)", arguments: StatementArguments(values.map(\.databaseValue))) }
-            _ = try pg?.query("INSERT INTO items VALUES ($1, $2, $3, $4, $5)", values)
+            try db.write { try $0.execute(sql: "INSERT INTO items VALUES (?, ?, ?, ?, ?, ?)", arguments: StatementArguments(values.map(\.databaseValue))) }
+            _ = try pg?.query("INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6)", values)
         }
         let all = try db.read { try FetchRequest(entity: "Item").fetchValues($0, schema: Self.schema) }
         XCTAssertEqual(all.count, rows.count)
@@ -146,6 +148,11 @@ final class UUIDDecimalTests: XCTestCase {
                 cases.append(("price \(op) %@", [.value(.double(price))], []))
             }
             cases.append(("flag \(op) YES", [], []))
+            // An integer column against whole and fractional decimals, one
+            // beyond the doubles' integers (2^53 + 1).
+            for count in ["9007199254740993", "9007199254740992", "1.00000000000000000001", "0.99999999999999999999", "2"] {
+                cases.append(("count \(op) %@", [.value(.decimal(Decimal(string: count)!))], []))
+            }
         }
         cases += [
             ("uid IN %@", [.value(.array([.uuid(uids[1]), .uuid(uids[2]), .uuid(UUID()), .null]))], []),
