@@ -190,11 +190,7 @@ struct FetchLowering {
                     entity: entity.name, key: written, range: range, source: written)
             }
             guard case .column(var c) = try lowering.resolve(key.keyPath, from: root.alias, entity, root, nullable: false, range: range)
-            else {
-                throw SQLLoweringError(
-                    .toManyKey, "sort key \(written) must be an attribute (through to-one relationships)",
-                    entity: entity.name, key: written, range: range, source: written)
-            }
+            else { throw KeyResolver.sortKeyError(written, entity: entity) }
             if request.distinct, selectedKeys != nil { c.sql = "d.\(ctx.q(written))" }
             var term = lowering.numeric(c)
             if c.type == .string {

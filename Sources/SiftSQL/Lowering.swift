@@ -13,10 +13,11 @@ struct Lowering {
     func error(
         _ code: SQLLoweringError.Code, _ message: String, entity: Entity, key: String? = nil, range: SourceRange?
     ) -> SQLLoweringError {
-        SQLLoweringError(
-            code, message, entity: entity.name, key: key, range: range ?? SourceRange(0, ctx.source.utf8.count),
-            source: ctx.source)
+        keys.error(code, message, entity: entity, key: key, range: range)
     }
+
+    /// Key paths are read as the evaluator of rows in memory reads them.
+    var keys: KeyResolver { KeyResolver(schema: ctx.schema, source: ctx.source) }
 
     // MARK: - Predicates
 
@@ -273,40 +274,20 @@ struct Lowering {
             throw error(.unsupported, "an object cannot be compared in SQL: compare one of its keys", entity: entity,
                         range: range)
         }
-        for (i, key) in components.enumerated() {
-            let isLast = i == components.count - 1
-            let member = entity.member(named: key)
-            if case .attribute(let a)? = member {
-                guard isLast else {
-                    throw error(
-                        .unknownKey, "\(key) is an attribute of \(entity.name); it has no key \(components[i + 1])",
-                        entity: entity, key: components[i + 1], range: range)
-                }
+        for i in components.indices {
+            switch try keys.step(components, at: i, in: entity, range: range) {
+            case .attribute(let a):
                 if case .unsupported(let kind) = a.type {
                     throw error(
                         .unsupported,
-                        "\(key) is a \(kind) attribute of \(entity.name): its stored form cannot be compared in SQL",
-                        entity: entity, key: key, range: range)
+                        "\(components[i]) is a \(kind) attribute of \(entity.name): its stored form cannot be compared in SQL",
+                        entity: entity, key: components[i], range: range)
                 }
                 return .column(
                     Column(sql: "\(alias).\(ctx.q(a.column))", type: a.type, nullable: nullable || a.isOptional,
                            key: written))
-            }
-            if member == nil, let reason = entity.unsupportedReason(key) {
-                throw error(.unsupported, reason, entity: entity, key: key, range: range)
-            }
-            guard case .relationship(let r)? = member else {
-                throw error(
-                    .unknownKey, "keypath \(written) not found in entity \(entity.name): it has no key \(key)",
-                    entity: entity, key: key, range: range)
-            }
-            guard let destination = ctx.entity(r.destination) else {
-                throw error(.unknownEntity, "relationship \(entity.name).\(key) points at an unknown entity \(r.destination)",
-                            entity: entity, key: key, range: range)
-            }
-            switch r.kind {
-            case .toOne(let column):
-                if isLast {
+            case .toOne(let r, let column, let destination):
+                if i == components.count - 1 {
                     return .column(
                         Column(sql: "\(alias).\(ctx.q(column))", type: .integer, nullable: true, isRelationship: true,
                                key: written))
@@ -314,7 +295,7 @@ struct Lowering {
                 alias = scope.join(from: alias, r, column: column, to: destination, ctx)
                 entity = destination
                 nullable = true
-            case .toMany, .manyToMany:
+            case .toMany(let r, let destination):
                 let many = ToMany(
                     ownerAlias: alias, owner: entity, relationship: r, destination: destination,
                     rest: Array(components[(i + 1)...]), key: written)

@@ -84,6 +84,50 @@ struct ReplSessionTests {
         #expect(refused.output.contains("^"))
     }
 
+    /// Rows from a database are keyed by the schema's names; a key path is
+    /// found in memory as SQL finds it (ignoring case), or refused as SQL
+    /// refuses it, never read as nil.
+    @Test func keyPathsResolveInMemoryAsInSQL() throws {
+        let s = try Self.session()
+        for (written, spelled) in [
+            ("TITLE BEGINSWITH[c] 'the'", "title BEGINSWITH[c] 'the'"),
+            ("ANY Authors.Name BEGINSWITH 'F'", "ANY authors.name BEGINSWITH 'F'"),
+            ("SUBQUERY(authors, $a, $a.BORN < 1850).@count > 0", "SUBQUERY(authors, $a, $a.born < 1850).@count > 0"),
+        ] {
+            let expected = Self.rowNumbers(s.handle(spelled).output)
+            #expect(!expected.isEmpty)
+            #expect(Self.rowNumbers(s.handle(written).output) == expected, "\(written)")
+            #expect(s.handle(":sql " + written).output.contains("rows, the same as in memory."), "\(written)")
+        }
+        // An unknown key: the same message as SQL's, with the nearest name.
+        let unknown = s.handle("titel == 'Dune'")
+        #expect(unknown.isError)
+        #expect(unknown.output.contains("keypath titel not found in entity Book: it has no key titel (did you mean title?)"))
+        #expect(unknown.output.contains("^~~~~"))
+        #expect(s.handle(":sql titel == 'Dune'").output.contains("(did you mean title?)"))
+        #expect(s.handle("ANY authors.nme == 'x'").output.contains("keypath nme not found in entity Author: it has no key nme (did you mean name?)"))
+        #expect(s.handle(":why 1 yeer > 1").output.contains("(did you mean year?)"))
+        // A to-one compared with nil: the rows whose relationship is NULL.
+        s.handle(":use Memo").expectOK()
+        let unlinked = Self.rowNumbers(s.handle("Book == nil").output)
+        #expect(!unlinked.isEmpty && unlinked.count < 10)
+        #expect(Self.rowNumbers(s.handle("book == nil").output) == unlinked)
+        #expect(s.handle(":sql BOOK == nil").output.contains("the same as in memory"))
+    }
+
+    @Test func sortKeysResolveAndUnknownOnesAreRefused() throws {
+        let s = try Self.session()
+        #expect(s.handle(":sort YEAR DESC").output == "sorted by year DESC")
+        #expect(Self.rowNumbers(s.handle("year < 1900").output) == [5, 4, 3])
+        #expect(s.handle(":sql year < 1900").output.contains("the same as in memory"))
+        let unknown = s.handle(":sort yeer DESC")
+        #expect(unknown.isError)
+        #expect(unknown.output.contains("keypath yeer not found in entity Book: it has no key yeer (did you mean year?)"))
+        #expect(s.handle(":sort authors.name").output.contains("sort key authors.name must be an attribute"))
+        // The refused keys leave the order as it was.
+        #expect(Self.rowNumbers(s.handle("year < 1900").output) == [5, 4, 3])
+    }
+
     @Test func settingsSortLimitVariablesArguments() throws {
         let s = try Self.session()
         #expect(s.handle(":sort year DESC").output == "sorted by year DESC")

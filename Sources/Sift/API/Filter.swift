@@ -29,7 +29,10 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
         self.source = nil
     }
 
-    init(_ predicate: PredicateNode, source: String?) {
+    /// Wraps a syntax tree parsed from `source` (its nodes' ranges point
+    /// into it), as a rewritten copy of a parsed filter keeps its text for
+    /// error messages.
+    public init(_ predicate: PredicateNode, source: String?) {
         self.predicate = predicate
         self.source = source
     }

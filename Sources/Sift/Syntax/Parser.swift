@@ -485,22 +485,10 @@ struct Parser {
         guard upper.count >= 3 else { return nil }
         var best: (String, Int)?
         for candidate in operatorWords {
-            let distance = editDistance(Array(upper.utf8), Array(candidate.utf8))
+            let distance = Suggestion.editDistance(Array(upper.utf8), Array(candidate.utf8))
             if distance <= 2, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
         }
         return best?.0
-    }
-
-    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var row = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = row
-        }
-        return previous[b.count]
     }
 
     /// `[cd]` after an operator.

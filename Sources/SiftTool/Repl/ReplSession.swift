@@ -152,10 +152,19 @@ final class ReplSession {
         }
     }
 
+    /// `filter` as evaluated on the rows of the current collection: for rows
+    /// read from a database, with its key paths resolved against the schema
+    /// as the SQL lowering resolves them, so that a key is found (ignoring
+    /// case) or refused, never read as nil, and memory answers as `:sql`.
+    private func forRows(_ filter: Filter) throws -> Filter {
+        guard let schema = dataset.schema, collection.primaryKeys != nil else { return filter }
+        return try schema.resolve(filter, entity: collection.name)
+    }
+
     private func run(_ source: String) -> Reply {
         let filter: Filter
         do {
-            filter = try self.filter(source)
+            filter = try forRows(self.filter(source))
         } catch {
             return failure(error)
         }
@@ -245,11 +254,16 @@ final class ReplSession {
         guard n >= 1 && n <= collection.rows.count else {
             return failure("no row \(n): \(collection.name) has rows 1 to \(collection.rows.count)")
         }
-        let filter: Filter
+        var filter: Filter
         let source: String
         switch self.filter(argument: parts.count > 1 ? parts[1] : "") {
         case .success(let (f, s)): (filter, source) = (f, s)
         case .failure(let e): return e.reply(style)
+        }
+        do {
+            filter = try forRows(filter)
+        } catch {
+            return failure(error)
         }
         let row = collection.rows[n - 1]
         var lines = table([n - 1])
@@ -344,7 +358,7 @@ final class ReplSession {
         do {
             let sqlKeys = try database.read { try request.fetchPrimaryKeys($0, schema: schema) }
             var memory: [Int] = []
-            let compiled = filter.compiled()
+            let compiled = try forRows(filter).compiled()
             for (i, row) in collection.rows.enumerated() where try compiled.evaluate(with: row, variables: variables) {
                 memory.append(i)
             }
@@ -378,7 +392,13 @@ final class ReplSession {
             return Reply(output: "unsorted (input order)")
         }
         do {
-            sort = try SortKey.parse(argument)
+            let keys = try SortKey.parse(argument)
+            // Resolved as SQL resolves them, for the rows in memory.
+            if let schema = dataset.schema, collection.primaryKeys != nil {
+                sort = try schema.resolve(keys, entity: collection.name)
+            } else {
+                sort = keys
+            }
         } catch {
             return failure(error)
         }

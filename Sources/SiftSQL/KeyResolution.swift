@@ -1,0 +1,290 @@
+import Sift
+
+/// One key of a key path, found in an entity of the schema.
+enum KeyStep {
+    case attribute(Attribute)
+    case toOne(Relationship, column: String, destination: Entity)
+    case toMany(Relationship, destination: Entity)
+}
+
+/// How a key path names the attributes and relationships of a schema's
+/// entities: exact names first, then ignoring case (Core Data's columns
+/// have lost their camel case). The SQL lowering and the evaluation in
+/// memory of rows read from the database (``Schema/resolve(_:entity:)``)
+/// both read key paths through it, so they find the same keys and refuse
+/// the same ones with the same message.
+struct KeyResolver {
+    let schema: Schema
+    /// The text the errors' ranges point into.
+    let source: String
+
+    func error(
+        _ code: SQLLoweringError.Code, _ message: String, entity: Entity, key: String? = nil, range: SourceRange?
+    ) -> SQLLoweringError {
+        SQLLoweringError(
+            code, message, entity: entity.name, key: key, range: range ?? SourceRange(0, source.utf8.count),
+            source: source)
+    }
+
+    /// What `components[i]` names in `entity`. An attribute ends a key
+    /// path; a key the entity lacks is an error suggesting the nearest
+    /// name it has.
+    func step(_ components: [String], at i: Int, in entity: Entity, range: SourceRange?) throws(SQLLoweringError)
+        -> KeyStep
+    {
+        let key = components[i]
+        switch entity.member(named: key) {
+        case .attribute(let a)?:
+            guard i == components.count - 1 else {
+                throw error(
+                    .unknownKey, "\(key) is an attribute of \(entity.name); it has no key \(components[i + 1])",
+                    entity: entity, key: components[i + 1], range: range)
+            }
+            return .attribute(a)
+        case .relationship(let r)?:
+            guard let destination = schema.entity(named: r.destination) else {
+                throw error(
+                    .unknownEntity, "relationship \(entity.name).\(key) points at an unknown entity \(r.destination)",
+                    entity: entity, key: key, range: range)
+            }
+            switch r.kind {
+            case .toOne(let column): return .toOne(r, column: column, destination: destination)
+            case .toMany, .manyToMany: return .toMany(r, destination: destination)
+            }
+        case nil:
+            if let reason = entity.unsupportedReason(key) {
+                throw error(.unsupported, reason, entity: entity, key: key, range: range)
+            }
+            let written = components.joined(separator: ".")
+            let near = Self.nearest(to: key, in: entity).map { " (did you mean \($0)?)" } ?? ""
+            throw error(
+                .unknownKey, "keypath \(written) not found in entity \(entity.name): it has no key \(key)" + near,
+                entity: entity, key: key, range: range)
+        }
+    }
+
+    /// The error of a sort key that is not an attribute reached through
+    /// to-one relationships: neither SQL nor the in-memory sort has one
+    /// value per row to order it by.
+    static func sortKeyError(_ written: String, entity: Entity) -> SQLLoweringError {
+        SQLLoweringError(
+            .toManyKey, "sort key \(written) must be an attribute (through to-one relationships)",
+            entity: entity.name, key: written, range: SourceRange(0, written.utf8.count), source: written)
+    }
+
+    /// The attribute or relationship of `entity` whose name is closest to
+    /// `key` ignoring case, if it is within two edits (and closer than half
+    /// the key's length, so that a short key is not matched to anything).
+    /// The work is the key's length times the length of the entity's names.
+    static func nearest(to key: String, in entity: Entity) -> String? {
+        let typed = Array(key.lowercased().utf8)
+        var best: (name: String, distance: Int)?
+        for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+            let distance = Suggestion.editDistance(typed, Array(name.lowercased().utf8))
+            if distance <= 2, distance * 2 < typed.count, distance < (best?.distance ?? Int.max) {
+                best = (name, distance)
+            }
+        }
+        return best?.name
+    }
+}
+
+/// A predicate's key paths, spelled as the schema names the keys they
+/// resolve to: what evaluating in memory the objects of an entity read from
+/// the database needs, their keys being the schema's names.
+struct MemoryKeys {
+    let keys: KeyResolver
+    /// The entities `SUBQUERY` variables in scope stand for.
+    private var variables: [String: Entity] = [:]
+
+    init(_ keys: KeyResolver) { self.keys = keys }
+
+    mutating func predicate(_ p: PredicateNode, _ entity: Entity) throws(SQLLoweringError) -> PredicateNode {
+        var out = p
+        switch p.kind {
+        case .constant: return p
+        case .and(let children):
+            var mapped: [PredicateNode] = []
+            for child in children { mapped.append(try predicate(child, entity)) }
+            out.kind = .and(mapped)
+        case .or(let children):
+            var mapped: [PredicateNode] = []
+            for child in children { mapped.append(try predicate(child, entity)) }
+            out.kind = .or(mapped)
+        case .not(let child):
+            out.kind = .not(try predicate(child, entity))
+        case .comparison(var c):
+            c.lhs = try expression(c.lhs, entity).node
+            c.rhs = try expression(c.rhs, entity).node
+            out.kind = .comparison(c)
+        }
+        return out
+    }
+
+    /// `e` with its key paths resolved from `entity` (the evaluated
+    /// object's), and the entity whose objects its value holds, if it holds
+    /// objects of the schema.
+    mutating func expression(_ e: ExpressionNode, _ entity: Entity) throws(SQLLoweringError)
+        -> (node: ExpressionNode, entity: Entity?)
+    {
+        var out = e
+        var reached: Entity?
+        switch e.kind {
+        case .constant, .anyKey:
+            return (e, nil)
+        case .evaluatedObject:
+            return (e, entity)
+        case .variable(let name):
+            return (e, variables[name])
+        case .keyPath(let components):
+            let (path, end) = try self.path(components, from: entity, range: e.range)
+            out.kind = .keyPath(path)
+            reached = end
+        case .path(let base, let components):
+            let (b, from) = try expression(base, entity)
+            switch (base.kind, from) {
+            case (_, nil):
+                out.kind = .path(b, components)
+            case (.variable, let from?), (.evaluatedObject, let from?):
+                let (path, end) = try self.path(components, from: from, range: e.range)
+                out.kind = .path(b, path)
+                reached = end
+            case (_, let from?):
+                // The objects of a collection (a SUBQUERY's, an element of
+                // a to-many): an operator may come first.
+                let (path, end) = try rest(components, of: from, range: e.range)
+                out.kind = .path(b, path)
+                reached = end
+            }
+        case .aggregate(let items):
+            var mapped: [ExpressionNode] = []
+            for item in items { mapped.append(try expression(item, entity).node) }
+            out.kind = .aggregate(mapped)
+        case .function(let f, let arguments):
+            var mapped: [ExpressionNode] = []
+            for argument in arguments { mapped.append(try expression(argument, entity).node) }
+            out.kind = .function(f, mapped)
+        case .index(let base, let sub):
+            let (b, from) = try expression(base, entity)
+            if case .expression(let index) = sub {
+                out.kind = .index(b, .expression(try expression(index, entity).node))
+            } else {
+                out.kind = .index(b, sub)
+            }
+            reached = from
+        case .invocation(let receiver, let selector, let arguments):
+            let r = try expression(receiver, entity).node
+            var mapped: [ExpressionNode] = []
+            for argument in arguments { mapped.append(try expression(argument, entity).node) }
+            out.kind = .invocation(r, selector: selector, mapped)
+        case .cast(let value, let type):
+            out.kind = .cast(try expression(value, entity).node, type: type)
+        case .ternary(let p, let a, let b):
+            out.kind = .ternary(try predicate(p, entity), try expression(a, entity).node, try expression(b, entity).node)
+        case .subquery(let collection, let variable, let inner):
+            let (c, element) = try expression(collection, entity)
+            let saved = variables[variable]
+            variables[variable] = element
+            defer { variables[variable] = saved }
+            // Inside, the evaluated object is each element of the collection.
+            var p = inner
+            if let element { p = try predicate(inner, element) }
+            out.kind = .subquery(c, variable: variable, p)
+            reached = element
+        case .assignment(let variable, let value):
+            out.kind = .assignment(variable: variable, try expression(value, entity).node)
+        }
+        return (out, reached)
+    }
+
+    /// A key path from `entity`'s objects, as the schema spells it, and the
+    /// entity it ends on if it ends on a relationship.
+    func path(_ components: [String], from entity: Entity, range: SourceRange?) throws(SQLLoweringError)
+        -> ([String], Entity?)
+    {
+        var spelled: [String] = []
+        var entity = entity
+        for i in components.indices {
+            switch try keys.step(components, at: i, in: entity, range: range) {
+            case .attribute(let a):
+                return (spelled + [a.name], nil)
+            case .toOne(let r, _, let destination):
+                spelled.append(r.name)
+                entity = destination
+            case .toMany(let r, let destination):
+                // The rest names keys of each destination object, as the
+                // SQL's subquery over them resolves it.
+                let (rest, end) = try self.rest(Array(components[(i + 1)...]), of: destination, range: range)
+                return (spelled + [r.name] + rest, end)
+            }
+        }
+        return (spelled, entity)
+    }
+
+    /// The keys after a to-many relationship: a collection operator
+    /// (`@count`, `@sum.price`) or a key path of each object.
+    func rest(_ components: [String], of entity: Entity, range: SourceRange?) throws(SQLLoweringError)
+        -> ([String], Entity?)
+    {
+        guard let first = components.first else { return ([], entity) }
+        guard first.hasPrefix("@") else { return try path(components, from: entity, range: range) }
+        guard components.count > 1 else { return ([first], nil) }
+        let (path, _) = try self.path(Array(components.dropFirst()), from: entity, range: range)
+        return ([first] + path, nil)
+    }
+}
+
+extension Schema {
+    /// `filter` with each key path spelled as this schema names the key it
+    /// finds, for evaluating in memory objects of `entity` read from the
+    /// database (keyed by the schema's names): `FIRSTNAME == 'Ann'` becomes
+    /// `firstName == 'Ann'`. Keys are found as the SQL lowering finds them,
+    /// so both answer for the same keys; a key the entity lacks is the same
+    /// ``SQLLoweringError`` as in SQL, suggesting the nearest name.
+    /// Constructs with no SQL form keep their meaning; their key paths are
+    /// resolved all the same.
+    public func resolve(_ filter: Filter, entity name: String) throws(SQLLoweringError) -> Filter {
+        let source = filter.source ?? filter.format
+        let entity = try rootEntity(name, source: source)
+        var keys = MemoryKeys(KeyResolver(schema: self, source: source))
+        var resolved = Filter(try keys.predicate(filter.predicate, entity), source: filter.source)
+        resolved.evaluationBudget = filter.evaluationBudget
+        return resolved
+    }
+
+    /// Sort keys spelled as this schema names them (see
+    /// ``resolve(_:entity:)``). Each must be an attribute, reached through
+    /// to-one relationships, as in SQL.
+    public func resolve(_ sort: [SortKey], entity name: String) throws(SQLLoweringError) -> [SortKey] {
+        var resolved: [SortKey] = []
+        for key in sort {
+            let written = key.keyPath.joined(separator: ".")
+            let range = SourceRange(0, written.utf8.count)
+            let root = try rootEntity(name, source: written)
+            let keys = KeyResolver(schema: self, source: written)
+            var entity = root
+            var k = key
+            k.keyPath = []
+            for i in key.keyPath.indices {
+                switch try keys.step(key.keyPath, at: i, in: entity, range: range) {
+                case .attribute(let a): k.keyPath.append(a.name)
+                case .toOne(let r, _, let destination):
+                    k.keyPath.append(r.name)
+                    entity = destination
+                case .toMany: throw KeyResolver.sortKeyError(written, entity: root)
+                }
+            }
+            resolved.append(k)
+        }
+        return resolved
+    }
+
+    private func rootEntity(_ name: String, source: String) throws(SQLLoweringError) -> Entity {
+        guard let entity = entity(named: name) else {
+            throw SQLLoweringError(
+                .unknownEntity, "unknown entity \(name); the schema has " + entities.map(\.name).joined(separator: ", "),
+                entity: name, range: SourceRange(0, 0), source: source)
+        }
+        return entity
+    }
+}

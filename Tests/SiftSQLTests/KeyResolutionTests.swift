@@ -1,0 +1,82 @@
+import Sift
+import SiftSQL
+import XCTest
+
+/// `Schema.resolve`: key paths spelled as the schema names them, for
+/// evaluating rows in memory, found and refused as the SQL lowering finds
+/// and refuses them.
+final class KeyResolutionTests: XCTestCase {
+    let schema = Schema([
+        Entity("Person", table: "ZPERSON", primaryKey: "Z_PK", attributes: [
+            Attribute("firstName", .string, column: "ZFIRSTNAME"),
+            Attribute("updatedAt", .date(.referenceSeconds), column: "ZUPDATEDAT"),
+        ], relationships: [
+            .toMany("cars", "Car", inverseColumn: "ZOWNER"),
+        ], unsupportedKeys: [UnsupportedKey("isDriving", reason: "isDriving is a transient attribute of Person")]),
+        Entity("Car", table: "ZCAR", primaryKey: "Z_PK", attributes: [
+            Attribute("maker", .string, column: "ZMAKER"),
+            Attribute("price", .double, column: "ZPRICE"),
+        ], relationships: [
+            .toOne("owner", "Person", column: "ZOWNER"),
+        ]),
+    ])
+
+    func resolved(_ format: String, _ entity: String = "Person") throws -> String {
+        try schema.resolve(try Filter(format), entity: entity).format
+    }
+
+    func testKeysAreSpelledAsTheSchemaNamesThem() throws {
+        XCTAssertEqual(try resolved("FIRSTNAME == 'Ann'"), "firstName == \"Ann\"")
+        XCTAssertEqual(try resolved("owner.FirstName BEGINSWITH 'A'", "Car"), "owner.firstName BEGINSWITH \"A\"")
+        XCTAssertEqual(try resolved("ANY CARS.Maker == 'Kia'"), "ANY cars.maker == \"Kia\"")
+        XCTAssertEqual(try resolved("Cars.@sum.PRICE > 3 AND CARS.@count > 1"), "cars.@sum.price > 3 AND cars.@count > 1")
+        XCTAssertEqual(
+            try resolved("SUBQUERY(Cars, $c, $c.MAKER == 'Kia' AND Owner.firstname != nil).@count > 0"),
+            "SUBQUERY(cars, $c, $c.maker == \"Kia\" AND owner.firstName != nil).@count > 0")
+        XCTAssertEqual(try resolved("Owner == nil", "Car"), "owner == nil")
+        // Constructs with no SQL form keep their meaning, their keys resolved.
+        XCTAssertEqual(try resolved("length:(FIRSTNAME) > 3"), "length:(firstName) > 3")
+        // The source is kept, so that evaluation errors point into it.
+        XCTAssertEqual(try schema.resolve(try Filter("FIRSTNAME == 1"), entity: "Person").source, "FIRSTNAME == 1")
+    }
+
+    func testUnknownKeysAreTheErrorsOfSQLWithTheNearestName() throws {
+        for (format, entity, message) in [
+            ("fistName == 'x'", "Person", "keypath fistName not found in entity Person: it has no key fistName (did you mean firstName?)"),
+            ("ANY cars.makr == 'x'", "Person", "keypath makr not found in entity Car: it has no key makr (did you mean maker?)"),
+            ("owner.zzzzzzz == 1", "Car", "keypath owner.zzzzzzz not found in entity Person: it has no key zzzzzzz"),
+            ("firstName.length == 1", "Person", "firstName is an attribute of Person; it has no key length"),
+            ("isDriving == YES", "Person", "isDriving is a transient attribute of Person"),
+        ] {
+            var memory: SQLLoweringError?
+            XCTAssertThrowsError(try schema.resolve(try Filter(format), entity: entity)) { memory = $0 as? SQLLoweringError }
+            var sql: SQLLoweringError?
+            XCTAssertThrowsError(try FetchRequest(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite)) {
+                sql = $0 as? SQLLoweringError
+            }
+            XCTAssertEqual(memory?.message, message, format)
+            XCTAssertEqual(memory, sql, format)
+        }
+    }
+
+    func testSortKeys() throws {
+        XCTAssertEqual(
+            try schema.resolve([.descending("OWNER.FIRSTNAME"), .ascending("Maker")], entity: "Car").map(\.description),
+            ["owner.firstName DESC", "maker ASC"])
+        for (key, message) in [
+            ("createdAt", "keypath createdAt not found in entity Person: it has no key createdAt"),
+            ("updatedat2", "keypath updatedat2 not found in entity Person: it has no key updatedat2 (did you mean updatedAt?)"),
+            ("cars.maker", "sort key cars.maker must be an attribute (through to-one relationships)"),
+        ] {
+            var memory: SQLLoweringError?
+            XCTAssertThrowsError(try schema.resolve([.ascending(key)], entity: "Person")) { memory = $0 as? SQLLoweringError }
+            var sql: SQLLoweringError?
+            XCTAssertThrowsError(try FetchRequest(entity: "Person", sort: [.ascending(key)]).sql(in: schema, dialect: .sqlite)) {
+                sql = $0 as? SQLLoweringError
+            }
+            XCTAssertEqual(memory?.message, message, key)
+            XCTAssertEqual(memory?.message, sql?.message, key)
+            XCTAssertEqual(memory?.code, sql?.code, key)
+        }
+    }
+}
