@@ -74,14 +74,21 @@ extension Schema {
     ///   `.blob` (UUID attributes too). Booleans are declared `INTEGER` like
     ///   integers, so they read as `.integer` (`flag == YES` still works: YES
     ///   is 1). Core Data declares no `NOT NULL`: every attribute is optional.
-    /// - To-one relationships: an integer column whose name without the `Z`
-    ///   (and without a trailing number, which Core Data appends when
-    ///   sub-entities share a name) is an entity's name, ignoring case
-    ///   (`ZAUTHOR` → `author`, to `Author`). Core Data stores no foreign-key
-    ///   declarations, so a relationship named otherwise (`writer`, to
-    ///   `Author`) reads as an integer attribute: declare it in a schema file.
-    ///   The destination gets the inverse to-many named after the source
-    ///   entity, lower-cased, with an `s` (`books`).
+    /// - To-one relationships: an integer column `Z<NAME>` whose table has
+    ///   the entity column `Z<n>_<NAME>` Core Data adds when the destination
+    ///   has sub-entities (`ZFILE` with `Z7_FILE`: to entity 7); else whose
+    ///   name without the `Z`, ignoring case, is an entity's name (`ZAUTHOR`
+    ///   → `author`, to `Author`; also without a trailing number, which Core
+    ///   Data appends when sub-entities share a name), the table's entity's
+    ///   name followed by it (`ZSERVERDATA` in `SFNote`'s table, to
+    ///   `SFNoteServerData`), or the one entity so named after a class prefix
+    ///   of two or more capitals (`ZNOTE`, to `SFNote`). Core Data stores no
+    ///   foreign-key declarations, so a relationship named otherwise
+    ///   (`writer`, to `Author`) reads as an integer attribute: declare it in
+    ///   a schema file. The destination gets the inverse to-many named after
+    ///   the source entity, lower-cased, with an `s` (`books`), except in a
+    ///   one-to-one: where each of two tables holds one key to the other,
+    ///   the two to-ones are each other's inverse and no to-many is added.
     /// - Many-to-many: join tables `Z_<n><REL>` with columns `Z_<n><REL1>` and
     ///   `Z_<m><REL2>`, where `n`, `m` are entity numbers and a column holds
     ///   the keys of its entity (`Z_2TAGS(Z_2BOOKS, Z_3TAGS)`: `Book.tags`
@@ -511,6 +518,12 @@ struct CoreDataSchemaReader {
         let byName = Dictionary(
             order.compactMap { n in models[n].map { ($0.name.lowercased(), n) } }, uniquingKeysWith: { a, _ in a })
 
+        var unprefixed: [String: Int?] = [:]
+        for n in order {
+            guard let name = models[n].flatMap({ Self.unprefixed($0.name) }) else { continue }
+            unprefixed[name] = unprefixed[name] == nil ? .some(n) : .some(nil)
+        }
+
         var entities: [Entity] = []
         var taken: [NameSet] = []
         var index: [Int: Int] = [:]
@@ -518,7 +531,11 @@ struct CoreDataSchemaReader {
         var columnsOf: [String: (attributes: [Attribute], toOne: [Relationship])] = [:]
         for n in order {
             guard let model = models[n], let table = tableOf[n] else { continue }
-            if columnsOf[table] == nil { columnsOf[table] = try readColumns(table, byName: byName, tableOf: tableOf, models) }
+            if columnsOf[table] == nil {
+                let owner = hierarchy.root[n].flatMap { models[$0]?.name } ?? model.name
+                columnsOf[table] = try readColumns(
+                    table, owner: owner, byName: byName, unprefixed: unprefixed, tableOf: tableOf, models)
+            }
             let (attributes, toOne) = columnsOf[table] ?? ([], [])
             let discriminator = (entitiesIn[table] ?? 0) > 1
                 ? Discriminator(column: "Z_ENT", values: hierarchy.family(n)) : nil
@@ -529,11 +546,13 @@ struct CoreDataSchemaReader {
             taken.append(NameSet(attributes.map(\.name) + toOne.map(\.name)))
         }
 
+        pairOneToOnes(&entities)
+
         // Inverses of the to-one relationships, from the root entity of the
-        // table holding the key column.
+        // table holding the key column; a one-to-one has its inverse.
         for n in order where tableOf[n] != nil && hierarchy.root[n] == n {
             guard let source = index[n] else { continue }
-            for r in entities[source].relationships {
+            for r in entities[source].relationships where r.inverse == nil {
                 guard case .toOne(let column) = r.kind, let destination = byName[r.destination.lowercased()] else { continue }
                 let base = entities[source].name.lowercased() + "s"
                 for member in hierarchy.family(destination) {
@@ -563,14 +582,57 @@ struct CoreDataSchemaReader {
         return Schema(entities)
     }
 
+    /// One-to-one relationships: where each of two tables holds a key to the
+    /// other, and only one, the two to-ones are each other's inverse (and no
+    /// to-many is invented for either).
+    private func pairOneToOnes(_ entities: inout [Entity]) {
+        func toOnes(_ e: Entity, to destination: String) -> [Relationship] {
+            e.relationships.filter { r in
+                if case .toOne = r.kind { return r.destination.lowercased() == destination.lowercased() }
+                return false
+            }
+        }
+        var byName: [String: Int] = [:]
+        for (i, e) in entities.enumerated() where byName[e.name.lowercased()] == nil { byName[e.name.lowercased()] = i }
+        var inverses: [String: [String: String]] = [:]  // table → relationship → inverse
+        for source in entities {
+            for r in source.relationships {
+                guard case .toOne = r.kind, let d = byName[r.destination.lowercased()] else { continue }
+                let destination = entities[d]
+                let back = toOnes(destination, to: source.name)
+                guard destination.table != source.table, back.count == 1, toOnes(source, to: destination.name).count == 1
+                else { continue }
+                inverses[source.table, default: [:]][r.name] = back[0].name
+            }
+        }
+        for i in entities.indices {
+            guard let names = inverses[entities[i].table] else { continue }
+            for j in entities[i].relationships.indices {
+                entities[i].relationships[j].inverse = names[entities[i].relationships[j].name]
+            }
+        }
+    }
+
     /// The attributes and to-one relationships of a table's columns (see
-    /// ``Schema/read(from:)``).
+    /// ``Schema/read(from:)``). `owner` is the table's root entity.
     private func readColumns(
-        _ table: String, byName: [String: Int], tableOf: [Int: String], _ models: [Int: Model]
+        _ table: String, owner: String, byName: [String: Int], unprefixed: [String: Int?], tableOf: [Int: String],
+        _ models: [Int: Model]
     ) throws -> (attributes: [Attribute], toOne: [Relationship]) {
         var attributes: [Attribute] = []
         var toOne: [Relationship] = []
-        for c in try SchemaReading.describe(db, table).columns {
+        let columns = try SchemaReading.describe(db, table).columns
+        // `Z7_FILE`: the entity number of the destination of to-one `ZFILE`,
+        // written when the destination has sub-entities.
+        var numbered: [String: Int] = [:]
+        for c in columns {
+            let upper = c.name.uppercased()
+            guard upper.hasPrefix("Z"), let underscore = upper.firstIndex(of: "_") else { continue }
+            let digits = upper[upper.index(after: upper.startIndex)..<underscore]
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else { continue }
+            numbered[String(upper[upper.index(after: underscore)...])] = n
+        }
+        for c in columns {
             let upper = c.name.uppercased()
             let name: String
             if upper.hasPrefix("Z") {
@@ -581,7 +643,8 @@ struct CoreDataSchemaReader {
                 name = c.name
             }
             let type = SchemaReading.type(of: c, in: table, db, coreData: true)
-            if type == .integer, let destination = byName[name.lowercased()] ?? byName[Self.droppingNumber(name.lowercased())],
+            if type == .integer, let destination = numbered[String(upper.dropFirst())]
+                ?? Self.destination(of: name, owner: owner, byName, unprefixed: unprefixed),
                 let d = models[destination], tableOf[destination] != nil
             {
                 toOne.append(.toOne(name, d.name, column: c.name))
@@ -658,6 +721,29 @@ struct CoreDataSchemaReader {
             guard let span = span[n] else { return [] }
             return preorder[span].sorted()
         }
+    }
+
+    /// The entity an integer column `name` (its column without the `Z`)
+    /// refers to, by its name: the entity of that name (`author` →
+    /// `Author`, also with a trailing number dropped: `author2`); else the
+    /// table's entity's name followed by it (`serverdata` in `SFNote`'s
+    /// table → `SFNoteServerData`); else the one entity named so after a
+    /// class prefix of capitals (`note` → `SFNote`; `unprefixed` holds these
+    /// names, nil where two entities share one).
+    static func destination(
+        of name: String, owner: String, _ byName: [String: Int], unprefixed: [String: Int?]
+    ) -> Int? {
+        let lower = name.lowercased()
+        return byName[lower] ?? byName[droppingNumber(lower)] ?? byName[owner.lowercased() + lower]
+            ?? unprefixed[lower] ?? nil
+    }
+
+    /// `SFNote` → `note`: the name after a class prefix of two or more
+    /// capitals, lower-cased; nil without one.
+    static func unprefixed(_ name: String) -> String? {
+        let capitals = name.prefix { $0.isASCII && $0.isUppercase }.count
+        guard capitals >= 2, capitals < name.count else { return nil }
+        return name.dropFirst(capitals - 1).lowercased()
     }
 
     /// `author2` → `author`: Core Data numbers columns of sub-entities'

@@ -9,41 +9,9 @@ import XCTest
 /// models: entities, attributes and relationships as each model says them,
 /// and predicates with the model's names against hand-written SQL.
 final class CoreDataStoreTests: XCTestCase {
-    /// The stores' folder: `SIFT_STORES` when set, otherwise
-    /// `shared/coredata-stores` beside the package. Absent, the tests are
-    /// reported as skipped with the reason (never passed); with
-    /// `SIFT_REQUIRE_STORES=1` they fail.
-    static func stores() throws -> URL {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let folder = ProcessInfo.processInfo.environment["SIFT_STORES"].map { URL(fileURLWithPath: $0) }
-            ?? root.deletingLastPathComponent().appendingPathComponent("shared/coredata-stores")
-        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) else {
-            let message = "the Core Data stores are absent (\(folder.path))"
-            if ProcessInfo.processInfo.environment["SIFT_REQUIRE_STORES"] == "1" {
-                XCTFail(message + " and SIFT_REQUIRE_STORES=1")
-            }
-            throw XCTSkip(message + ": skipping the real-store tests; SIFT_REQUIRE_STORES=1 makes this a failure")
-        }
-        return folder
-    }
+    static func stores() throws -> URL { try RealStores.folder() }
 
-    /// A store opened read-only; one with a `-wal` is copied first, since
-    /// SQLite writes its `-shm` even when reading.
-    static func open(_ path: String) throws -> DatabaseQueue {
-        let source = try stores().appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: source.path + "-wal") else {
-            return try ReadOnlyDatabase.open(path: source.path)
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let copy = folder.appendingPathComponent(source.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: copy.path + suffix)
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path + suffix)
-        }
-        return try ReadOnlyDatabase.open(path: copy.path)
-    }
+    static func open(_ path: String) throws -> DatabaseQueue { try RealStores.open(path) }
 
     static func schema(_ store: String, model: String? = nil) throws -> Schema {
         let db = try open(store)
@@ -185,6 +153,20 @@ final class CoreDataStoreTests: XCTestCase {
                     "SELECT i.Z_PK FROM ZIMAGE i JOIN ZRECIPE r ON r.Z_PK = i.ZRECIPE WHERE r.ZNAME IS NOT NULL")
     }
 
+    func testRecipesByInference() throws {
+        // Without its model, the one-to-one between Recipe and Image (a key
+        // on both sides) is two to-ones, as the model says.
+        let schema = try Self.schema("recipes/Recipes.sqlite")
+        XCTAssertEqual(Self.relationships(schema), [
+            "Image.recipe → Recipe (one-to-one, inverse image)",
+            "Ingredient.recipe → Recipe (to-one)",
+            "Recipe.image → Image (one-to-one, inverse recipe)",
+            "Recipe.type → RecipeType (to-one)",
+            "Recipe.ingredients → Ingredient (to-many)",
+            "RecipeType.recipes → Recipe (to-many)",
+        ])
+    }
+
     func testRKTwitter() throws {
         let schema = try Self.schema("rktwitter/RKSeedDatabase.sqlite", model: "rktwitter/RKTwitterCoreData.xcdatamodel.elements")
         XCTAssertEqual(Self.relationships(schema), [
@@ -247,6 +229,25 @@ final class CoreDataStoreTests: XCTestCase {
         let relationships = Self.relationships(schema)
         XCTAssertTrue(relationships.contains("SFNote.tags → SFNoteTag (many-to-many)"), "\(relationships)")
         XCTAssertTrue(relationships.contains("SFNoteTag.notes → SFNote (many-to-many)"), "\(relationships)")
+        // To-ones named after their relationship, not their entity: found by
+        // the entity column Core Data adds (Z7_FILE), the table's entity's
+        // name followed by theirs (SFNote + serverdata), or the entity's name
+        // after its class prefix (SF + Note). Both sides of a one-to-one hold
+        // a key: two to-ones, each the other's inverse, and no to-many.
+        for expected in [
+            "SFNoteFileServerData.file → SFNoteFile (one-to-one, inverse serverdata)",
+            "SFNoteFile.serverdata → SFNoteFileServerData (one-to-one, inverse file)",
+            "SFNote.serverdata → SFNoteServerData (one-to-one, inverse note)",
+            "SFNoteServerData.note → SFNote (one-to-one, inverse serverdata)",
+            "SFNoteFile.note → SFNote (to-one)",
+            "SFNote.sfnotefiles → SFNoteFile (to-many)",
+            "SFChangeItem.change → SFChange (to-one)",
+            "SFNote.password → SFPassword (to-one)",
+        ] {
+            XCTAssertTrue(relationships.contains(expected), "\(expected) in \(relationships)")
+        }
+        XCTAssertFalse(relationships.contains { $0.hasPrefix("SFNoteServerData.sfnotes") || $0.hasPrefix("SFNote.sfnoteserverdatas") })
+        XCTAssertNil(schema.entity(named: "SFNoteFileServerData")?.attribute(named: "file"))
         XCTAssertEqual(schema.entity(named: "SFNoteImage")?.discriminator, Discriminator(column: "Z_ENT", values: [9]))
         XCTAssertEqual(schema.entity(named: "SFNoteFile")?.discriminator, Discriminator(column: "Z_ENT", values: [7, 8, 9, 10]))
         let db = try Self.open("bear/database.sqlite")

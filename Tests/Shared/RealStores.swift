@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import SiftSQLite
+import XCTest
+
+/// The eight real Core Data stores in `../shared/coredata-stores/`, for the
+/// tests of the library and of the tool (this file is linked into both
+/// test targets).
+enum RealStores {
+    /// The stores' folder: `SIFT_STORES` when set, otherwise
+    /// `shared/coredata-stores` beside the package. Absent, the tests are
+    /// reported as skipped with the reason (never passed); with
+    /// `SIFT_REQUIRE_STORES=1` they fail.
+    static func folder() throws -> URL {
+        // The package's folder: the first above this file holding Package.swift.
+        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while root.path != "/", !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+            root.deleteLastPathComponent()
+        }
+        let folder = ProcessInfo.processInfo.environment["SIFT_STORES"].map { URL(fileURLWithPath: $0) }
+            ?? root.deletingLastPathComponent().appendingPathComponent("shared/coredata-stores")
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) else {
+            let message = "the Core Data stores are absent (\(folder.path))"
+            if ProcessInfo.processInfo.environment["SIFT_REQUIRE_STORES"] == "1" {
+                XCTFail(message + " and SIFT_REQUIRE_STORES=1")
+            }
+            throw XCTSkip(message + ": skipping the real-store tests; SIFT_REQUIRE_STORES=1 makes this a failure")
+        }
+        return folder
+    }
+
+    /// A store opened read-only; one with a `-wal` is copied first, since
+    /// SQLite writes its `-shm` even when reading.
+    static func open(_ path: String) throws -> DatabaseQueue {
+        let source = try folder().appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: source.path + "-wal") else {
+            return try ReadOnlyDatabase.open(path: source.path)
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent(source.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: copy.path + suffix)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path + suffix)
+        }
+        return try ReadOnlyDatabase.open(path: copy.path)
+    }
+}
