@@ -80,6 +80,30 @@ public struct Schema: Sendable, Hashable, Codable {
     }
 }
 
+extension Schema {
+    /// How a relationship relates its entity to its destination, as Core
+    /// Data's model says it.
+    public enum RelationshipKind: String, Sendable, Hashable {
+        case toOne = "to-one"
+        /// A to-one whose inverse is a to-one too.
+        case oneToOne = "one-to-one"
+        case toMany = "to-many"
+        case manyToMany = "many-to-many"
+    }
+
+    /// The kind of `r`: its ``Relationship/kind``, and for a to-one, whether
+    /// its inverse (in the destination) is a to-one as well.
+    public func kind(of r: Relationship) -> RelationshipKind {
+        switch r.kind {
+        case .toOne:
+            let inverse = r.inverse.flatMap { entity(named: r.destination)?.relationship(named: $0) }
+            return inverse.map { $0.isToMany ? .toOne : .oneToOne } ?? .toOne
+        case .toMany: return .toMany
+        case .manyToMany: return .manyToMany
+        }
+    }
+}
+
 /// A schema that does not hold together.
 public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String

@@ -520,14 +520,23 @@ final class ReplSession {
             let count = dataset.collections.first { $0.name == entity.name }?.rows.count ?? 0
             // Names come from the database, which may hold any character.
             let name = TerminalText.visible(entity.name)
-            lines.append(style.bold(name) + style.dim(" (table \(TerminalText.visible(entity.table)), \(count) rows)"))
+            var about = ["table \(TerminalText.visible(entity.table))", "\(count) rows"]
+            if entity.isAbstract { about.append("abstract") }
+            if let parent = entity.parent { about.append("parent \(TerminalText.visible(parent))") }
+            lines.append(style.bold(name) + style.dim(" (" + about.joined(separator: ", ") + ")"))
             for a in entity.attributes {
                 lines.append("  \(TerminalText.visible(a.name)): \(a.type.name)" + (a.isOptional ? "" : ", required"))
             }
             for r in entity.relationships {
+                var kind = [schema.kind(of: r).rawValue]
+                if let inverse = r.inverse { kind.append("inverse \(TerminalText.visible(inverse))") }
+                if r.isOrdered { kind.append("ordered") }
                 lines.append(
                     "  \(TerminalText.visible(r.name)) → \(TerminalText.visible(r.destination))"
-                        + (r.isToMany ? " (to-many)" : " (to-one)"))
+                        + " (" + kind.joined(separator: ", ") + ")")
+            }
+            for k in entity.unsupportedKeys {
+                lines.append(style.dim("  \(TerminalText.visible(k.name)): not in the store (\(TerminalText.visible(k.reason)))"))
             }
         }
         return Reply(output: lines.joined(separator: "\n"))
