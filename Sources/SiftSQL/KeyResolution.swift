@@ -63,6 +63,18 @@ struct KeyResolver {
         }
     }
 
+    /// The error of a key path following more relationships than the
+    /// objects in memory hold.
+    func depthError(_ components: [String], _ maximumDepth: Int, entity: Entity, key: String, range: SourceRange?)
+        -> SQLLoweringError
+    {
+        error(
+            .limit,
+            "\(components.joined(separator: ".")) follows more than \(maximumDepth) relationships, "
+                + "the depth to which the objects in memory are built",
+            entity: entity, key: key, range: range)
+    }
+
     /// The error of a sort key that is not an attribute reached through
     /// to-one relationships: neither SQL nor the in-memory sort has one
     /// value per row to order it by.
@@ -93,96 +105,109 @@ struct KeyResolver {
 /// resolve to: what evaluating in memory the objects of an entity read from
 /// the database needs, their keys being the schema's names.
 struct MemoryKeys {
+    /// Objects of an entity, reached through `depth` relationships from the
+    /// evaluated object.
+    struct Reach {
+        var entity: Entity
+        var depth: Int
+    }
+
     let keys: KeyResolver
-    /// The entities `SUBQUERY` variables in scope stand for.
-    private var variables: [String: Entity] = [:]
+    /// The most relationships a key path may follow from the evaluated
+    /// object, if the objects in memory hold only so many levels.
+    let maximumDepth: Int?
+    /// The objects `SUBQUERY` variables in scope stand for.
+    private var variables: [String: Reach] = [:]
 
-    init(_ keys: KeyResolver) { self.keys = keys }
+    init(_ keys: KeyResolver, maximumDepth: Int? = nil) {
+        self.keys = keys
+        self.maximumDepth = maximumDepth
+    }
 
-    mutating func predicate(_ p: PredicateNode, _ entity: Entity) throws(SQLLoweringError) -> PredicateNode {
+    mutating func predicate(_ p: PredicateNode, _ from: Reach) throws(SQLLoweringError) -> PredicateNode {
         var out = p
         switch p.kind {
         case .constant: return p
         case .and(let children):
             var mapped: [PredicateNode] = []
-            for child in children { mapped.append(try predicate(child, entity)) }
+            for child in children { mapped.append(try predicate(child, from)) }
             out.kind = .and(mapped)
         case .or(let children):
             var mapped: [PredicateNode] = []
-            for child in children { mapped.append(try predicate(child, entity)) }
+            for child in children { mapped.append(try predicate(child, from)) }
             out.kind = .or(mapped)
         case .not(let child):
-            out.kind = .not(try predicate(child, entity))
+            out.kind = .not(try predicate(child, from))
         case .comparison(var c):
-            c.lhs = try expression(c.lhs, entity).node
-            c.rhs = try expression(c.rhs, entity).node
+            c.lhs = try expression(c.lhs, from).node
+            c.rhs = try expression(c.rhs, from).node
             out.kind = .comparison(c)
         }
         return out
     }
 
-    /// `e` with its key paths resolved from `entity` (the evaluated
-    /// object's), and the entity whose objects its value holds, if it holds
-    /// objects of the schema.
-    mutating func expression(_ e: ExpressionNode, _ entity: Entity) throws(SQLLoweringError)
-        -> (node: ExpressionNode, entity: Entity?)
+    /// `e` with its key paths resolved from `from` (the evaluated object's
+    /// entity), and the objects its value holds, if it holds objects of the
+    /// schema.
+    mutating func expression(_ e: ExpressionNode, _ from: Reach) throws(SQLLoweringError)
+        -> (node: ExpressionNode, reach: Reach?)
     {
         var out = e
-        var reached: Entity?
+        var reached: Reach?
         switch e.kind {
         case .constant, .anyKey:
             return (e, nil)
         case .evaluatedObject:
-            return (e, entity)
+            return (e, from)
         case .variable(let name):
             return (e, variables[name])
         case .keyPath(let components):
-            let (path, end) = try self.path(components, from: entity, range: e.range)
+            let (path, end) = try self.path(components, from: from, range: e.range)
             out.kind = .keyPath(path)
             reached = end
         case .path(let base, let components):
-            let (b, from) = try expression(base, entity)
-            switch (base.kind, from) {
+            let (b, objects) = try expression(base, from)
+            switch (base.kind, objects) {
             case (_, nil):
                 out.kind = .path(b, components)
-            case (.variable, let from?), (.evaluatedObject, let from?):
-                let (path, end) = try self.path(components, from: from, range: e.range)
+            case (.variable, let objects?), (.evaluatedObject, let objects?):
+                let (path, end) = try self.path(components, from: objects, range: e.range)
                 out.kind = .path(b, path)
                 reached = end
-            case (_, let from?):
+            case (_, let objects?):
                 // The objects of a collection (a SUBQUERY's, an element of
                 // a to-many): an operator may come first.
-                let (path, end) = try rest(components, of: from, range: e.range)
+                let (path, end) = try rest(components, of: objects, range: e.range)
                 out.kind = .path(b, path)
                 reached = end
             }
         case .aggregate(let items):
             var mapped: [ExpressionNode] = []
-            for item in items { mapped.append(try expression(item, entity).node) }
+            for item in items { mapped.append(try expression(item, from).node) }
             out.kind = .aggregate(mapped)
         case .function(let f, let arguments):
             var mapped: [ExpressionNode] = []
-            for argument in arguments { mapped.append(try expression(argument, entity).node) }
+            for argument in arguments { mapped.append(try expression(argument, from).node) }
             out.kind = .function(f, mapped)
         case .index(let base, let sub):
-            let (b, from) = try expression(base, entity)
+            let (b, objects) = try expression(base, from)
             if case .expression(let index) = sub {
-                out.kind = .index(b, .expression(try expression(index, entity).node))
+                out.kind = .index(b, .expression(try expression(index, from).node))
             } else {
                 out.kind = .index(b, sub)
             }
-            reached = from
+            reached = objects
         case .invocation(let receiver, let selector, let arguments):
-            let r = try expression(receiver, entity).node
+            let r = try expression(receiver, from).node
             var mapped: [ExpressionNode] = []
-            for argument in arguments { mapped.append(try expression(argument, entity).node) }
+            for argument in arguments { mapped.append(try expression(argument, from).node) }
             out.kind = .invocation(r, selector: selector, mapped)
         case .cast(let value, let type):
-            out.kind = .cast(try expression(value, entity).node, type: type)
+            out.kind = .cast(try expression(value, from).node, type: type)
         case .ternary(let p, let a, let b):
-            out.kind = .ternary(try predicate(p, entity), try expression(a, entity).node, try expression(b, entity).node)
+            out.kind = .ternary(try predicate(p, from), try expression(a, from).node, try expression(b, from).node)
         case .subquery(let collection, let variable, let inner):
-            let (c, element) = try expression(collection, entity)
+            let (c, element) = try expression(collection, from)
             let saved = variables[variable]
             variables[variable] = element
             defer { variables[variable] = saved }
@@ -192,44 +217,49 @@ struct MemoryKeys {
             out.kind = .subquery(c, variable: variable, p)
             reached = element
         case .assignment(let variable, let value):
-            out.kind = .assignment(variable: variable, try expression(value, entity).node)
+            out.kind = .assignment(variable: variable, try expression(value, from).node)
         }
         return (out, reached)
     }
 
-    /// A key path from `entity`'s objects, as the schema spells it, and the
-    /// entity it ends on if it ends on a relationship.
-    func path(_ components: [String], from entity: Entity, range: SourceRange?) throws(SQLLoweringError)
-        -> ([String], Entity?)
+    /// A key path from `from`'s objects, as the schema spells it, and the
+    /// objects it ends on if it ends on a relationship.
+    func path(_ components: [String], from: Reach, range: SourceRange?) throws(SQLLoweringError)
+        -> ([String], Reach?)
     {
         var spelled: [String] = []
-        var entity = entity
+        var reach = from
         for i in components.indices {
-            switch try keys.step(components, at: i, in: entity, range: range) {
-            case .attribute(let a):
-                return (spelled + [a.name], nil)
+            let step = try keys.step(components, at: i, in: reach.entity, range: range)
+            if case .attribute(let a) = step { return (spelled + [a.name], nil) }
+            if let maximumDepth, reach.depth >= maximumDepth {
+                throw keys.depthError(components, maximumDepth, entity: reach.entity, key: components[i], range: range)
+            }
+            switch step {
+            case .attribute: break
             case .toOne(let r, _, let destination):
                 spelled.append(r.name)
-                entity = destination
+                reach = Reach(entity: destination, depth: reach.depth + 1)
             case .toMany(let r, let destination):
                 // The rest names keys of each destination object, as the
                 // SQL's subquery over them resolves it.
-                let (rest, end) = try self.rest(Array(components[(i + 1)...]), of: destination, range: range)
+                let objects = Reach(entity: destination, depth: reach.depth + 1)
+                let (rest, end) = try self.rest(Array(components[(i + 1)...]), of: objects, range: range)
                 return (spelled + [r.name] + rest, end)
             }
         }
-        return (spelled, entity)
+        return (spelled, reach)
     }
 
     /// The keys after a to-many relationship: a collection operator
     /// (`@count`, `@sum.price`) or a key path of each object.
-    func rest(_ components: [String], of entity: Entity, range: SourceRange?) throws(SQLLoweringError)
-        -> ([String], Entity?)
+    func rest(_ components: [String], of objects: Reach, range: SourceRange?) throws(SQLLoweringError)
+        -> ([String], Reach?)
     {
-        guard let first = components.first else { return ([], entity) }
-        guard first.hasPrefix("@") else { return try path(components, from: entity, range: range) }
+        guard let first = components.first else { return ([], objects) }
+        guard first.hasPrefix("@") else { return try path(components, from: objects, range: range) }
         guard components.count > 1 else { return ([first], nil) }
-        let (path, _) = try self.path(Array(components.dropFirst()), from: entity, range: range)
+        let (path, _) = try self.path(Array(components.dropFirst()), from: objects, range: range)
         return ([first] + path, nil)
     }
 }
@@ -243,19 +273,29 @@ extension Schema {
     /// ``SQLLoweringError`` as in SQL, suggesting the nearest name.
     /// Constructs with no SQL form keep their meaning; their key paths are
     /// resolved all the same.
-    public func resolve(_ filter: Filter, entity name: String) throws(SQLLoweringError) -> Filter {
+    ///
+    /// - `maximumDepth`: for objects whose relationships are built only so
+    ///   many levels deep, the most relationships a key path may follow; one
+    ///   following more is an error (code `.limit`) rather than a nil.
+    public func resolve(_ filter: Filter, entity name: String, maximumDepth: Int? = nil) throws(SQLLoweringError)
+        -> Filter
+    {
         let source = filter.source ?? filter.format
         let entity = try rootEntity(name, source: source)
-        var keys = MemoryKeys(KeyResolver(schema: self, source: source))
-        var resolved = Filter(try keys.predicate(filter.predicate, entity), source: filter.source)
+        var keys = MemoryKeys(KeyResolver(schema: self, source: source), maximumDepth: maximumDepth)
+        let predicate = try keys.predicate(filter.predicate, MemoryKeys.Reach(entity: entity, depth: 0))
+        var resolved = Filter(predicate, source: filter.source)
         resolved.evaluationBudget = filter.evaluationBudget
         return resolved
     }
 
     /// Sort keys spelled as this schema names them (see
-    /// ``resolve(_:entity:)``). Each must be an attribute, reached through
-    /// to-one relationships, as in SQL.
-    public func resolve(_ sort: [SortKey], entity name: String) throws(SQLLoweringError) -> [SortKey] {
+    /// ``resolve(_:entity:maximumDepth:)``). Each must be an attribute,
+    /// reached through to-one relationships (at most `maximumDepth`), as in
+    /// SQL.
+    public func resolve(_ sort: [SortKey], entity name: String, maximumDepth: Int? = nil) throws(SQLLoweringError)
+        -> [SortKey]
+    {
         var resolved: [SortKey] = []
         for key in sort {
             let written = key.keyPath.joined(separator: ".")
@@ -269,6 +309,9 @@ extension Schema {
                 switch try keys.step(key.keyPath, at: i, in: entity, range: range) {
                 case .attribute(let a): k.keyPath.append(a.name)
                 case .toOne(let r, _, let destination):
+                    if let maximumDepth, k.keyPath.count >= maximumDepth {
+                        throw keys.depthError(key.keyPath, maximumDepth, entity: entity, key: key.keyPath[i], range: range)
+                    }
                     k.keyPath.append(r.name)
                     entity = destination
                 case .toMany: throw KeyResolver.sortKeyError(written, entity: root)

@@ -29,13 +29,17 @@ enum RealStores {
         return folder
     }
 
-    /// A store opened read-only; one with a `-wal` is copied first, since
-    /// SQLite writes its `-shm` even when reading.
+    /// A store opened read-only (see ``readable(_:)``).
     static func open(_ path: String) throws -> DatabaseQueue {
+        try ReadOnlyDatabase.open(path: try readable(path))
+    }
+
+    /// The path of a store to read: the store itself, or for one with a
+    /// `-wal`, a copy in a temporary folder, since SQLite writes its `-shm`
+    /// even when reading.
+    static func readable(_ path: String) throws -> String {
         let source = try folder().appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: source.path + "-wal") else {
-            return try ReadOnlyDatabase.open(path: source.path)
-        }
+        guard FileManager.default.fileExists(atPath: source.path + "-wal") else { return source.path }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let copy = folder.appendingPathComponent(source.lastPathComponent)
@@ -43,6 +47,6 @@ enum RealStores {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: copy.path + suffix)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path + suffix)
         }
-        return try ReadOnlyDatabase.open(path: copy.path)
+        return copy.path
     }
 }

@@ -59,6 +59,23 @@ final class KeyResolutionTests: XCTestCase {
         }
     }
 
+    /// Objects built only so many relationships deep: a key path following
+    /// more is refused, where it would read nil.
+    func testMaximumDepth() throws {
+        let filter = try Filter("ANY cars.owner.firstName == 'Ann'")
+        XCTAssertNoThrow(try schema.resolve(filter, entity: "Person", maximumDepth: 2))
+        XCTAssertThrowsError(try schema.resolve(filter, entity: "Person", maximumDepth: 1)) { error in
+            XCTAssertEqual((error as? SQLLoweringError)?.code, .limit)
+            XCTAssertEqual((error as? SQLLoweringError)?.message,
+                           "owner.firstName follows more than 1 relationships, the depth to which the objects in memory are built")
+        }
+        let nested = try Filter("SUBQUERY(cars, $c, $c.owner.firstName == 'Ann').@count > 0")
+        XCTAssertNoThrow(try schema.resolve(nested, entity: "Person", maximumDepth: 2))
+        XCTAssertThrowsError(try schema.resolve(nested, entity: "Person", maximumDepth: 1))
+        XCTAssertNoThrow(try schema.resolve([.ascending("owner.firstName")], entity: "Car", maximumDepth: 1))
+        XCTAssertThrowsError(try schema.resolve([.ascending("owner.firstName")], entity: "Car", maximumDepth: 0))
+    }
+
     func testSortKeys() throws {
         XCTAssertEqual(
             try schema.resolve([.descending("OWNER.FIRSTNAME"), .ascending("Maker")], entity: "Car").map(\.description),

@@ -133,8 +133,15 @@ struct Dataset {
                         let lookup = level[r.destination] ?? [:]
                         if r.isToMany {
                             object[r.name] = .array(targets.compactMap { lookup[$0] })
+                        } else if let target = targets.first {
+                            // A key whose row is not in the store (or not of
+                            // the destination entity) is an object all the
+                            // same, with no keys: SQL tests the key column
+                            // for `x == nil`, and its outer join reads nil
+                            // for `x.name`.
+                            object[r.name] = lookup[target] ?? .dictionary([:])
                         } else {
-                            object[r.name] = targets.first.flatMap { lookup[$0] } ?? .null
+                            object[r.name] = .null
                         }
                     }
                     objects[key] = .dictionary(object)

@@ -158,7 +158,7 @@ final class ReplSession {
     /// case) or refused, never read as nil, and memory answers as `:sql`.
     private func forRows(_ filter: Filter) throws -> Filter {
         guard let schema = dataset.schema, collection.primaryKeys != nil else { return filter }
-        return try schema.resolve(filter, entity: collection.name)
+        return try schema.resolve(filter, entity: collection.name, maximumDepth: Dataset.relationshipDepth)
     }
 
     private func run(_ source: String) -> Reply {
@@ -378,6 +378,9 @@ final class ReplSession {
             }
         } catch let e as EvaluationError {
             lines.append(e.rendered(colors: style.enabled))
+        } catch let e as SQLLoweringError {
+            // The predicate has SQL, but memory cannot answer it.
+            lines.append(e.rendered(colors: style.enabled))
         } catch {
             lines.append(style.red("SQLite: " + TerminalText.visible(SchemaFile.describe(error))))
         }
@@ -395,7 +398,7 @@ final class ReplSession {
             let keys = try SortKey.parse(argument)
             // Resolved as SQL resolves them, for the rows in memory.
             if let schema = dataset.schema, collection.primaryKeys != nil {
-                sort = try schema.resolve(keys, entity: collection.name)
+                sort = try schema.resolve(keys, entity: collection.name, maximumDepth: Dataset.relationshipDepth)
             } else {
                 sort = keys
             }
