@@ -218,6 +218,12 @@ struct MemoryKeys {
             reached = element
         case .assignment(let variable, let value):
             out.kind = .assignment(variable: variable, try expression(value, from).node)
+        case .variableKey(_, let key):
+            // As in SQL: which key it names is known only once the variable
+            // is substituted (then it is plain keys, resolved as written).
+            throw keys.error(
+                .unsupported, "\(key) after '.' names a key only once it is substituted: substitute it first",
+                entity: from.entity, range: key.range ?? e.range)
         }
         return (out, reached)
     }
