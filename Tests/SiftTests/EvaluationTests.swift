@@ -14,7 +14,7 @@ private func eval(_ format: String, _ args: any FormatArgumentConvertible..., on
     try Filter(format, arguments: args).evaluate(with: object)
 }
 
-private func evalError(_ format: String, on object: Value = book) -> EvaluationError? {
+func evalError(_ format: String, on object: Value = book) -> EvaluationError? {
     do {
         _ = try Filter(format).evaluate(with: object)
         return nil

@@ -168,6 +168,7 @@ enum RoundTrip {
         case .cast(let v, _): return knownHole(v)
         case .ternary(let p, let a, let b): return knownHole(p) ?? knownHole(a) ?? knownHole(b)
         case .subquery(let c, _, let p): return knownHole(c) ?? knownHole(p)
+        case .setOperation(_, let l, let r): return knownHole(l) ?? knownHole(r)
         case .assignment(_, let v): return knownHole(v)
         case .evaluatedObject, .variable, .anyKey: return nil
         }

@@ -419,6 +419,16 @@ private struct PolicyChecker {
         case .assignment(let name, let value):
             try variable(name, e.range)
             try observe(try expression(value, scope: scope), deep: true, value.range)
+        case .setOperation(_, let left, let right):
+            // Every element of both sides is hashed and compared, whatever
+            // is inside it: a deep use of each. The result holds their
+            // elements, read where they were.
+            var out = try expression(left, scope: scope)
+            try observe(out, deep: true, left.range)
+            let rightOrigins = try expression(right, scope: scope)
+            try observe(rightOrigins, deep: true, right.range)
+            out.formUnion(rightOrigins)
+            return out
         default:
             break
         }

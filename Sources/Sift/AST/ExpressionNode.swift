@@ -48,6 +48,9 @@ public struct ExpressionNode: Sendable {
         case ternary(PredicateNode, ExpressionNode, ExpressionNode)
         /// `SUBQUERY(collection, $variable, predicate)`
         case subquery(ExpressionNode, variable: String, PredicateNode)
+        /// `left UNION right`, `left INTERSECT right`, `left MINUS right`:
+        /// a set built from two collections (see ``SetOperation``).
+        case setOperation(SetOperation, ExpressionNode, ExpressionNode)
         /// `$variable := value`
         case assignment(variable: String, ExpressionNode)
         /// `ANYKEY` (Spotlight's "any attribute").
@@ -135,6 +138,13 @@ extension ExpressionNode {
     /// A built-in function call.
     public static func function(_ function: BuiltinFunction, _ arguments: [ExpressionNode]) -> ExpressionNode {
         ExpressionNode(.function(function, arguments))
+    }
+
+    /// A set expression: `left UNION right`, `left INTERSECT right`, `left MINUS right`.
+    public static func setOperation(
+        _ operation: SetOperation, _ left: ExpressionNode, _ right: ExpressionNode
+    ) -> ExpressionNode {
+        ExpressionNode(.setOperation(operation, left, right))
     }
 }
 

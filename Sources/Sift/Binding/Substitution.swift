@@ -130,6 +130,8 @@ struct Substitution {
             local.append(variable)
             defer { local.removeLast() }
             out.kind = .subquery(c, variable: variable, try apply(predicate))
+        case .setOperation(let operation, let left, let right):
+            out.kind = .setOperation(operation, try apply(left), try apply(right))
         case .assignment(let variable, let value):
             out.kind = .assignment(variable: variable, try apply(value))
         }
@@ -202,6 +204,9 @@ struct VariableCollector {
             local.append(variable)
             visit(p)
             local.removeLast()
+        case .setOperation(_, let left, let right):
+            visit(left)
+            visit(right)
         case .assignment(_, let v): visit(v)
         }
     }

@@ -525,6 +525,18 @@ struct Compiler<Root> {
                     throw fail(Failure(.notACollection, "SUBQUERY needs an array or a set, not \(Functions.describe(items))"))
                 }
             }
+        case .setOperation(let operation, let left, let right):
+            let a = expression(left)
+            let b = expression(right)
+            return { r, s throws(EvaluationError) in
+                let x = try a(r, s)
+                let y = try b(r, s)
+                // Every element of both sides is hashed (a variable's value
+                // is counted nowhere else).
+                let cap = max(s.budget?.remaining ?? 0, 0)
+                try s.charge(WorkBudget.size(x, cap: cap).addingSaturating(WorkBudget.size(y, cap: cap)), fail)
+                do throws(Failure) { return try SetExpressions.apply(operation, x, y) } catch { throw fail(error) }
+            }
         case .assignment(_, let value):
             // `$x := value` gives the value; its binding for later use is not
             // defined by Foundation and is not kept.

@@ -6,7 +6,8 @@ public struct EvaluationError: SourceDiagnostic, Hashable, Sendable {
         /// An operator got a kind of value it cannot work on: `name < 5`,
         /// `age BEGINSWITH "3"`, `name + 1`.
         case typeMismatch
-        /// `ANY`/`ALL`, `SUBQUERY` or an aggregate function needs an array or a set.
+        /// `ANY`/`ALL`, `SUBQUERY` or an aggregate function needs an array or a
+        /// set; `UNION`, `INTERSECT` and `MINUS` need a collection on each side.
         case notACollection
         /// A key that the value does not have (on a value that is not a dictionary).
         case unknownKey

@@ -97,11 +97,12 @@ public enum FormatPrinter {
 
     // MARK: - Expressions
 
-    /// Binding strength, matching the parser: 0 assignment, 1 `|`, 2 `^`,
-    /// 3 `&`, 4 shifts, 5 `+ -`, 6 `* /`, 7 `**`, 8 prefix, 9 primary/postfix.
+    /// Binding strength, matching the parser: 0 assignment and `UNION`
+    /// `INTERSECT` `MINUS`, 1 `|`, 2 `^`, 3 `&`, 4 shifts, 5 `+ -`, 6 `* /`,
+    /// 7 `**`, 8 prefix, 9 primary/postfix.
     static func precedence(_ expression: ExpressionNode) -> Int {
         switch expression.kind {
-        case .assignment: return 0
+        case .assignment, .setOperation: return 0
         case .function(let function, let arguments):
             switch function {
             case .bitwiseOr: return 1
@@ -220,6 +221,17 @@ public enum FormatPrinter {
             out += ", "
             write(predicate, into: &out)
             out += ")"
+        case .setOperation(let operation, let left, let right):
+            // `a UNION b MINUS c` groups to the left, so a set expression on
+            // the right is bracketed; so is an assignment on the left, which
+            // would take the rest as its value.
+            if case .assignment = left.kind {
+                writeWrapped(left, when: true, into: &out)
+            } else {
+                write(left, into: &out)
+            }
+            out += " " + operation.keyword + " "
+            writeWrapped(right, when: precedence(right) == 0, into: &out)
         case .assignment(let variable, let value):
             out += "$"
             writeKey(variable, into: &out)

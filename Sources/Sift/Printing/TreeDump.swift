@@ -104,6 +104,8 @@ public enum TreeDump {
             emit("TERNARY" + r, [.predicate(p), .expression(a), .expression(b)], prefix: prefix, childPrefix: childPrefix, into: &lines)
         case .subquery(let c, let variable, let p):
             emit("SUBQUERY $\(variable)" + r, [.expression(c), .predicate(p)], prefix: prefix, childPrefix: childPrefix, into: &lines)
+        case .setOperation(let operation, let left, let right):
+            emit(operation.keyword + r, [.expression(left), .expression(right)], prefix: prefix, childPrefix: childPrefix, into: &lines)
         case .assignment(let variable, let v):
             emit("assign $\(variable)" + r, [.expression(v)], prefix: prefix, childPrefix: childPrefix, into: &lines)
         case .anyKey:

@@ -358,7 +358,7 @@ struct Lexer {
             ("LAST", .kwLast), ("SIZE", .kwSize), ("ANYKEY", .kwAnyKey), ("SUBQUERY", .kwSubquery),
             ("CAST", .kwCast), ("TRUEPREDICATE", .kwTruePredicate), ("FALSEPREDICATE", .kwFalsePredicate),
             ("CASEINSENSITIVE", .kwReserved), ("CI", .kwReserved), ("FETCH", .kwReserved),
-        ]
+        ] + SetOperation.allCases.map { ($0.keyword, TokenKind($0)) }
         return words.map { word, kind in
             let (low, high) = pack(word.utf8)
             return KeywordEntry(low: low, high: high, kind: kind)

@@ -1,19 +1,45 @@
 extension Parser {
     // MARK: - Binary operators
 
-    /// The function and precedence of a binary operator token.
-    private func binaryOperator(_ kind: TokenKind) -> (BuiltinFunction, Int)? {
+    /// What a binary operator builds: a built-in function (`+` is
+    /// `add:to:`) or a set expression.
+    private enum BinaryOperator {
+        case function(BuiltinFunction)
+        case set(SetOperation)
+    }
+
+    /// The node and precedence of a binary operator token: the one table of
+    /// binary operators.
+    ///
+    /// `UNION`, `INTERSECT` and `MINUS` bind looser than every arithmetic
+    /// and bitwise operator and tighter than a comparison, and group to the
+    /// left: `a + b UNION c` is `(a + b) UNION c`, `b UNION c + d` is
+    /// `b UNION (c + d)`, `a UNION b MINUS c` is `(a UNION b) MINUS c`.
+    /// Apple documents no precedence for them (its BNF has no set
+    /// expressions); the one observation is `A IN B UNION C` read as
+    /// `A IN (B UNION C)`. Apple's printer writes `left UNION right` with no
+    /// brackets around either side, so a chain nested on the left, as
+    /// `expressionForMinusSet(expressionForUnionSet(a, b), c)` builds it,
+    /// prints as `a UNION b MINUS c`: grouping to the left reads that back
+    /// as the same tree. Of the other implementations only Cappuccino's
+    /// CPPredicate parses them: as postfix operators whose right side is a
+    /// whole expression (`a + (b UNION c)`, chains grouped to the right), an
+    /// effect of its recursive descent rather than a rule; GNUstep and
+    /// Apportable do not parse them. The loosest level is also where SQL
+    /// puts its set operators, and arithmetic on a set is an error anyway.
+    private func binaryOperator(_ kind: TokenKind) -> (BinaryOperator, Int)? {
+        if let operation = kind.setOperation { return (.set(operation), 1) }
         switch kind {
-        case .pipe: return (.bitwiseOr, 1)
-        case .caret: return (.bitwiseXor, 2)
-        case .ampersand: return (.bitwiseAnd, 3)
-        case .shiftLeft: return (.leftshift, 4)
-        case .shiftRight: return (.rightshift, 4)
-        case .plus: return (.add, 5)
-        case .minus: return (.subtract, 5)
-        case .star: return (.multiply, 6)
-        case .slash: return (.divide, 6)
-        case .starStar: return (.raise, 7)
+        case .pipe: return (.function(.bitwiseOr), 2)
+        case .caret: return (.function(.bitwiseXor), 3)
+        case .ampersand: return (.function(.bitwiseAnd), 4)
+        case .shiftLeft: return (.function(.leftshift), 5)
+        case .shiftRight: return (.function(.rightshift), 5)
+        case .plus: return (.function(.add), 6)
+        case .minus: return (.function(.subtract), 6)
+        case .star: return (.function(.multiply), 7)
+        case .slash: return (.function(.divide), 7)
+        case .starStar: return (.function(.raise), 8)
         default: return nil
         }
     }
@@ -38,12 +64,16 @@ extension Parser {
         var lhs = try parseUnary()
         var wraps = 0
         defer { level -= wraps }
-        while let (function, precedence) = binaryOperator(current.kind), precedence >= minimumPrecedence {
+        while let (op, precedence) = binaryOperator(current.kind), precedence >= minimumPrecedence {
             try descend()
             wraps += 1
             advance()
             let rhs = try parseBinary(minimumPrecedence: precedence + 1)
-            lhs = ExpressionNode(.function(function, [lhs, rhs]), range: union(lhs.range, rhs.range))
+            let range = union(lhs.range, rhs.range)
+            switch op {
+            case .function(let function): lhs = ExpressionNode(.function(function, [lhs, rhs]), range: range)
+            case .set(let operation): lhs = ExpressionNode(.setOperation(operation, lhs, rhs), range: range)
+            }
         }
         return lhs
     }

@@ -366,7 +366,7 @@ struct Parser {
     private func isExpressionContinuation(_ kind: TokenKind) -> Bool {
         switch kind {
         case .dot, .leftBracket, .plus, .minus, .star, .slash, .starStar, .ampersand, .pipe, .caret,
-            .shiftLeft, .shiftRight:
+            .shiftLeft, .shiftRight, .kwUnion, .kwIntersect, .kwMinus:
             return true
         default:
             return false

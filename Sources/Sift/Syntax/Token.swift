@@ -31,8 +31,31 @@ enum TokenKind: UInt8, Sendable {
     case kwIn, kwAll, kwAny, kwSome, kwNone, kwLike, kwMatches, kwContains, kwBeginsWith, kwEndsWith
     case kwBetween, kwNull, kwSelf, kwTrue, kwFalse, kwFirst, kwLast, kwSize, kwAnyKey, kwSubquery
     case kwCast, kwTruePredicate, kwFalsePredicate, kwUTIConformsTo, kwUTIEquals
+    /// `UNION`, `INTERSECT`, `MINUS` (see ``SetOperation``).
+    case kwUnion, kwIntersect, kwMinus
     /// `CASEINSENSITIVE`, `CI`, `FETCH`: reserved, with no meaning.
     case kwReserved
+}
+
+extension TokenKind {
+    /// The token that spells a set operation's keyword.
+    init(_ operation: SetOperation) {
+        switch operation {
+        case .union: self = .kwUnion
+        case .intersect: self = .kwIntersect
+        case .minus: self = .kwMinus
+        }
+    }
+
+    /// The set operation this token spells, if it is one.
+    var setOperation: SetOperation? {
+        switch self {
+        case .kwUnion: return .union
+        case .kwIntersect: return .intersect
+        case .kwMinus: return .minus
+        default: return nil
+        }
+    }
 }
 
 /// How a number literal was written.

@@ -626,7 +626,7 @@ final class ReplSession {
         "AND", "OR", "NOT", "ANY", "ALL", "NONE", "SOME", "IN", "BETWEEN", "CONTAINS", "BEGINSWITH", "ENDSWITH",
         "LIKE", "MATCHES", "SUBQUERY", "FUNCTION", "CAST", "TRUEPREDICATE", "FALSEPREDICATE", "nil", "YES", "NO",
         "SELF", "FIRST", "LAST", "SIZE", "@count", "@sum", "@avg", "@min", "@max", "@distinctUnionOfObjects",
-    ]
+    ] + SetOperation.allCases.map(\.keyword)
 }
 
 /// A REPL error: a message, or a diagnostic with a caret.

@@ -1,0 +1,47 @@
+/// `left UNION right`, `left INTERSECT right`, `left MINUS right`, as
+/// `NSExpression`'s set expressions evaluate them.
+///
+/// The left side must be a set or an array (taken as the set of its
+/// elements): anything else, nil included, is an error, as Foundation
+/// raises "left subexpression not a set". The right side may be an array, a
+/// set or a dictionary (its values); nil leaves the left side as it is, for
+/// INTERSECT too, as Foundation skips the operation when the right side is
+/// nil; anything else is an error. The result is always a set. Elements are
+/// the same when they are equal as ``Value``s, the equality of `IN` and of
+/// set constants (`1`, `1.0` and `YES` are one element).
+enum SetExpressions {
+    static func apply(_ operation: SetOperation, _ left: Value, _ right: Value) throws(Failure) -> Value {
+        var result: Set<Value>
+        switch left {
+        case .set(let items): result = items
+        case .array(let items): result = Set(items)
+        default:
+            throw Failure(
+                .notACollection,
+                "\(operation.keyword) needs a set or an array on the left, not \(Functions.describe(left))")
+        }
+        switch right {
+        case .null:
+            return .set(result)
+        case .set(let items):
+            combine(operation, &result, items)
+        case .array(let items):
+            combine(operation, &result, Set(items))
+        case .dictionary(let entries):
+            combine(operation, &result, Set(entries.values))
+        default:
+            throw Failure(
+                .notACollection,
+                "\(operation.keyword) needs an array, a set or a dictionary on the right, not \(Functions.describe(right))")
+        }
+        return .set(result)
+    }
+
+    private static func combine(_ operation: SetOperation, _ result: inout Set<Value>, _ other: Set<Value>) {
+        switch operation {
+        case .union: result.formUnion(other)
+        case .intersect: result.formIntersection(other)
+        case .minus: result.subtract(other)
+        }
+    }
+}
