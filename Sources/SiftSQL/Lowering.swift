@@ -253,11 +253,40 @@ struct Lowering {
             throw error(
                 .unsupported, "\(f) has no SQL form yet: compare key paths and constants", entity: scope.entity,
                 range: e.range)
+        case .setOperation:
+            return .constant(try constantSet(e, scope))
         default:
             throw error(
                 .unsupported, "this expression has no SQL form: compare key paths and constants", entity: scope.entity,
                 range: e.range)
         }
+    }
+
+    /// The value of `UNION`, `INTERSECT` or `MINUS` between constants (or
+    /// set expressions of constants), worked out now as the evaluator
+    /// would: `x IN {1, 2} UNION {2, 3}` compares with the bound values 1, 2
+    /// and 3. A side read from a row is refused: SQL's set operations work
+    /// on rows, with the database's equality (text collation, 1 and 1.0),
+    /// not on one value's collection with the evaluator's.
+    private func constantSet(_ e: ExpressionNode, _ scope: Scope) throws(SQLLoweringError) -> Value {
+        switch e.kind {
+        case .constant:
+            guard case .constant(let v) = try operand(e, scope) else { break }
+            return v
+        case .setOperation(let operation, let left, let right):
+            let a = try constantSet(left, scope)
+            let b = try constantSet(right, scope)
+            do throws(SetExpressions.Problem) {
+                return try SetExpressions.constant(operation, a, b)
+            } catch {
+                throw self.error(.typeMismatch, error.message, entity: scope.entity, range: e.range)
+            }
+        default:
+            break
+        }
+        throw error(
+            .unsupported, "UNION, INTERSECT and MINUS have a SQL form only between constants", entity: scope.entity,
+            range: e.range)
     }
 
     /// Resolves a key path from the table aliased `alias` (of `entity`),

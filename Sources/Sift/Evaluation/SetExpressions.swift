@@ -9,7 +9,18 @@
 /// nil; anything else is an error. The result is always a set. Elements are
 /// the same when they are equal as ``Value``s, the equality of `IN` and of
 /// set constants (`1`, `1.0` and `YES` are one element).
-enum SetExpressions {
+package enum SetExpressions {
+    /// Why a set expression has no value: the message of the evaluation error.
+    package struct Problem: Error {
+        package let message: String
+    }
+
+    /// The set two constants make, for SiftSQL, which folds constant
+    /// operands before it writes SQL.
+    package static func constant(_ operation: SetOperation, _ left: Value, _ right: Value) throws(Problem) -> Value {
+        do throws(Failure) { return try apply(operation, left, right) } catch { throw Problem(message: error.message) }
+    }
+
     static func apply(_ operation: SetOperation, _ left: Value, _ right: Value) throws(Failure) -> Value {
         var result: Set<Value>
         switch left {

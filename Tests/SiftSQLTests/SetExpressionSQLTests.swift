@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+import Sift
+import SiftSQL
+import SiftSQLite
+import XCTest
+
+// UNION, INTERSECT and MINUS in SQL: between constants they fold into the
+// set they make; read from a row they are refused.
+
+extension LoweringTests {
+    func testConstantSetExpressionsFoldIntoBoundValues() throws {
+        let union = try sql("year IN {1990, 2000} UNION {2000, 2010}")
+        XCTAssertTrue(union.sql.contains(#"t0."year" IN (?1, ?2, ?3)"#), union.sql)
+        XCTAssertEqual(Set(union.bindings), [.integer(1990), .integer(2000), .integer(2010)])
+        let chain = try sql("year IN {1990, 2000} UNION {2010} MINUS {1990} INTERSECT %@", [2000, 2020])
+        XCTAssertTrue(chain.sql.contains(#"t0."year" IN (?1)"#), chain.sql)
+        XCTAssertEqual(chain.bindings, [.integer(2000)])
+        XCTAssertEqual(try where_("year IN {1990} INTERSECT {2000}"), "0", "an empty set matches nothing")
+        XCTAssertEqual(try where_("year IN {1990} MINUS nil"), #"t0."year" IN (?1)"#, "a nil right side changes nothing")
+        XCTAssertEqual(
+            try where_("title IN {'a'} UNION {'b'}", dialect: .postgreSQL), #"t0."title" = ANY($1)"#)
+    }
+
+    func testSetExpressionsReadFromARowAreRefused() throws {
+        for (format, range) in [
+            ("year IN {1990} UNION %@", nil as SourceRange?),
+            // The error points at the side read from a row.
+            ("year IN tags.name UNION {1}", SourceRange(8, 17)),
+            ("year IN {1} MINUS author.name", SourceRange(18, 29)),
+            ("year IN {1} UNION ({2} INTERSECT price)", SourceRange(33, 38)),
+        ] {
+            do {
+                _ = try sql(format, [1, 2] as [Int])
+                if range != nil { XCTFail("\(format) lowered") }
+            } catch let error as SQLLoweringError {
+                guard let range else { XCTFail("\(format): \(error)"); continue }
+                XCTAssertEqual(error.code, .unsupported, format)
+                XCTAssertEqual(error.message, "UNION, INTERSECT and MINUS have a SQL form only between constants", format)
+                XCTAssertEqual(error.range, range, format)
+            }
+        }
+    }
+
+    func testConstantSetExpressionErrorsAsInMemory() throws {
+        for (format, message) in [
+            ("year IN 5 UNION {1}", "UNION needs a set or an array on the left, not an integer"),
+            ("year IN nil MINUS {1}", "MINUS needs a set or an array on the left, not nil"),
+            ("year IN {1} INTERSECT 'x'", "INTERSECT needs an array, a set or a dictionary on the right, not a string"),
+        ] {
+            XCTAssertThrowsError(try sql(format), format) { error in
+                let e = error as? SQLLoweringError
+                XCTAssertEqual(e?.code, .typeMismatch, format)
+                XCTAssertEqual(e?.message, message, format)
+                XCTAssertEqual(e?.range, SourceRange(8, format.utf8.count), format)
+            }
+        }
+    }
+}
+
+extension DifferentialTests {
+    /// The folded forms give the rows the evaluator gives, on SQLite and
+    /// (when it runs) PostgreSQL.
+    func testFoldedSetExpressions() throws {
+        let engines = try Self.engines(seed: Self.seed)
+        let formats = [
+            "year IN {1990, 2000, 2005} UNION {2010, 2015}",
+            "year IN {1990, 2000, 2005} MINUS {2000}",
+            "year IN {1990, 2000, 2005} INTERSECT {2005, 2010}",
+            "NOT year IN {1990, 2000} UNION {2010} MINUS {2000}",
+            "year IN {} UNION {} OR title IN {'a'} UNION {'b', 'c'}",
+            "price IN {1.5, 2} UNION {2.0, 3} OR year IN {1, 1.0, 2} INTERSECT {1}",
+            "ANY tags.name IN {'a', 'b'} UNION {'c'}",
+            "{2000, 2010} UNION {2020} CONTAINS year",
+            "year IN {2000} MINUS nil",
+        ]
+        var compared = 0
+        for format in formats {
+            let request = Sift.FetchRequest(entity: "Book", filter: try Filter(format))
+            guard let expected = Self.memoryIDs(request, engines.library.books) else {
+                XCTFail("\(format) raises in memory")
+                continue
+            }
+            let sqlite = try request.sql(in: Library.schema, dialect: .sqlite)
+            XCTAssertEqual(try Self.sqliteIDs(sqlite, engines.sqlite), expected, "SQLite: \(format)")
+            if let pg = engines.postgres {
+                let postgres = try request.sql(in: Library.schema, dialect: .postgreSQL)
+                XCTAssertEqual(try Self.postgresIDs(postgres, pg), expected, "PostgreSQL: \(format)")
+            }
+            compared += 1
+        }
+        print("folded set expressions: \(compared) compared, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
+    }
+}
