@@ -37,9 +37,9 @@ package enum SetExpressions {
         case .set(let items):
             combine(operation, &result, items)
         case .array(let items):
-            combine(operation, &result, Set(items))
+            combine(operation, &result, items)
         case .dictionary(let entries):
-            combine(operation, &result, Set(entries.values))
+            combine(operation, &result, entries.values)
         default:
             throw Failure(
                 .notACollection,
@@ -48,9 +48,14 @@ package enum SetExpressions {
         return .set(result)
     }
 
-    private static func combine(_ operation: SetOperation, _ result: inout Set<Value>, _ other: Set<Value>) {
+    /// The right side is read as it is, without a set made of it first.
+    private static func combine(
+        _ operation: SetOperation, _ result: inout Set<Value>, _ other: some Collection<Value>
+    ) {
         switch operation {
-        case .union: result.formUnion(other)
+        case .union:
+            result.reserveCapacity(result.count + other.count)
+            result.formUnion(other)
         case .intersect: result.formIntersection(other)
         case .minus: result.subtract(other)
         }
