@@ -218,6 +218,8 @@ struct MemoryKeys {
             reached = element
         case .assignment(let variable, let value):
             out.kind = .assignment(variable: variable, try expression(value, from).node)
+        case .setOperation(let operation, let left, let right):
+            out.kind = .setOperation(operation, try expression(left, from).node, try expression(right, from).node)
         case .variableKey(_, let key):
             // As in SQL: which key it names is known only once the variable
             // is substituted (then it is plain keys, resolved as written).
