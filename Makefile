@@ -6,7 +6,7 @@ PYTHON ?= python3
 APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev libedit-dev tmux zlib1g-dev
 LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
-CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl
+CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl Tests/Fixtures/cases/observed.jsonl
 
 .PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress \
 	bench bench-quick bench-deps fuzz fuzz-build fuzz-smoke

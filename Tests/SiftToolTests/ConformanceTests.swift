@@ -11,6 +11,10 @@ struct ConformanceTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/cases")
 
+    /// The case files: the language case by case, the cross-check set, and
+    /// the cases taken from test suites that ran on Apple's Foundation.
+    static let files = ["language.jsonl", "probe.jsonl", "observed.jsonl"]
+
     static func lines(_ name: String) throws -> [(number: Int, text: String)] {
         let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
         return text.split(separator: "\n").enumerated().map { ($0.offset + 1, String($0.element)) }
@@ -22,7 +26,7 @@ struct ConformanceTests {
         return try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
     }
 
-    @Test(arguments: ["language.jsonl", "probe.jsonl"])
+    @Test(arguments: Self.files)
     func everyCaseAsExpected(file: String) throws {
         let runner = CaseRunner()
         let deviations = try Self.deviations()
@@ -51,7 +55,7 @@ struct ConformanceTests {
     }
 
     @Test func deviationsNameRealCases() throws {
-        let ids = try ["language.jsonl", "probe.jsonl"].flatMap { file in
+        let ids = try Self.files.flatMap { file in
             try Self.lines(file).map { try CaseRunner().readCase($0.text).id }
         }
         for id in try Self.deviations().keys {
@@ -61,7 +65,7 @@ struct ConformanceTests {
 
     /// Every tree the parser builds decodes from its JSON form: decoding
     /// refuses only what parsing never gives.
-    @Test(arguments: ["language.jsonl", "probe.jsonl"])
+    @Test(arguments: Self.files)
     func everyParsedTreeDecodes(file: String) throws {
         let runner = CaseRunner()
         var failures: [String] = []
@@ -85,7 +89,7 @@ struct ConformanceTests {
 
     /// parse(print(x)) == x and print(parse(print(x))) == print(x) for every
     /// case that parses.
-    @Test(arguments: ["language.jsonl", "probe.jsonl"])
+    @Test(arguments: Self.files)
     func canonicalFormRoundTrips(file: String) throws {
         let runner = CaseRunner()
         var failures: [String] = []
