@@ -10,6 +10,7 @@ struct ReadmeExamplesTests {
         #expect(try Filter("%K IN %@", "tags", ["swift", "linux"]).format == #"tags IN {"swift", "linux"}"#)
         #expect(try Filter("ANY %K.%K == %@", "recipientsRaw", "teamRaw.keyRaw", "frc7332").format
             == #"ANY recipientsRaw.teamRaw.keyRaw == "frc7332""#)
+        #expect(try Filter("tag IN mine UNION theirs").evaluate(with: ["tag": "b", "mine": ["a"], "theirs": ["b"]] as Value))
         let price = try ExpressionNode(format: "price * (1 + %@)", 0.2)
         #expect(FormatPrinter.format(price) == "price * (1 + 0.2)")
     }
