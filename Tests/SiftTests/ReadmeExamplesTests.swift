@@ -119,6 +119,9 @@ struct ReadmeExamplesTests {
             (error as? EvaluationError)?.code == .limit
                 && (error as? EvaluationError)?.message.hasPrefix("the evaluation of one object went over its budget of 50000 units") == true
         }
+        let cost = try Filter("ANY tags IN %@ OR SUBQUERY(authors, $a, $a.name IN tags).@count > 0", ["x"]).costEstimate
+        #expect(cost.degree == 3)
+        #expect(cost.units(forInputSize: 1_000) > 1_000_000)
         #expect {
             try Filter("year > 1 AND secret == 'x'").checked(by: policy)
         } throws: { error in
