@@ -2,13 +2,15 @@
 /// `NSExpression`'s set expressions evaluate them.
 ///
 /// The left side must be a set or an array (taken as the set of its
-/// elements): anything else, nil included, is an error, as Foundation
-/// raises "left subexpression not a set". The right side may be an array, a
-/// set or a dictionary (its values); nil leaves the left side as it is, for
-/// INTERSECT too, as Foundation skips the operation when the right side is
-/// nil; anything else is an error. The result is always a set. Elements are
-/// the same when they are equal as ``Value``s, the equality of `IN` and of
-/// set constants (`1`, `1.0` and `YES` are one element).
+/// elements): anything else, nil included, is an error, as `NSExpression`'s
+/// documentation requires a set there. The right side may be an array, a
+/// set or a dictionary (its values), as documented; nil, which is how a
+/// missing to-many relationship or array reads, counts as an empty
+/// collection (so `a INTERSECT nil` is empty, `a UNION nil` and `a MINUS
+/// nil` are `a`), a choice of this project, Apple's answer not being
+/// observed; anything else is an error. The result is always a set.
+/// Elements are the same when they are equal as ``Value``s, the equality of
+/// `IN` and of set constants (`1`, `1.0` and `YES` are one element).
 package enum SetExpressions {
     /// Why a set expression has no value: the message of the evaluation error.
     package struct Problem: Error {
@@ -33,7 +35,7 @@ package enum SetExpressions {
         }
         switch right {
         case .null:
-            return .set(result)
+            combine(operation, &result, [])
         case .set(let items):
             combine(operation, &result, items)
         case .array(let items):
