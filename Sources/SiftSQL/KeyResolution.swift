@@ -63,6 +63,22 @@ struct KeyResolver {
         }
     }
 
+    /// `error`, for a key path read inside a SUBQUERY: if the evaluated
+    /// object (`object`) lacks its first key and the elements (`element`,
+    /// named `$variable`) have it, the message says that the key path
+    /// without the variable is the object's, and how to name the element's.
+    func outerKeyError(
+        _ error: SQLLoweringError, _ components: [String], object: Entity, variable: String, element: Entity
+    ) -> SQLLoweringError {
+        guard error.code == .unknownKey, let first = components.first, object.member(named: first) == nil,
+            element.member(named: first) != nil
+        else { return error }
+        var noted = error
+        noted.message += "; inside SUBQUERY, a key path without a variable is the evaluated \(object.name)'s: "
+            + "write $\(variable).\(components.joined(separator: ".")) for the \(element.name)'s"
+        return noted
+    }
+
     /// The error of a key path following more relationships than the
     /// objects in memory hold.
     func depthError(_ components: [String], _ maximumDepth: Int, entity: Entity, key: String, range: SourceRange?)

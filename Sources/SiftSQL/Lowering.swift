@@ -154,7 +154,7 @@ struct Lowering {
     {
         guard c.modifier == .direct, case .keyPath(let keys) = c.lhs.kind, keys.count == 2,
             case .constant(let k) = c.rhs.kind, !k.isNull, Self.falseForNil.contains(c.op),
-            case .relationship(let r)? = scope.entity.member(named: keys[0]), case .toOne(let column) = r.kind,
+            case .relationship(let r)? = scope.root.entity.member(named: keys[0]), case .toOne(let column) = r.kind,
             let destination = ctx.entity(r.destination), destination.discriminator == nil,
             case .attribute? = destination.member(named: keys[1])
         else { return nil }
@@ -163,7 +163,7 @@ struct Lowering {
         let lhs = try resolve([keys[1]], from: a, destination, child, nullable: false, range: c.lhs.range)
         let rhs = try operand(c.rhs, scope)
         let condition = try leaf(lhs, c.op, rhs, c.options, negated: false, range: range, child)
-        let key = "\(scope.alias).\(ctx.q(column))"
+        let key = "\(scope.root.alias).\(ctx.q(column))"
         let probe = dialect == .sqlite ? "+" + key : key
         return "(\(key) IS NOT NULL AND \(probe) IN (SELECT \(a).\(ctx.q(destination.primaryKey)) FROM "
             + "\(ctx.q(destination.table)) \(a) WHERE \(condition)))"
@@ -216,7 +216,16 @@ struct Lowering {
             }
             return .constant(v)
         case .keyPath(let components):
-            return try resolve(components, from: scope.alias, scope.entity, scope, nullable: false, range: e.range)
+            // A key path with no variable before it reads the evaluated
+            // object, also inside a SUBQUERY's predicate: Foundation binds
+            // only the variable to each element and evaluates the predicate
+            // with the outer object (NSSubqueryExpression's
+            // expressionValueWithObject:context:), as the evaluator does, and
+            // Core Data's SQL resolves such a key in the enclosing fetch's
+            // entity. In `SUBQUERY(authors, $a, name BEGINSWITH 'C')`, `name`
+            // is the row's, a reference to the outer table; `$a.name` is the
+            // author's.
+            return try objectKey(components, scope, range: e.range)
         case .path(let base, let components):
             switch base.kind {
             case .variable(let name):
@@ -233,7 +242,8 @@ struct Lowering {
                 }
                 return .column(try subqueryCount(collection, variable, inner, scope, range: e.range))
             case .evaluatedObject:
-                return try resolve(components, from: scope.alias, scope.entity, scope, nullable: false, range: e.range)
+                // SELF is the evaluated object inside a SUBQUERY too.
+                return try objectKey(components, scope, range: e.range)
             case .variableKey:
                 return try operand(base, scope)
             default:
@@ -287,6 +297,20 @@ struct Lowering {
         throw error(
             .unsupported, "UNION, INTERSECT and MINUS have a SQL form only between constants", entity: scope.entity,
             range: e.range)
+    }
+
+    /// A key path of the evaluated object, lowered at any depth as a column
+    /// of the outermost table (joining its to-one relationships there).
+    private func objectKey(_ components: [String], _ scope: Scope, range: SourceRange?) throws(SQLLoweringError)
+        -> Operand
+    {
+        let object = scope.root
+        do {
+            return try resolve(components, from: object.alias, object.entity, object, nullable: false, range: range)
+        } catch {
+            guard let subquery = scope.subquery, let variable = subquery.variable else { throw error }
+            throw keys.outerKeyError(error, components, object: object.entity, variable: variable, element: subquery.entity)
+        }
     }
 
     /// Resolves a key path from the table aliased `alias` (of `entity`),

@@ -73,6 +73,16 @@ final class Scope {
         return a
     }
 
+    /// The outermost scope: the rows of the evaluated object. A key path
+    /// not starting with a variable (`name`, `SELF.name`) reads that
+    /// object at every depth, inside a `SUBQUERY` too (see
+    /// `Lowering.operand`).
+    var root: Scope { parent?.root ?? self }
+
+    /// The innermost scope (this one or an enclosing one) whose rows a
+    /// `SUBQUERY` variable names.
+    var subquery: Scope? { variable != nil ? self : parent?.subquery }
+
     /// The scope whose rows `$name` stands for.
     func scope(forVariable name: String) -> Scope? {
         if variable == name { return self }

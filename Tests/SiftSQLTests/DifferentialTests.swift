@@ -246,6 +246,109 @@ final class DifferentialTests: XCTestCase {
         XCTAssertTrue(failures.isEmpty, "seed \(seed):\n" + failures.joined(separator: "\n"))
     }
 
+    /// Records whose name is also a key of their authors: a key path
+    /// without the variable inside SUBQUERY reads the record (Foundation's
+    /// rule, and the evaluator's), so SQL must read the outer row, never the
+    /// author's column of the same name.
+    static let records = Schema([
+        Entity("Record", table: "records", attributes: [
+            Attribute("name", .string),
+            Attribute("age", .integer),
+        ], relationships: [
+            .toOne("author", "Person", column: "author_id"),
+            .toMany("authors", "Person", inverseColumn: "record_id"),
+        ]),
+        Entity("Person", table: "people", attributes: [
+            Attribute("name", .string),
+            Attribute("age", .integer),
+        ]),
+    ])
+
+    func testKeysWithoutTheVariableInsideSubqueryReadTheOuterRow() throws {
+        // Person id → name, age.
+        let people: [Int: (String?, Int?)] = [
+            1: ("Bob", 40), 2: ("Carol", 25), 3: ("Cecil", 30), 4: ("Chloe", nil), 5: ("Dan", 50), 6: (nil, 35),
+            7: (nil, 35),
+        ]
+        let records: [(id: Int, name: String?, age: Int?, author: Int?, authors: [Int])] = [
+            (1, "Carol", 30, 2, [1, 2]), (2, "Bob", 20, 1, [3]), (3, nil, nil, nil, [4]), (4, "Cy", 45, 3, []),
+            (5, "Dan", 60, 5, [5, 6]), (6, "Clara", 35, nil, [7]),
+        ]
+        func text(_ s: String?) -> (SQLValue, Value) { s.map { (.text($0), .string($0)) } ?? (.null, .null) }
+        func integer(_ i: Int?) -> (SQLValue, Value) { i.map { (.integer(Int64($0)), .int($0)) } ?? (.null, .null) }
+        func person(_ id: Int) -> Value {
+            let (name, age) = people[id] ?? (nil, nil)
+            return .dictionary(["id": .int(id), "name": text(name).1, "age": integer(age).1])
+        }
+        var rows: [Library.Row] = []
+        var values: [Value] = []
+        for (id, (name, age)) in people {
+            let owner = records.first { $0.authors.contains(id) }?.id
+            rows.append(Library.Row(table: "people", values: [
+                "id": integer(id).0, "name": text(name).0, "age": integer(age).0, "record_id": integer(owner).0,
+            ]))
+        }
+        for r in records {
+            rows.append(Library.Row(table: "records", values: [
+                "id": integer(r.id).0, "name": text(r.name).0, "age": integer(r.age).0, "author_id": integer(r.author).0,
+            ]))
+            values.append(.dictionary([
+                "id": .int(r.id), "name": text(r.name).1, "age": integer(r.age).1,
+                "author": r.author.map(person) ?? .null, "authors": .array(r.authors.map(person)),
+            ]))
+        }
+        let sqlite = try DatabaseQueue(configuration: .sift)
+        try sqlite.write { db in
+            for s in Self.records.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
+            for s in Library.inserts(rows, .sqlite) { try db.execute(sql: s.sql, arguments: s.arguments) }
+        }
+        let postgres = try PostgresClient.fromEnvironment(schema: "sift_subquery_outer")
+        if let pg = postgres {
+            for s in Self.records.createStatements(dialect: .postgreSQL) { try pg.execute(s) }
+            for s in Library.inserts(rows, .postgreSQL) { _ = try pg.query(s) }
+        }
+        let formats = [
+            // The fuzz input: `name` is the record's.
+            ("SUBQUERY(authors, $a, name BEGINSWITH 'C').@count == 0", [2, 3, 4, 5]),
+            ("SUBQUERY(authors, $a, $a.name BEGINSWITH 'C').@count == 0", [4, 5, 6]),
+            ("SUBQUERY(authors, $a, $a.name == name).@count > 0", [1, 5]),
+            ("SUBQUERY(authors, $a, SELF.name == $a.name).@count > 0", [1, 5]),
+            ("SUBQUERY(authors, $a, $a.age > age).@count > 0", [1, 2]),
+            ("SUBQUERY(authors, $a, age < $a.age OR name == nil).@count >= 1", [1, 2, 3]),
+            ("NOT (SUBQUERY(authors, $a, $a.age > age).@count > 0)", [3, 4, 5, 6]),
+            ("SUBQUERY(authors, $a, $a.name BEGINSWITH 'C' AND NOT name BEGINSWITH 'C').@count > 0", [2, 3]),
+            // To-one key paths of the record, compared and joined.
+            ("SUBQUERY(authors, $a, author.name == 'Carol').@count > 0", [1]),
+            ("SUBQUERY(authors, $a, author.name != $a.name).@count > 0", [1, 2, 3, 5]),
+            ("SUBQUERY(authors, $a, author.age < $a.age).@count == 1", [1]),
+            // ANY over the record's authors, and a SUBQUERY over them nested.
+            ("SUBQUERY(authors, $a, ANY authors.age > $a.age).@count > 0", [1, 5]),
+            ("SUBQUERY(authors, $a, SUBQUERY(authors, $b, $b.age < $a.age).@count > 0).@count > 0", [1, 5]),
+            ("authors.@count > 1 AND SUBQUERY(authors, $a, authors.@count == 2 AND $a.name != nil).@count == 2", [1]),
+        ]
+        var failures: [String] = []
+        for (format, expected) in formats {
+            let request = Sift.FetchRequest(entity: "Record", filter: try Filter(format))
+            let memory = Self.memoryIDs(request, values)
+            if memory != expected { failures.append("\(format): memory \(memory.map(String.init(describing:)) ?? "raises"), expected \(expected)") }
+            do {
+                let got = try Self.sqliteIDs(try request.sql(in: Self.records, dialect: .sqlite), sqlite)
+                if got != expected { failures.append("\(format): SQLite \(got), expected \(expected)") }
+            } catch {
+                failures.append("\(format): SQLite: \(error)")
+            }
+            if let pg = postgres {
+                do {
+                    let got = try Self.postgresIDs(try request.sql(in: Self.records, dialect: .postgreSQL), pg)
+                    if got != expected { failures.append("\(format): PostgreSQL \(got), expected \(expected)") }
+                } catch {
+                    failures.append("\(format): PostgreSQL: \(error)")
+                }
+            }
+        }
+        XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
+    }
+
     func testSchemaJSONRoundTrip() throws {
         let json = try Library.schema.jsonData()
         XCTAssertEqual(try Schema(json: json), Library.schema)

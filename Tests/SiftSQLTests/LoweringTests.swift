@@ -90,6 +90,24 @@ final class LoweringTests: XCTestCase {
         XCTAssertTrue(try where_("chapters.@sum.pages > 3", dialect: .postgreSQL).contains("COALESCE(SUM("))
     }
 
+    /// Inside SUBQUERY a key path without the variable is the book's, as in
+    /// memory: a reference to the outer row, its to-one relationships joined
+    /// in the outer query; `$c.…` is the chapter's.
+    func testKeysWithoutTheVariableInsideSubqueryAreTheOuterRows() throws {
+        XCTAssertEqual(
+            try where_("SUBQUERY(chapters, $c, $c.pages > year AND SELF.title == $c.name).@count > 0"),
+            #"(SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND (t1."pages" > t0."year" AND t0."title" IS t1."name")) > ?1"#)
+        XCTAssertEqual(
+            try sql("SUBQUERY(chapters, $c, $c.name == author.name).@count == 0").sql,
+            #"SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 LEFT JOIN "authors" t2 ON t2."id" = t0."author_id" "#
+                + #"WHERE (SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND t1."name" IS t2."name") = ?1 ORDER BY t0."id""#)
+        XCTAssertEqual(
+            try where_("SUBQUERY(chapters, $c, author.name == 'Ann' AND SUBQUERY(chapters, $d, $d.pages < $c.pages).@count > 0).@count > 0"),
+            #"(SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND ((t0."author_id" IS NOT NULL AND +t0."author_id" IN "#
+                + #"(SELECT t2."id" FROM "authors" t2 WHERE t2."name" = ?1)) AND (SELECT COUNT(*) FROM "chapters" t3 WHERE t3."book_id" = t0."id" "#
+                + #"AND t3."pages" < t1."pages") > ?2)) > ?3"#)
+    }
+
     func testStringsAndPatternsAreBoundNeverWritten() throws {
         let hostile = "x' OR 1=1 --"
         for dialect in SQLDialect.allCases {

@@ -138,7 +138,10 @@ struct Library {
     }
 
     /// `INSERT` statements for every row.
-    func inserts(_ dialect: SQLDialect) -> [SQLStatement] {
+    func inserts(_ dialect: SQLDialect) -> [SQLStatement] { Self.inserts(rows, dialect) }
+
+    /// `INSERT` statements for `rows`.
+    static func inserts(_ rows: [Row], _ dialect: SQLDialect) -> [SQLStatement] {
         rows.map { row in
             let columns = row.values.keys.sorted()
             let placeholders = columns.indices.map { dialect == .sqlite ? "?" : "$\($0 + 1)" }

@@ -3,7 +3,8 @@ import Sift
 
 /// Random predicates over ``Library``'s books: every operator, option and
 /// modifier, nil constants, NOT over nil, ALL/NONE over empty
-/// relationships, aggregates and SUBQUERY, nested up to three levels.
+/// relationships, aggregates and SUBQUERY (with keys of the book and of the
+/// chapter inside), nested up to three levels.
 struct PredicateGenerator {
     var rng: SeededRandom
 
@@ -96,6 +97,37 @@ struct PredicateGenerator {
         }
     }
 
+    /// The predicate of `SUBQUERY(chapters, $c, …)`: keys of the chapter
+    /// (`$c.pages`), keys without the variable, which are the book's
+    /// (`title`, `author.name`, `SELF.year`, `ANY tags.name`, a SUBQUERY over
+    /// its chapters), and the two compared.
+    mutating func subqueryCondition() -> (String, [any FormatArgumentConvertible]) {
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0:
+            let (inner, args) = comparison(pick(["$c.name", "$c.pages"]), .integer)
+            if inner.hasPrefix("$c.name") { return ("$c.name BEGINSWITH[c] %@", [stringConstant() ?? "a"]) }
+            return (inner, args)
+        case 1:
+            let (key, kind) = pick(Self.scalarKeys)
+            return comparison(pick([key, "SELF." + key]), kind)
+        case 2:
+            return (pick([
+                "$c.name == title", "$c.name ==[c] author.name", "$c.pages < price", "$c.pages >= author.rating",
+                "SELF.title != $c.name", "$c.pages > year", "code BEGINSWITH[cd] $c.name", "$c.name IN[c] title",
+            ]), [])
+        case 3:
+            return (pick(["ANY tags.name ==[c] $c.name", "NONE tags.name == $c.name", "chapters.@count > $c.pages"]), [])
+        case 4:
+            return (pick([
+                "SUBQUERY(chapters, $d, $d.pages > $c.pages).@count > 0", "SUBQUERY(chapters, $d, $d.name == title).@count == 0",
+            ]), [])
+        default:
+            let (a, x) = subqueryCondition()
+            let (b, y) = subqueryCondition()
+            return ("(\(a)) \(pick(["AND", "OR"])) NOT (\(b))", x + y)
+        }
+    }
+
     mutating func leaf() -> (String, [any FormatArgumentConvertible]) {
         switch Int.random(in: 0..<20, using: &rng) {
         case 0..<9:
@@ -112,9 +144,7 @@ struct PredicateGenerator {
             let agg = pick(["chapters.@count", "tags.@count", "chapters.@sum.pages", "chapters.@avg.pages", "chapters.@min.pages", "chapters.@max.pages"])
             return ("\(agg) \(pick(["==", "!=", "<", "<=", ">", ">="])) \(pick(["0", "1", "2", "10", "25.5", "nil"]))", [])
         case 16:
-            let (inner, args) = comparison(pick(["$c.name", "$c.pages"]), .integer)
-            let cond = inner.hasPrefix("$c.name") ? "$c.name BEGINSWITH[c] %@" : inner
-            let a: [any FormatArgumentConvertible] = inner.hasPrefix("$c.name") ? [stringConstant() ?? "a"] : args
+            let (cond, a) = subqueryCondition()
             return ("SUBQUERY(chapters, $c, \(cond)).@count \(pick(["==", ">", ">=", "!="])) \(pick(["0", "1", "2"]))", a)
         case 17:
             return pick([
