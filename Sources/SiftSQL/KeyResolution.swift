@@ -134,6 +134,9 @@ struct MemoryKeys {
     let maximumDepth: Int?
     /// The objects `SUBQUERY` variables in scope stand for.
     private var variables: [String: Reach] = [:]
+    /// The innermost `SUBQUERY` around the expression being resolved whose
+    /// elements are objects of the schema: its variable and their entity.
+    private var subquery: (variable: String, element: Reach)?
 
     init(_ keys: KeyResolver, maximumDepth: Int? = nil) {
         self.keys = keys
@@ -178,7 +181,7 @@ struct MemoryKeys {
         case .variable(let name):
             return (e, variables[name])
         case .keyPath(let components):
-            let (path, end) = try self.path(components, from: from, range: e.range)
+            let (path, end) = try objectPath(components, from: from, range: e.range)
             out.kind = .keyPath(path)
             reached = end
         case .path(let base, let components):
@@ -186,8 +189,12 @@ struct MemoryKeys {
             switch (base.kind, objects) {
             case (_, nil):
                 out.kind = .path(b, components)
-            case (.variable, let objects?), (.evaluatedObject, let objects?):
+            case (.variable, let objects?):
                 let (path, end) = try self.path(components, from: objects, range: e.range)
+                out.kind = .path(b, path)
+                reached = end
+            case (.evaluatedObject, let objects?):
+                let (path, end) = try objectPath(components, from: objects, range: e.range)
                 out.kind = .path(b, path)
                 reached = end
             case (_, let objects?):
@@ -224,13 +231,14 @@ struct MemoryKeys {
             out.kind = .ternary(try predicate(p, from), try expression(a, from).node, try expression(b, from).node)
         case .subquery(let collection, let variable, let inner):
             let (c, element) = try expression(collection, from)
-            let saved = variables[variable]
+            let saved = (variables[variable], subquery)
             variables[variable] = element
-            defer { variables[variable] = saved }
-            // Inside, the evaluated object is each element of the collection.
-            var p = inner
-            if let element { p = try predicate(inner, element) }
-            out.kind = .subquery(c, variable: variable, p)
+            if let element { subquery = (variable, element) }
+            defer { (variables[variable], subquery) = saved }
+            // Inside, only the variable names each element: the evaluated
+            // object is still `from`'s, as the evaluator and the SQL
+            // lowering read it (see `Lowering.operand`).
+            out.kind = .subquery(c, variable: variable, try predicate(inner, from))
             reached = element
         case .assignment(let variable, let value):
             out.kind = .assignment(variable: variable, try expression(value, from).node)
@@ -244,6 +252,21 @@ struct MemoryKeys {
                 entity: from.entity, range: key.range ?? e.range)
         }
         return (out, reached)
+    }
+
+    /// A key path of the evaluated object, as ``path(_:from:range:)``
+    /// resolves it; a key it lacks but a SUBQUERY's elements have is
+    /// refused with the note of ``KeyResolver/outerKeyError``, as in SQL.
+    func objectPath(_ components: [String], from: Reach, range: SourceRange?) throws(SQLLoweringError)
+        -> ([String], Reach?)
+    {
+        do {
+            return try path(components, from: from, range: range)
+        } catch {
+            guard let subquery else { throw error }
+            throw keys.outerKeyError(
+                error, components, object: from.entity, variable: subquery.variable, element: subquery.element.entity)
+        }
     }
 
     /// A key path from `from`'s objects, as the schema spells it, and the
@@ -296,7 +319,9 @@ extension Schema {
     /// so both answer for the same keys; a key the entity lacks is the same
     /// ``SQLLoweringError`` as in SQL, suggesting the nearest name.
     /// Constructs with no SQL form keep their meaning; their key paths are
-    /// resolved all the same.
+    /// resolved all the same. Inside `SUBQUERY(rel, $x, …)` a key path
+    /// without the variable is the evaluated object's, as the evaluator and
+    /// SQL read it; `$x.key` is the element's.
     ///
     /// - `maximumDepth`: for objects whose relationships are built only so
     ///   many levels deep, the most relationships a key path may follow; one

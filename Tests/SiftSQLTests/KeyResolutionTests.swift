@@ -31,13 +31,30 @@ final class KeyResolutionTests: XCTestCase {
         XCTAssertEqual(try resolved("ANY CARS.Maker == 'Kia'"), "ANY cars.maker == \"Kia\"")
         XCTAssertEqual(try resolved("Cars.@sum.PRICE > 3 AND CARS.@count > 1"), "cars.@sum.price > 3 AND cars.@count > 1")
         XCTAssertEqual(
-            try resolved("SUBQUERY(Cars, $c, $c.MAKER == 'Kia' AND Owner.firstname != nil).@count > 0"),
-            "SUBQUERY(cars, $c, $c.maker == \"Kia\" AND owner.firstName != nil).@count > 0")
+            try resolved("SUBQUERY(Cars, $c, $c.MAKER == 'Kia' AND $c.Owner.firstname != nil).@count > 0"),
+            "SUBQUERY(cars, $c, $c.maker == \"Kia\" AND $c.owner.firstName != nil).@count > 0")
         XCTAssertEqual(try resolved("Owner == nil", "Car"), "owner == nil")
         // Constructs with no SQL form keep their meaning, their keys resolved.
         XCTAssertEqual(try resolved("length:(FIRSTNAME) > 3"), "length:(firstName) > 3")
         // The source is kept, so that evaluation errors point into it.
         XCTAssertEqual(try schema.resolve(try Filter("FIRSTNAME == 1"), entity: "Person").source, "FIRSTNAME == 1")
+    }
+
+    /// The error of `format` in memory, checked to say `message` and to be
+    /// SQL's error.
+    @discardableResult
+    func refused(_ format: String, _ entity: String, _ message: String, line: UInt = #line) -> SQLLoweringError? {
+        var memory: SQLLoweringError?
+        XCTAssertThrowsError(try schema.resolve(try Filter(format), entity: entity), line: line) {
+            memory = $0 as? SQLLoweringError
+        }
+        var sql: SQLLoweringError?
+        XCTAssertThrowsError(
+            try FetchRequest(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite), line: line
+        ) { sql = $0 as? SQLLoweringError }
+        XCTAssertEqual(memory?.message, message, format, line: line)
+        XCTAssertEqual(memory, sql, format, line: line)
+        return memory
     }
 
     func testUnknownKeysAreTheErrorsOfSQLWithTheNearestName() throws {
@@ -48,14 +65,38 @@ final class KeyResolutionTests: XCTestCase {
             ("firstName.length == 1", "Person", "firstName is an attribute of Person; it has no key length"),
             ("isDriving == YES", "Person", "isDriving is a transient attribute of Person"),
         ] {
-            var memory: SQLLoweringError?
-            XCTAssertThrowsError(try schema.resolve(try Filter(format), entity: entity)) { memory = $0 as? SQLLoweringError }
-            var sql: SQLLoweringError?
-            XCTAssertThrowsError(try FetchRequest(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite)) {
-                sql = $0 as? SQLLoweringError
-            }
-            XCTAssertEqual(memory?.message, message, format)
-            XCTAssertEqual(memory, sql, format)
+            refused(format, entity, message)
+        }
+    }
+
+    /// Inside SUBQUERY a key path without the variable is the evaluated
+    /// object's, as the evaluator and SQL read it: found in the outer
+    /// entity, and, when only the elements have its key, refused as SQL
+    /// refuses it, saying how to name the element's.
+    func testKeysWithoutTheVariableInsideSubqueryAreTheEvaluatedObjects() throws {
+        XCTAssertEqual(
+            try resolved("SUBQUERY(Cars, $c, $c.Maker == 'Kia' AND FIRSTNAME BEGINSWITH 'A' AND SELF.FirstName != nil).@count > 0"),
+            "SUBQUERY(cars, $c, $c.maker == \"Kia\" AND firstName BEGINSWITH \"A\" AND firstName != nil).@count > 0")
+        XCTAssertEqual(
+            try resolved("SUBQUERY(Cars, $c, SUBQUERY(CARS, $d, $d.PRICE > $c.Price).@count > 0).@count > 0"),
+            "SUBQUERY(cars, $c, SUBQUERY(cars, $d, $d.price > $c.price).@count > 0).@count > 0")
+        XCTAssertEqual(
+            try resolved("SUBQUERY(cars, $c, $c.OWNER.FIRSTNAME == FirstName).@count > 0"),
+            "SUBQUERY(cars, $c, $c.owner.firstName == firstName).@count > 0")
+        for (format, entity, key, message) in [
+            ("SUBQUERY(cars, $c, maker == 'Kia').@count > 0", "Person", "maker",
+             "keypath maker not found in entity Person: it has no key maker; inside SUBQUERY, a key path without a "
+                + "variable is the evaluated Person's: write $c.maker for the Car's"),
+            ("SUBQUERY(cars, $c, SELF.owner.firstName == nil).@count > 0", "Person", "SELF.owner.firstName",
+             "keypath owner.firstName not found in entity Person: it has no key owner; inside SUBQUERY, a key path "
+                + "without a variable is the evaluated Person's: write $c.owner.firstName for the Car's"),
+            ("SUBQUERY(cars, $c, colour == 'red').@count > 0", "Person", "colour",
+             "keypath colour not found in entity Person: it has no key colour"),
+        ] {
+            let memory = refused(format, entity, message)
+            // The error points at the key path.
+            let written = memory.map { format.utf8.dropFirst($0.range.lowerBound).prefix($0.range.upperBound - $0.range.lowerBound) }
+            XCTAssertEqual(written.map { String($0) }, key, format)
         }
     }
 

@@ -115,6 +115,36 @@ struct ReplSessionTests {
         #expect(s.handle(":sql BOOK == nil").output.contains("the same as in memory"))
     }
 
+    /// Inside SUBQUERY a key path without the variable is the evaluated
+    /// object's, in memory and in SQL alike: `title` is the book's,
+    /// `$m.title` the memo's.
+    @Test func keysWithoutTheVariableInsideSubqueryAreTheEvaluatedObjects() throws {
+        let s = try Self.session()
+        let outer = "SUBQUERY(memos, $m, title CONTAINS[c] 'the').@count > 0"
+        let element = "SUBQUERY(memos, $m, $m.title CONTAINS[c] 'the').@count > 0"
+        let mixed = "SUBQUERY(memos, $m, SELF.title BEGINSWITH 'The' AND $m.pinned == YES).@count > 0"
+        #expect(Self.rowNumbers(s.handle(outer).output) == [4])
+        #expect(Self.rowNumbers(s.handle(element).output) == [1])
+        #expect(Self.rowNumbers(s.handle(mixed).output) == [4])
+        for format in [outer, element, mixed] {
+            #expect(s.handle(":sql " + format).output.contains("SQLite: 1 row, the same as in memory."), "\(format)")
+        }
+        s.handle(":use Author").expectOK()
+        let named = "SUBQUERY(books, $b, name BEGINSWITH 'F').@count > 0"
+        #expect(Self.rowNumbers(s.handle(named).output) == [3])
+        #expect(s.handle(":sql " + named).output.contains("SQLite: 1 row, the same as in memory."))
+        // A key only the elements have is refused in memory as in SQL,
+        // saying how to name the element's.
+        let onlyBooks = "SUBQUERY(books, $b, year > 1900).@count > 0"
+        for input in [onlyBooks, ":sql " + onlyBooks] {
+            let refused = s.handle(input)
+            #expect(refused.isError)
+            #expect(refused.output.contains(
+                "keypath year not found in entity Author: it has no key year; inside SUBQUERY, a key path without a "
+                    + "variable is the evaluated Author's: write $b.year for the Book's"), "\(input)")
+        }
+    }
+
     @Test func sortKeysResolveAndUnknownOnesAreRefused() throws {
         let s = try Self.session()
         #expect(s.handle(":sort YEAR DESC").output == "sorted by year DESC")
