@@ -217,14 +217,13 @@ struct Lowering {
             return .constant(v)
         case .keyPath(let components):
             // A key path with no variable before it reads the evaluated
-            // object, also inside a SUBQUERY's predicate: Foundation binds
-            // only the variable to each element and evaluates the predicate
-            // with the outer object (NSSubqueryExpression's
-            // expressionValueWithObject:context:), as the evaluator does, and
-            // Core Data's SQL resolves such a key in the enclosing fetch's
-            // entity. In `SUBQUERY(authors, $a, name BEGINSWITH 'C')`, `name`
-            // is the row's, a reference to the outer table; `$a.name` is the
-            // author's.
+            // object, also inside a SUBQUERY's predicate: only the variable
+            // is bound to each element, and `SELF` is still the outer object
+            // (the language notes, §7.12; Apportable's NSSubqueryExpression
+            // evaluates the predicate with the outer object too), as the
+            // evaluator reads it. In `SUBQUERY(authors, $a, name BEGINSWITH
+            // 'C')`, `name` is the row's, a reference to the outer table;
+            // `$a.name` is the author's.
             return try objectKey(components, scope, range: e.range)
         case .path(let base, let components):
             switch base.kind {
