@@ -19,7 +19,7 @@ enum FuzzLibrary {
             Attribute("born", .date(.referenceSeconds)),
             Attribute("stamp", .date(.unixSeconds)),
             Attribute("published", .date(.iso8601)),
-            Attribute("uid", .uuid),
+            Attribute("uid", .uuid(.text)),
             Attribute("bytes", .blob),
         ], relationships: [
             .toOne("author", "Person", column: "author_id"),
