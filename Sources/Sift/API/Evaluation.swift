@@ -4,13 +4,15 @@ public struct CompiledFilter: Sendable {
     public let filter: Filter
     @usableFromInline let test: CompiledTest<Value>
 
-    /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
-    public init(_ filter: Filter, regexLimits: RegexLimits = .default) {
+    /// Compiles `filter`; its MATCHES patterns get `regexLimits`, and its
+    /// comparisons take the fast paths for dictionaries unless `paths` is
+    /// ``EvaluationPaths/generalOnly``.
+    public init(_ filter: Filter, regexLimits: RegexLimits = .default, paths: EvaluationPaths = .default) {
         self.filter = filter
         let budget = filter.evaluationBudget
         let compiler = Compiler(
-            source: filter.source ?? filter.format, root: budget == nil ? .dynamic : .general, regexLimits: regexLimits,
-            budget: budget)
+            source: filter.source ?? filter.format, root: .dynamic, regexLimits: regexLimits, budget: budget,
+            paths: paths)
         test = compiler.test(filter.predicate, budget: budget)
     }
 
@@ -47,18 +49,24 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     /// element, when the predicate is made of comparisons read in place.
     @usableFromInline let program: InPlaceProgram?
 
-    /// Compiles `filter`; its MATCHES patterns get `regexLimits`.
-    public init(_ filter: Filter, for type: Root.Type = Root.self, regexLimits: RegexLimits = .default) {
+    /// Compiles `filter`; its MATCHES patterns get `regexLimits`, and its
+    /// comparisons read properties in place unless `paths` is
+    /// ``EvaluationPaths/generalOnly``.
+    public init(
+        _ filter: Filter, for type: Root.Type = Root.self, regexLimits: RegexLimits = .default,
+        paths: EvaluationPaths = .default
+    ) {
         self.filter = filter
-        let root = RootAccess<ObjectAddress>.typed(Root.self)
         let budget = filter.evaluationBudget
-        program = budget == nil ? InPlaceProgram(filter.predicate, root: root) : nil
+        let compiler = Compiler(
+            source: filter.source ?? filter.format, root: RootAccess<ObjectAddress>.typed(Root.self),
+            regexLimits: regexLimits, budget: budget, paths: paths)
+        program = compiler.inPlaceProgram(filter.predicate)
         if let program {
             // The steps answer for single objects too.
             test = CompiledTest(InPlaceComparison<ObjectAddress>.test(program))
         } else {
-            test = Compiler(source: filter.source ?? filter.format, root: root, regexLimits: regexLimits, budget: budget)
-                .test(filter.predicate, budget: budget)
+            test = compiler.test(filter.predicate, budget: budget)
         }
     }
 
@@ -270,19 +278,20 @@ extension Array where Element == Value {
 }
 
 extension Filter {
-    /// Compiles the filter for repeated evaluation.
-    public func compiled() -> CompiledFilter { CompiledFilter(self) }
-
-    /// Compiles the filter with other limits for its MATCHES patterns than
-    /// ``RegexLimits/default``.
-    public func compiled(regexLimits: RegexLimits) -> CompiledFilter { CompiledFilter(self, regexLimits: regexLimits) }
+    /// Compiles the filter for repeated evaluation, with `regexLimits` for
+    /// its MATCHES patterns, taking `paths`.
+    public func compiled(regexLimits: RegexLimits = .default, paths: EvaluationPaths = .default) -> CompiledFilter {
+        CompiledFilter(self, regexLimits: regexLimits, paths: paths)
+    }
 
     /// Compiles the filter for objects of one type, reading their keys
-    /// directly (the fastest way to filter a collection of them).
-    public func compiled<Root: KeyValueReadable>(for type: Root.Type, regexLimits: RegexLimits = .default)
-        -> TypedFilter<Root>
-    {
-        TypedFilter(self, for: type, regexLimits: regexLimits)
+    /// directly (the fastest way to filter a collection of them; with
+    /// ``EvaluationPaths/generalOnly``, through their readers by the
+    /// general path).
+    public func compiled<Root: KeyValueReadable>(
+        for type: Root.Type, regexLimits: RegexLimits = .default, paths: EvaluationPaths = .default
+    ) -> TypedFilter<Root> {
+        TypedFilter(self, for: type, regexLimits: regexLimits, paths: paths)
     }
 
     /// Whether `object` matches (compiling the filter each time; keep a

@@ -20,7 +20,8 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
     /// ``checked(by:)`` sets it from ``PredicatePolicy/evaluationBudget``.
     /// A filter with a budget is evaluated by the general path, which
     /// counts its work, never by the faster paths for typed properties,
-    /// dictionaries and tables. Equality and hashing ignore it.
+    /// dictionaries and tables (as with ``EvaluationPaths/generalOnly``).
+    /// Equality and hashing ignore it.
     public var evaluationBudget: Int?
 
     /// Wraps a syntax tree.

@@ -24,7 +24,8 @@
 /// Columns take 24 bytes per row and column (40 for strings); a key gets a
 /// column when at least one row in eight has it (at most
 /// ``maximumColumns`` columns), so that sparse keys do not multiply the
-/// memory.
+/// memory. Filters given ``EvaluationPaths/generalOnly`` read the rows
+/// alone, as filtering the array does.
 public struct ValueTable: Sendable {
     /// The rows, as given.
     public let rows: [Value]
@@ -173,18 +174,19 @@ public struct ValueTable: Sendable {
     }
 
     /// The test of `filter`'s predicate on this table's rows.
-    private func compile(_ filter: Filter, _ regexLimits: RegexLimits) -> CompiledTest<Int> {
+    private func compile(_ filter: Filter, _ regexLimits: RegexLimits, _ paths: EvaluationPaths) -> CompiledTest<Int> {
         Compiler(
             source: filter.source ?? filter.format, root: RootAccess<Int>.rows(of: self), regexLimits: regexLimits,
-            budget: filter.evaluationBudget
+            budget: filter.evaluationBudget, paths: paths
         ).test(filter.predicate, budget: filter.evaluationBudget)
     }
 
     /// The indices of the rows that match, in order.
     public func indices(
-        where filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default
+        where filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default,
+        paths: EvaluationPaths = .default
     ) throws(EvaluationError) -> [Int] {
-        let test = compile(filter, regexLimits)
+        let test = compile(filter, regexLimits, paths)
         let scope = Scope(variables: variables)
         var out: [Int] = []
         for row in rows.indices where try test(row, scope) { out.append(row) }
@@ -193,16 +195,18 @@ public struct ValueTable: Sendable {
 
     /// The rows that match, in order: what `rows.filter(filter)` gives.
     public func filter(
-        _ filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default
+        _ filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default,
+        paths: EvaluationPaths = .default
     ) throws(EvaluationError) -> [Value] {
-        try indices(where: filter, variables: variables, regexLimits: regexLimits).map { rows[$0] }
+        try indices(where: filter, variables: variables, regexLimits: regexLimits, paths: paths).map { rows[$0] }
     }
 
     /// The first row that matches.
     public func first(
-        where filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default
+        where filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default,
+        paths: EvaluationPaths = .default
     ) throws(EvaluationError) -> Value? {
-        let test = compile(filter, regexLimits)
+        let test = compile(filter, regexLimits, paths)
         let scope = Scope(variables: variables)
         for row in rows.indices where try test(row, scope) { return rows[row] }
         return nil
@@ -210,9 +214,10 @@ public struct ValueTable: Sendable {
 
     /// How many rows match.
     public func count(
-        where filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default
+        where filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default,
+        paths: EvaluationPaths = .default
     ) throws(EvaluationError) -> Int {
-        let test = compile(filter, regexLimits)
+        let test = compile(filter, regexLimits, paths)
         let scope = Scope(variables: variables)
         var n = 0
         for row in rows.indices where try test(row, scope) { n += 1 }
@@ -222,18 +227,21 @@ public struct ValueTable: Sendable {
 
 extension RootAccess {
     /// How compiled predicates read the rows of `table`, given by index
-    /// (`Root` is `Int`): a key from its column when it has one, else from
-    /// the row. Generic, so that the readers are made as the compiler of
-    /// `Root` calls them, without re-abstraction thunks.
+    /// (`Root` is `Int`): a key from the row, or on the fast paths from its
+    /// column when it has one. Generic, so that the readers are made as the
+    /// compiler of `Root` calls them, without re-abstraction thunks.
     static func rows(of table: ValueTable) -> RootAccess {
         precondition(Root.self == Int.self)
         let rows = table.rows
         var access = RootAccess(
             value: { rows[unsafeBitCast($0, to: Int.self)] },
             reader: { key in
-                if let column = table.column(key) { return { r throws(Failure) in column[unsafeBitCast(r, to: Int.self)] } }
-                return { r throws(Failure) in try KeyValueAccess.value(rows[unsafeBitCast(r, to: Int.self)], key: key) }
+                { r throws(Failure) in try KeyValueAccess.value(rows[unsafeBitCast(r, to: Int.self)], key: key) }
             })
+        access.fastReader = { key in
+            guard let column = table.column(key) else { return nil }
+            return { r throws(Failure) in column[unsafeBitCast(r, to: Int.self)] }
+        }
         access.table = table
         return access
     }

@@ -136,20 +136,20 @@ struct RootAccess<Root>: Sendable {
     /// general test to fall back on (the general test when there is none).
     typealias Test = @Sendable (Root, Scope) throws(EvaluationError) -> Bool
     var fastComparison: @Sendable (Comparison, @escaping Test) -> Test = { _, general in general }
+    /// A faster reader of a key for this kind of root (a ``ValueTable``'s
+    /// column), nil where there is none: `reader` is the general one.
+    var fastReader: @Sendable (String) -> Reader? = { _ in nil }
     /// The table whose rows the roots are (by index), for ``ValueTable``.
     var table: ValueTable?
 }
 
 extension RootAccess where Root == Value {
-    /// Every comparison by the general path (what the fast paths are tested
-    /// against).
-    static let general = RootAccess(
-        value: { $0 },
-        reader: { key in { v throws(Failure) in try KeyValueAccess.value(v, key: key) } })
-
-    /// The general path, with the comparisons of ``DynamicComparison``.
+    /// Values read by the general path, with the comparisons of
+    /// ``DynamicComparison`` on the fast paths.
     static let dynamic: RootAccess = {
-        var access = general
+        var access = RootAccess(
+            value: { $0 },
+            reader: { key in { v throws(Failure) in try KeyValueAccess.value(v, key: key) } })
         access.fastComparison = { c, general in DynamicComparison.make(c, general: general) }
         return access
     }()
@@ -230,15 +230,29 @@ struct Compiler<Root> {
     let root: RootAccess<Root>
     /// The limits every MATCHES pattern of the predicate is compiled with.
     var regexLimits: RegexLimits = .default
-    /// Whether the work is counted (``Filter/evaluationBudget``): then every
-    /// comparison takes the general path, which counts it.
-    var budgeted = false
+    /// Whether the work is counted (``Filter/evaluationBudget``).
+    let budgeted: Bool
+    /// Whether fast paths may be taken, by ``EvaluationPaths``'s one rule
+    /// (never with a budget): decided here, once, for every node; the
+    /// general path of each node is built either way.
+    let fastPaths: Bool
 
-    init(source: String, root: RootAccess<Root>, regexLimits: RegexLimits = .default, budget: Int? = nil) {
+    init(
+        source: String, root: RootAccess<Root>, regexLimits: RegexLimits = .default, budget: Int? = nil,
+        paths: EvaluationPaths = .default
+    ) {
         self.source = source
         self.root = root
         self.regexLimits = regexLimits
         self.budgeted = budget != nil
+        self.fastPaths = paths.allowFastPaths(budget: budget)
+    }
+
+    /// The steps of `p` read in place (``InPlaceProgram``), when fast paths
+    /// may be taken and the root is an object given by address whose keys
+    /// in `p` are all read in place; nil otherwise.
+    func inPlaceProgram(_ p: PredicateNode) -> InPlaceProgram? {
+        fastPaths ? InPlaceComparison<Root>.program(p, root: root) : nil
     }
 
     /// The test of the whole predicate, each object with a budget of its own
@@ -271,7 +285,7 @@ struct Compiler<Root> {
         case .constant(let b):
             return { _, _ in b }
         case .and(let children):
-            if !budgeted, let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
+            if let program = inPlaceProgram(p) { return InPlaceComparison<Root>.test(program) }
             // Two children are held directly: a function stored in an array
             // is called through re-abstraction thunks.
             if children.count == 2 {
@@ -287,7 +301,7 @@ struct Compiler<Root> {
                 return true
             }
         case .or(let children):
-            if !budgeted, let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
+            if let program = inPlaceProgram(p) { return InPlaceComparison<Root>.test(program) }
             if children.count == 2 {
                 let (a, b) = (predicate(children[0]), predicate(children[1]))
                 return { r, s throws(EvaluationError) in
@@ -301,7 +315,7 @@ struct Compiler<Root> {
                 return false
             }
         case .not(let child):
-            if !budgeted, let program = InPlaceComparison<Root>.program(p, root: root) { return InPlaceComparison<Root>.test(program) }
+            if let program = inPlaceProgram(p) { return InPlaceComparison<Root>.test(program) }
             let t = predicate(child)
             return { r, s throws(EvaluationError) in !(try t(r, s)) }
         case .comparison(let c):
@@ -314,10 +328,10 @@ struct Compiler<Root> {
         let rhs = expression(c.rhs)
         var constant: Value?
         if case .constant(let v) = c.rhs.kind { constant = v }
-        let test = Operators.make(c.op, c.options, constant: constant, regexLimits: regexLimits)
+        let test = Operators.make(c.op, c.options, constant: constant, regexLimits: regexLimits, fastPaths: fastPaths)
         let fail = failure(at: range)
         let general = general(c, lhs, rhs, test, fail, range: range)
-        if budgeted { return general }
+        guard fastPaths else { return general }
         return root.fastComparison(c, TypedComparison<Root>.make(c, root: root, general: general))
     }
 
@@ -411,7 +425,7 @@ struct Compiler<Root> {
                     do throws(Failure) { return try KeyValueAccess.value(whole(r), path: keys) } catch { throw fail(error) }
                 }
             }
-            let read = root.reader(first)
+            let read = (fastPaths ? root.fastReader(first) : nil) ?? root.reader(first)
             if keys.count == 1 {
                 return { r, _ throws(EvaluationError) in
                     do throws(Failure) { return try read(r) } catch { throw fail(error) }

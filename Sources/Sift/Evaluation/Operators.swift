@@ -3,12 +3,14 @@ import Foundation
 /// Comparison operators as functions of two values, built once per
 /// comparison node with everything that depends only on the node (options,
 /// a constant right side's folded form, compiled LIKE and MATCHES patterns)
-/// worked out in advance.
+/// worked out in advance. With `fastPaths` (``EvaluationPaths``) a constant
+/// searched for takes the byte-wise searches of ASCII and Latin strings.
 enum Operators {
     typealias Test = @Sendable (Value, Value) throws(Failure) -> Bool
 
     static func make(
-        _ op: ComparisonOperator, _ options: ComparisonOptions, constant: Value?, regexLimits: RegexLimits
+        _ op: ComparisonOperator, _ options: ComparisonOptions, constant: Value?, regexLimits: RegexLimits,
+        fastPaths: Bool
     ) -> Test {
         switch op {
         case .equalTo:
@@ -26,9 +28,9 @@ enum Operators {
         case .between:
             return between(options)
         case .beginsWith:
-            return search(.prefix, "BEGINSWITH", options, constant: constant)
+            return search(.prefix, "BEGINSWITH", options, constant: constant, fastPaths: fastPaths)
         case .endsWith:
-            return search(.suffix, "ENDSWITH", options, constant: constant)
+            return search(.suffix, "ENDSWITH", options, constant: constant, fastPaths: fastPaths)
         case .contains:
             return { a, b throws(Failure) in try contains(a, b, options, "CONTAINS") }
         case .in:
@@ -103,10 +105,10 @@ enum Operators {
     }
 
     private static func search(
-        _ kind: StringSemantics.Search, _ name: String, _ options: ComparisonOptions, constant: Value?
+        _ kind: StringSemantics.Search, _ name: String, _ options: ComparisonOptions, constant: Value?, fastPaths: Bool
     ) -> Test {
         if case .string(let text)? = constant {
-            let needle = StringSemantics.Needle(text, kind, options)
+            let needle = StringSemantics.Needle(text, kind, options, fastPaths: fastPaths)
             return { a, b throws(Failure) in
                 guard let (x, _) = try strings(a, b, name) else { return false }
                 return needle.found(in: x)

@@ -141,12 +141,14 @@ enum StringSemantics {
         /// The keys of Latin scalars under the options (not under `[n]`).
         let latin: LatinKeys.Table?
 
-        init(_ needle: String, _ kind: Search, _ options: ComparisonOptions) {
+        /// Without `fastPaths` (``EvaluationPaths/generalOnly``) every
+        /// haystack takes the Unicode path.
+        init(_ needle: String, _ kind: Search, _ options: ComparisonOptions, fastPaths: Bool = true) {
             key = StringSemantics.key(needle, options)
-            ascii = ASCIINeedle(needle, options)
+            ascii = fastPaths ? ASCIINeedle(needle, options) : nil
             self.kind = kind
             self.options = options
-            latin = options.contains(.normalized) || key.isEmpty
+            latin = !fastPaths || options.contains(.normalized) || key.isEmpty
                 ? nil : LatinKeys.table(fold: options.contains(.caseInsensitive), stripMarks: options.contains(.diacriticInsensitive))
         }
 
