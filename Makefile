@@ -43,14 +43,23 @@ build: system-deps
 # The tests run against a throwaway PostgreSQL server of their own
 # (SIFT_POSTGRES); scripts/postgres.sh starts it and removes it afterwards.
 # The REPL is driven in tmux, which must be there (SIFT_REQUIRE_TMUX).
-# Then the suites of the fast paths that read the standard library's
-# layouts run again with every layout check made to fail (as on a platform
-# whose layouts differ), so that the fallbacks are tested here too.
+# Then the suites that evaluate run again on other evaluation paths, with
+# the same expectations:
+# - LAYOUT_SUITES, of the fast paths that read the standard library's
+#   layouts, with every layout check made to fail (SIFT_LAYOUT_CHECKS=fail,
+#   as on a platform whose layouts differ), so that the fallbacks are tested;
+# - GENERAL_SUITES, the evaluation, conformance and differential suites,
+#   with the general path for every comparison (SIFT_EVAL_GENERAL_ONLY=1),
+#   so that the reference of every fast path is tested as it is; the
+#   differential suite against SQLite and PostgreSQL on fewer cases.
 LAYOUT_SUITES = InPlaceProgramTests|InPlaceReaderTests|TypedObjectTests|TypedReaderTests|FastPathTests|StringSemanticsTests|EvaluationTests|ValueTableTests
+GENERAL_SUITES = $(LAYOUT_SUITES)|ConformanceTests|SetExpressionTests|ReadmeExamplesTests|FuzzRegressionTests|DifferentialTests/testGenerated
+GENERAL_CASES = 1000
 
 swift-test: build
 	SIFT_REQUIRE_TMUX=1 scripts/postgres.sh run $(SWIFT) test --skip-build
 	SIFT_LAYOUT_CHECKS=fail $(SWIFT) test --skip-build --filter '$(LAYOUT_SUITES)'
+	SIFT_EVAL_GENERAL_ONLY=1 SIFT_CASES=$(GENERAL_CASES) scripts/postgres.sh run $(SWIFT) test --skip-build --filter '$(GENERAL_SUITES)'
 
 # The conformance cases through the command-line runner: every case must
 # parse (or fail to parse) as expected; results are compared by the tests.
