@@ -233,8 +233,8 @@ struct Compiler<Root> {
     /// Whether the work is counted (``Filter/evaluationBudget``).
     let budgeted: Bool
     /// Whether fast paths may be taken, by ``EvaluationPaths``'s one rule
-    /// (never with a budget): decided here, once, for every node; the
-    /// general path of each node is built either way.
+    /// (never with a budget): decided once, for the whole tree, so that
+    /// evaluation pays nothing for the choice.
     let fastPaths: Bool
 
     init(

@@ -173,6 +173,10 @@ enum InPlaceComparison<Root> {
     }
 
     /// The test of one leaf, made for it: a closure per kind and operator.
+    /// Never inlined, so that each closure has one entry: two identical
+    /// copies (one inlined into ``InPlaceProgram``'s emitter) are merged by
+    /// the optimiser into one and a forwarding thunk, called per object.
+    @inline(never)
     static func test(_ leaf: InPlaceLeaf) -> Test {
         switch leaf {
         case .int(let offset, let order, let c): return ordered(Int.self, at: offset, order, c)
