@@ -425,7 +425,7 @@ struct Compiler<Root> {
                     do throws(Failure) { return try KeyValueAccess.value(whole(r), path: keys) } catch { throw fail(error) }
                 }
             }
-            let read = (fastPaths ? root.fastReader(first) : nil) ?? root.reader(first)
+            let read = reader(first)
             if keys.count == 1 {
                 return { r, _ throws(EvaluationError) in
                     do throws(Failure) { return try read(r) } catch { throw fail(error) }
@@ -560,6 +560,14 @@ struct Compiler<Root> {
                 throw fail(Failure(.unsupported, "ANYKEY is only meaningful to Spotlight queries"))
             }
         }
+    }
+
+    /// The reader of the root's key `key`: its faster reader when fast
+    /// paths may be taken and there is one. (Apart from ``uncounted(_:)``,
+    /// whose frame every level of a nested expression takes when compiling.)
+    private func reader(_ key: String) -> RootAccess<Root>.Reader {
+        if fastPaths, let fast = root.fastReader(key) { return fast }
+        return root.reader(key)
     }
 
     /// `base.$NAME` when `$NAME` was not substituted: its value comes with
