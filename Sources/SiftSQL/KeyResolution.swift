@@ -304,7 +304,7 @@ struct MemoryKeys {
         -> ([String], Reach?)
     {
         guard let first = components.first else { return ([], objects) }
-        guard first.hasPrefix("@") else { return try path(components, from: objects, range: range) }
+        guard CollectionOperator.isOperator(first) else { return try path(components, from: objects, range: range) }
         guard components.count > 1 else { return ([first], nil) }
         let (path, _) = try self.path(Array(components.dropFirst()), from: objects, range: range)
         return ([first] + path, nil)

@@ -235,7 +235,7 @@ struct Lowering {
                 // this scope's or an enclosing scope's rows.
                 return try resolve(components, from: target.alias, target.entity, scope, nullable: false, range: e.range)
             case .subquery(let collection, let variable, let inner):
-                guard components == ["@count"] else {
+                guard components == [CollectionOperator.count.name] else {
                     throw error(
                         .unsupported, "only SUBQUERY(…).@count has a SQL form", entity: scope.entity, range: e.range)
                 }
@@ -351,7 +351,7 @@ struct Lowering {
                 let many = ToMany(
                     ownerAlias: alias, owner: entity, relationship: r, destination: destination,
                     rest: Array(components[(i + 1)...]), key: written)
-                if let op = many.rest.first, op.hasPrefix("@") {
+                if let op = many.rest.first, CollectionOperator.isOperator(op) {
                     return .column(try aggregate(many, op, Array(many.rest.dropFirst()), scope, range: range))
                 }
                 return .toMany(many)
@@ -431,16 +431,28 @@ struct Lowering {
         return "\(r.owner) IN (" + sql + ")"
     }
 
+    /// The collection operators with a SQL form: those that give one value
+    /// (`@count`, `@sum`, `@avg`, `@min`, `@max`). A union gives a
+    /// collection, which a SQL comparison has no operand for.
+    static let aggregates = CollectionOperator.allCases.filter { $0.result != .collection }
+
     /// `@count`, `@sum.k`, `@avg.k`, `@min.k`, `@max.k` of a to-many
     /// relationship as a scalar subquery, with the evaluator's answers for
-    /// empty relationships and nil members.
-    private func aggregate(_ many: ToMany, _ op: String, _ path: [String], _ scope: Scope, range: SourceRange?)
+    /// empty relationships and nil members; the other collection operators
+    /// have no SQL form.
+    private func aggregate(_ many: ToMany, _ name: String, _ path: [String], _ scope: Scope, range: SourceRange?)
         throws(SQLLoweringError) -> Column
     {
         let key = many.key
-        if op == "@count" {
+        guard let op = CollectionOperator(name: name), Self.aggregates.contains(op) else {
+            throw error(
+                .unsupported,
+                "\(name) has no SQL form (\(Self.aggregates.map(\.name).joined(separator: ", ")) do)",
+                entity: many.owner, key: key, range: range)
+        }
+        guard op.needsKeyPath else {
             guard path.isEmpty else {
-                throw error(.unsupported, "@count takes no key path after it", entity: many.owner, key: key, range: range)
+                throw error(.unsupported, "\(name) takes no key path after it", entity: many.owner, key: key, range: range)
             }
             if case .manyToMany(let table, let source, _) = many.relationship.kind, many.destination.discriminator == nil {
                 let link = ctx.alias()
@@ -453,19 +465,15 @@ struct Lowering {
                 sql: "(SELECT COUNT(*) FROM \(from)" + child.joins.joined() + " WHERE \(correlation))", type: .integer,
                 nullable: false, key: key)
         }
-        guard ["@sum", "@avg", "@min", "@max"].contains(op) else {
-            throw error(.unsupported, "\(op) has no SQL form (@count, @sum, @avg, @min, @max do)", entity: many.owner,
-                        key: key, range: range)
-        }
         guard !path.isEmpty else {
-            throw error(.unsupported, "\(op) needs a key path after it, as in \(op).price", entity: many.owner, key: key,
+            throw error(.unsupported, "\(name) needs a key path after it, as in \(name).price", entity: many.owner, key: key,
                         range: range)
         }
         let (child, from, correlation) = rows(of: many, variable: nil, scope)
         guard case .column(let c) = try resolve(path, from: child.alias, child.entity, child, nullable: false, range: range),
             !c.isRelationship
         else {
-            throw error(.unsupported, "\(op) needs an attribute after it", entity: many.destination, range: range)
+            throw error(.unsupported, "\(name) needs an attribute after it", entity: many.destination, range: range)
         }
         let numeric: Bool
         switch c.type {
@@ -473,21 +481,21 @@ struct Lowering {
         case .date(let e): numeric = e != .iso8601
         default: numeric = false
         }
-        if op == "@sum" || op == "@avg", c.type == .decimal {
+        if op.operands == .numbers, c.type == .decimal {
             // Memory adds the decimals exactly; SQL would add the stored
             // doubles, whose sum can differ in the last digit (10.11 three
             // times is 30.330000000000002), and so compare otherwise.
             throw error(
-                .unsupported, "\(op) of \(c.key) (decimal) has no SQL form: the stored doubles do not add up as the decimals do",
+                .unsupported, "\(name) of \(c.key) (decimal) has no SQL form: the stored doubles do not add up as the decimals do",
                 entity: many.destination, key: c.key, range: range)
         }
-        guard numeric || ((op == "@min" || op == "@max") && c.type != .string) else {
+        guard numeric || (op.operands == .comparable && c.type != .string) else {
             throw error(
-                .typeMismatch, "\(op) needs a number\(op == "@min" || op == "@max" ? " or a date" : ""); \(c.key) is \(c.type.name)",
+                .typeMismatch, "\(name) needs a number\(op.operands == .comparable ? " or a date" : ""); \(c.key) is \(c.type.name)",
                 entity: many.destination, key: c.key, range: range)
         }
-        if (op == "@sum" || op == "@avg"), case .date = c.type {
-            throw error(.typeMismatch, "\(op) needs numbers; \(c.key) is a date", entity: many.destination, key: c.key,
+        if op.operands == .numbers, case .date = c.type {
+            throw error(.typeMismatch, "\(name) needs numbers; \(c.key) is a date", entity: many.destination, key: c.key,
                         range: range)
         }
         let value = c.type == .boolean && dialect == .postgreSQL ? "CAST(\(c.sql) AS INTEGER)" : c.sql
@@ -495,22 +503,22 @@ struct Lowering {
         let type: AttributeType
         var nullable = true
         switch (op, dialect) {
-        case ("@sum", .sqlite):
+        case (.sum, .sqlite):
             select = "TOTAL(\(value))"
             type = .double
             nullable = false
-        case ("@sum", .postgreSQL):
+        case (.sum, .postgreSQL):
             select = "COALESCE(SUM(\(value)), 0)"
             type = .double
             nullable = false
-        case ("@avg", .sqlite):
+        case (.avg, .sqlite):
             // nil members count as 0 and stay in the denominator.
             select = "TOTAL(\(value)) / NULLIF(COUNT(*), 0)"
             type = .double
-        case ("@avg", _):
+        case (.avg, _):
             select = "CAST(COALESCE(SUM(\(value)), 0) AS DOUBLE PRECISION) / NULLIF(COUNT(*), 0)"
             type = .double
-        case ("@min", _):
+        case (.min, _):
             select = "MIN(\(value))"
             type = c.type
         default:

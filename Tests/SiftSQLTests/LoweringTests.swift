@@ -108,6 +108,24 @@ final class LoweringTests: XCTestCase {
                 + #"AND t3."pages" < t1."pages") > ?2)) > ?3"#)
     }
 
+    /// Every collection operator of the table lowers to its aggregate, or
+    /// is refused with a message that names the ones that have a SQL form.
+    func testEveryCollectionOperatorLowersOrIsRefused() throws {
+        let forms = ["@count": "COUNT(*)", "@sum": "TOTAL(", "@avg": "TOTAL(", "@min": "MIN(", "@max": "MAX("]
+        for op in CollectionOperator.allCases {
+            let format = op.needsKeyPath ? "chapters.\(op.name).pages > 3" : "chapters.\(op.name) > 3"
+            if let form = forms[op.name] {
+                XCTAssertTrue(try where_(format).contains(form), format)
+                continue
+            }
+            XCTAssertThrowsError(try sql(format), format) { error in
+                XCTAssertEqual(
+                    (error as? SQLLoweringError)?.message,
+                    "\(op.name) has no SQL form (@count, @sum, @avg, @min, @max do)")
+            }
+        }
+    }
+
     func testStringsAndPatternsAreBoundNeverWritten() throws {
         let hostile = "x' OR 1=1 --"
         for dialect in SQLDialect.allCases {

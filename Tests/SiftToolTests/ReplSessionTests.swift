@@ -201,6 +201,19 @@ struct ReplSessionTests {
         #expect(s.completionWords.contains(":sql"))
     }
 
+    /// Completion offers every word operator and every collection operator
+    /// of the language, as the operator tables list them.
+    @Test func completionOffersEveryOperator() throws {
+        let s = try Self.session()
+        for word in [
+            "MATCHES", "LIKE", "BEGINSWITH", "ENDSWITH", "IN", "CONTAINS", "BETWEEN", "UTI-CONFORMS-TO", "UTI-EQUALS",
+            "@count", "@sum", "@avg", "@min", "@max", "@unionOfObjects", "@distinctUnionOfObjects", "@unionOfArrays",
+            "@distinctUnionOfArrays", "@distinctUnionOfSets",
+        ] {
+            #expect(s.completionWords.contains(word), "\(word)")
+        }
+    }
+
     @Test func incompleteInput() {
         #expect(ReplSession.isIncomplete("(year > 1"))
         #expect(ReplSession.isIncomplete("title == 'a"))

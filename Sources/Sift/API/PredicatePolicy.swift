@@ -589,7 +589,7 @@ private struct PolicyChecker {
     private mutating func apply(_ keys: ArraySlice<String>, to origins: Origins, _ range: SourceRange?)
         throws -> Origins
     {
-        guard let operatorIndex = keys.firstIndex(where: { $0.hasPrefix("@") }) else {
+        guard let operatorIndex = keys.firstIndex(where: CollectionOperator.isOperator) else {
             return origins.map { o in
                 var out = o
                 for key in keys {
@@ -610,16 +610,20 @@ private struct PolicyChecker {
             throw refuse(.collectionOperator(op), "the collection operator \(op) is not allowed", range)
         }
         let collection = try apply(keys[..<operatorIndex], to: origins, range)
-        if op == "@count" {
+        // What comes out of the operator, by its table entry; a name the
+        // table does not have fails when evaluated, and is checked as a
+        // union (its values may come out).
+        let result = CollectionOperator(name: op)?.result ?? .collection
+        if result == .count {
             try observe(collection, deep: false, range)
             return Origins()
         }
         let values = try apply(keys[(operatorIndex + 1)...], to: collection.map(\.element), range)
         try observe(values, deep: true, range)
-        switch op {
-        case "@sum", "@avg": return Origins()
-        case "@max", "@min": return values
-        default: return values.map { Origin(reach: $0.reach, wrap: $0.wrap + 1, path: $0.path) }
+        switch result {
+        case .count, .number: return Origins()
+        case .element: return values
+        case .collection: return values.map { Origin(reach: $0.reach, wrap: $0.wrap + 1, path: $0.path) }
         }
     }
 

@@ -83,21 +83,16 @@ extension Value: Codable {
 }
 
 /// Operators encode as their canonical spelling (`"=="`, `"BEGINSWITH"`);
-/// a custom selector as the selector itself (`"isFoo:"`).
+/// a custom selector as the selector itself (`"isFoo:"`). The names are
+/// the table's (see ``ComparisonOperator/symbol``).
 extension ComparisonOperator: Codable {
-    static let standard: [ComparisonOperator] = [
-        .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .equalTo, .notEqualTo, .matches,
-        .like, .beginsWith, .endsWith, .in, .contains, .between, .utiConformsTo, .utiEquals,
-    ]
-
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
-        if case .customSelector(let selector) = self { try c.encode(selector) } else { try c.encode(symbol) }
+        try c.encode(symbol)
     }
 
     public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        self = Self.standard.first { $0.symbol == text } ?? .customSelector(text)
+        self.init(symbol: try decoder.singleValueContainer().decode(String.self))
     }
 }
 

@@ -418,7 +418,7 @@ struct Compiler<Root> {
                 return v
             }
         case .keyPath(let keys):
-            guard let first = keys.first, !first.hasPrefix("@") else {
+            guard let first = keys.first, !CollectionOperator.isOperator(first) else {
                 // A collection operator applies to the root as a whole.
                 let whole = root.value
                 return { r, _ throws(EvaluationError) in
@@ -605,11 +605,11 @@ struct Compiler<Root> {
         let rest: [String]
         switch e.kind {
         case .keyPath(let keys):
-            guard let at = keys.firstIndex(where: { $0.hasPrefix("@") }) else { return nil }
+            guard let at = keys.firstIndex(where: CollectionOperator.isOperator) else { return nil }
             prefix = at == 0 ? expression(ExpressionNode(.evaluatedObject)) : expression(ExpressionNode(.keyPath(Array(keys[..<at])), range: e.range))
             rest = Array(keys[at...])
         case .path(let base, let keys):
-            guard let at = keys.firstIndex(where: { $0.hasPrefix("@") }) else { return nil }
+            guard let at = keys.firstIndex(where: CollectionOperator.isOperator) else { return nil }
             prefix = at == 0 ? expression(base) : expression(ExpressionNode(.path(base, Array(keys[..<at])), range: e.range))
             rest = Array(keys[at...])
         default:

@@ -110,7 +110,7 @@ enum DynamicComparison {
 
     static func valueTest(_ c: Comparison) -> ValueTest? {
         guard case .keyPath(let names) = c.lhs.kind, case .constant(let k) = c.rhs.kind,
-            !names.isEmpty, names.allSatisfy({ !$0.hasPrefix("@") })
+            !names.isEmpty, !names.contains(where: CollectionOperator.isOperator)
         else { return nil }
         let keys = names.map(LiteralString.init)
         switch c.modifier {

@@ -22,7 +22,7 @@ enum KeyValueAccess {
         var index = path.startIndex
         while index < path.endIndex {
             let key = path[index]
-            if key.utf8.first == UInt8(ascii: "@") {
+            if CollectionOperator.isOperator(key) {
                 return try collectionOperator(key, on: current, rest: path[(index + 1)...])
             }
             current = try self.value(current, key: key)
@@ -107,7 +107,12 @@ enum KeyValueAccess {
 
     // MARK: - Collection operators
 
-    static func collectionOperator(_ op: String, on value: Value, rest: ArraySlice<String>) throws(Failure) -> Value {
+    /// The value of the collection operator `name` (see
+    /// ``CollectionOperator``) applied to `value`, with `rest` the key path
+    /// after it. A name the table does not have is an error once the value
+    /// is found to be a collection, as KVC's undefined key is.
+    static func collectionOperator(_ name: String, on value: Value, rest: ArraySlice<String>) throws(Failure) -> Value {
+        let op = CollectionOperator(name: name)
         let elements: [Value]
         switch value {
         case .null, .nsNull: return .null
@@ -118,57 +123,58 @@ enum KeyValueAccess {
             // other operators are NSArray's and NSSet's, and a dictionary
             // has none of them (KVC raises for an undefined key), as it
             // has no ANY, SUBQUERY or sum:(…) either.
-            guard op == "@count" else {
-                throw Failure(.notACollection, "\(op) needs an array or a set, not \(Functions.describe(value))")
+            guard op == .count else {
+                throw Failure(.notACollection, "\(name) needs an array or a set, not \(Functions.describe(value))")
             }
             return .int(d.count)
         default:
-            throw Failure(.notACollection, "\(op) needs an array or a set, not \(Functions.describe(value))")
+            throw Failure(.notACollection, "\(name) needs an array or a set, not \(Functions.describe(value))")
         }
-        if op == "@count" { return .int(elements.count) }
+        if op == .count { return .int(elements.count) }
         guard !rest.isEmpty else {
-            throw Failure(.missingKeyPath, "\(op) needs a key path after it, as in \(op).price (or \(op).self)")
+            throw Failure(.missingKeyPath, "\(name) needs a key path after it, as in \(name).price (or \(name).self)")
         }
         var values: [Value] = []
         values.reserveCapacity(elements.count)
         for element in elements { values.append(try self.value(element, path: rest)) }
+        guard let op else { throw Failure(.unknownKey, "unknown collection operator \(name)") }
         switch op {
-        case "@sum":
-            return try Aggregates.sum(values.filter { !$0.isNull }, what: op)
-        case "@avg":
+        case .count:
+            return .int(elements.count)
+        case .sum:
+            return try Aggregates.sum(values.filter { !$0.isNull }, what: name)
+        case .avg:
             // nil counts as 0 and stays in the denominator, as in Foundation.
             guard !values.isEmpty else { return .null }
-            let sum = try Aggregates.sum(values.filter { !$0.isNull }, what: op)
+            let sum = try Aggregates.sum(values.filter { !$0.isNull }, what: name)
             return .double((NumericValue(sum)?.doubleValue ?? 0) / Double(values.count))
-        case "@max", "@min":
+        case .max, .min:
             let present = values.filter { !$0.isNull }
             guard var best = present.first else { return .null }
             for v in present.dropFirst() {
                 let order = try Ordering.compare(v, best, options: [])
-                if op == "@max" ? order == .orderedDescending : order == .orderedAscending { best = v }
+                if op == .max ? order == .orderedDescending : order == .orderedAscending { best = v }
             }
             return best
-        case "@unionOfObjects":
+        case .unionOfObjects:
             return .array(values.filter { !$0.isNull })
-        case "@distinctUnionOfObjects":
+        case .distinctUnionOfObjects:
             return .array(distinct(values.filter { !$0.isNull }))
-        case "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets":
+        case .unionOfArrays, .distinctUnionOfArrays, .distinctUnionOfSets:
             var flat: [Value] = []
             for v in values {
                 switch v {
                 case .array(let items): flat.append(contentsOf: items)
                 case .set(let items): flat.append(contentsOf: items)
                 case .null, .nsNull: continue
-                default: throw Failure(.notACollection, "\(op) needs collections, got \(Functions.describe(v))")
+                default: throw Failure(.notACollection, "\(name) needs collections, got \(Functions.describe(v))")
                 }
             }
             switch op {
-            case "@unionOfArrays": return .array(flat)
-            case "@distinctUnionOfSets": return .set(Set(flat))
+            case .unionOfArrays: return .array(flat)
+            case .distinctUnionOfSets: return .set(Set(flat))
             default: return .array(distinct(flat))
             }
-        default:
-            throw Failure(.unknownKey, "unknown collection operator \(op)")
         }
     }
 

@@ -127,11 +127,12 @@ struct Lexer {
             }
             return token(kind, i, end)
         }
-        // UTI-CONFORMS-TO and UTI-EQUALS contain hyphens.
-        if end - i == 3, byte(end) == UInt8(ascii: "-"), Lexer.equalsUppercased(bytes, i, end, "UTI") {
-            for (rest, kind) in [("CONFORMS-TO", TokenKind.kwUTIConformsTo), ("EQUALS", .kwUTIEquals)] {
-                let restEnd = end + 1 + rest.utf8.count
-                if restEnd <= bytes.count, Lexer.equalsUppercased(bytes, end + 1, restEnd, rest),
+        // Operator words with hyphens (UTI-CONFORMS-TO, UTI-EQUALS) are
+        // read whole where a word is followed by the rest of one.
+        if byte(end) == UInt8(ascii: "-") {
+            for (word, kind) in Lexer.hyphenatedWords where Lexer.equalsUppercased(bytes, i, end, word.first) {
+                let restEnd = end + 1 + word.rest.utf8.count
+                if restEnd <= bytes.count, Lexer.equalsUppercased(bytes, end + 1, restEnd, word.rest),
                     restEnd == bytes.count || !Lexer.isIdentifierPart(bytes[restEnd])
                 {
                     return token(kind, i, restEnd)
@@ -140,6 +141,15 @@ struct Lexer {
         }
         return token(.identifier, i, end)
     }
+
+    /// The operator words that contain a hyphen, split at the first one:
+    /// `("UTI", "CONFORMS-TO")`.
+    private static let hyphenatedWords: [((first: String, rest: String), TokenKind)] =
+        ComparisonOperator.Builtin.allCases.compactMap { builtin in
+            let parts = builtin.rawValue.split(separator: "-", maxSplits: 1)
+            guard builtin.isWord, parts.count == 2 else { return nil }
+            return ((String(parts[0]), String(parts[1])), builtin.row.token)
+        }
 
     private func nonASCIIWordEnd(from i: Int) -> Int {
         var j = i
@@ -160,11 +170,11 @@ struct Lexer {
             throw error("expected a collection operator after '@' (such as @count or @sum)", i, i + 1)
         }
         let end = wordEnd(from: i + 1)
-        let name = text(i + 1, end)
-        guard Lexer.collectionOperators.contains(name) else {
+        let name = text(i, end)
+        guard CollectionOperator(name: name) != nil else {
             throw error(
-                "unknown collection operator '@\(name)'; expected one of "
-                    + Lexer.collectionOperators.map { "@" + $0 }.joined(separator: ", "), i, end)
+                "unknown collection operator '\(name)'; expected one of "
+                    + CollectionOperator.allCases.map(\.name).joined(separator: ", "), i, end)
         }
         return token(.collectionOperator, i, end)
     }
@@ -286,11 +296,6 @@ struct Lexer {
 
     static let conversions: Set<UInt8> = Set("@KdiDuUxXoOfeEgGcCsS".utf8)
 
-    static let collectionOperators = [
-        "count", "sum", "avg", "min", "max", "unionOfObjects", "distinctUnionOfObjects",
-        "unionOfArrays", "distinctUnionOfArrays", "distinctUnionOfSets",
-    ]
-
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool {
         b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
     }
@@ -350,15 +355,15 @@ struct Lexer {
 
     private static let keywordTable: [KeywordEntry] = {
         let words: [(String, TokenKind)] = [
-            ("AND", .and), ("OR", .or), ("NOT", .not), ("IN", .kwIn), ("ALL", .kwAll), ("ANY", .kwAny),
-            ("SOME", .kwSome), ("NONE", .kwNone), ("LIKE", .kwLike), ("MATCHES", .kwMatches),
-            ("CONTAINS", .kwContains), ("BEGINSWITH", .kwBeginsWith), ("ENDSWITH", .kwEndsWith),
-            ("BETWEEN", .kwBetween), ("NULL", .kwNull), ("NIL", .kwNull), ("SELF", .kwSelf),
+            ("AND", .and), ("OR", .or), ("NOT", .not), ("ALL", .kwAll), ("ANY", .kwAny),
+            ("SOME", .kwSome), ("NONE", .kwNone), ("NULL", .kwNull), ("NIL", .kwNull), ("SELF", .kwSelf),
             ("TRUE", .kwTrue), ("YES", .kwTrue), ("FALSE", .kwFalse), ("NO", .kwFalse), ("FIRST", .kwFirst),
             ("LAST", .kwLast), ("SIZE", .kwSize), ("ANYKEY", .kwAnyKey), ("SUBQUERY", .kwSubquery),
             ("CAST", .kwCast), ("TRUEPREDICATE", .kwTruePredicate), ("FALSEPREDICATE", .kwFalsePredicate),
             ("CASEINSENSITIVE", .kwReserved), ("CI", .kwReserved), ("FETCH", .kwReserved),
         ] + SetOperation.allCases.map { ($0.keyword, TokenKind($0)) }
+            + ComparisonOperator.Builtin.allCases.filter { $0.isWord && !$0.rawValue.contains("-") }
+            .map { ($0.rawValue, $0.row.token) }
         return words.map { word, kind in
             let (low, high) = pack(word.utf8)
             return KeywordEntry(low: low, high: high, kind: kind)

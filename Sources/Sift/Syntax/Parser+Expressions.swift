@@ -168,7 +168,7 @@ extension Parser {
             case .dot:
                 advance()
                 let component = try parseKeyComponent()
-                if component.name.utf8.first == UInt8(ascii: "@") {
+                if CollectionOperator.isOperator(component.name) {
                     // A collection operator applies the rest of the path to
                     // each element: evaluating and checking it nest, so it
                     // counts as a level (`a.@max.@max.…` is bounded as

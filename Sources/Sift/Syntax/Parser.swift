@@ -375,15 +375,11 @@ struct Parser {
 
     func isComparisonOperator(at index: Int) -> Bool {
         guard index < tokens.count else { return false }
-        switch tokens[index].kind {
-        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .kwIn, .kwContains, .kwBeginsWith,
-            .kwEndsWith, .kwLike, .kwMatches, .kwBetween, .kwUTIConformsTo, .kwUTIEquals:
-            return true
-        case .identifier:
+        let kind = tokens[index].kind
+        if kind == .identifier {
             return index + 1 < tokens.count && tokens[index + 1].kind == .colon && tokens[index].flag == 0
-        default:
-            return false
         }
+        return ComparisonOperator(token: kind) != nil
     }
 
     @inline(never)
@@ -425,26 +421,12 @@ struct Parser {
 
     private mutating func parseOperator(after lhs: ExpressionNode) throws(ParseError) -> ComparisonOperator {
         let op: ComparisonOperator
-        switch current.kind {
-        case .equal: op = .equalTo
-        case .notEqual: op = .notEqualTo
-        case .less: op = .lessThan
-        case .lessEqual: op = .lessThanOrEqualTo
-        case .greater: op = .greaterThan
-        case .greaterEqual: op = .greaterThanOrEqualTo
-        case .kwIn: op = .in
-        case .kwContains: op = .contains
-        case .kwBeginsWith: op = .beginsWith
-        case .kwEndsWith: op = .endsWith
-        case .kwLike: op = .like
-        case .kwMatches: op = .matches
-        case .kwBetween: op = .between
-        case .kwUTIConformsTo: op = .utiConformsTo
-        case .kwUTIEquals: op = .utiEquals
-        case .identifier where isComparisonOperator(at: position):
+        if let builtin = ComparisonOperator(token: current.kind) {
+            op = builtin
+        } else if current.kind == .identifier, isComparisonOperator(at: position) {
             op = .customSelector(text(current) + ":")
             advance()
-        default:
+        } else {
             throw operatorError(after: lhs)
         }
         advance()
@@ -475,9 +457,7 @@ struct Parser {
         }
     }
 
-    private static let operatorWords = [
-        "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "BETWEEN", "IN", "UTI-CONFORMS-TO", "UTI-EQUALS",
-    ]
+    private static let operatorWords = ComparisonOperator.Builtin.allCases.filter(\.isWord).map(\.rawValue)
 
     /// The operator word closest to a misspelling, if it is close enough.
     static func suggestOperator(for word: String) -> String? {

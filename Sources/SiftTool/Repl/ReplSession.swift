@@ -622,11 +622,13 @@ final class ReplSession {
         }
     }
 
+    /// The keywords, the word operators (from the operator table) and the
+    /// collection operators.
     static let keywords = [
-        "AND", "OR", "NOT", "ANY", "ALL", "NONE", "SOME", "IN", "BETWEEN", "CONTAINS", "BEGINSWITH", "ENDSWITH",
-        "LIKE", "MATCHES", "SUBQUERY", "FUNCTION", "CAST", "TRUEPREDICATE", "FALSEPREDICATE", "nil", "YES", "NO",
-        "SELF", "FIRST", "LAST", "SIZE", "@count", "@sum", "@avg", "@min", "@max", "@distinctUnionOfObjects",
-    ] + SetOperation.allCases.map(\.keyword)
+        "AND", "OR", "NOT", "ANY", "ALL", "NONE", "SOME", "SUBQUERY", "FUNCTION", "CAST", "TRUEPREDICATE",
+        "FALSEPREDICATE", "nil", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE",
+    ] + ComparisonOperator.standard.map(\.symbol).filter { $0.first?.isLetter == true }
+        + CollectionOperator.allCases.map(\.name) + SetOperation.allCases.map(\.keyword)
 }
 
 /// A REPL error: a message, or a diagnostic with a caret.

@@ -1,0 +1,198 @@
+/// The comparison operators of the format language.
+///
+/// What the language says of each operator with a fixed spelling (how it is
+/// written, how it prints, which options it takes, its name in JSON) is its
+/// row in ``Builtin/row``, the one table of comparison operators: the
+/// lexer's keywords, the parser, the printer, `Codable`, the REPL's
+/// completion and ``standard`` are read from it. What an operator does is
+/// in `Evaluation/Operators.swift` (`Operators.make`, by the same case), and
+/// its SQL in SiftSQL's `Leaves.swift` (`columnConstant`, `columnColumn`)
+/// and `StringForms.swift`.
+public enum ComparisonOperator: Sendable, Hashable {
+    /// `<`
+    case lessThan
+    /// `<=` (`=<`)
+    case lessThanOrEqualTo
+    /// `>`
+    case greaterThan
+    /// `>=` (`=>`)
+    case greaterThanOrEqualTo
+    /// `==` (`=`)
+    case equalTo
+    /// `!=` (`<>`)
+    case notEqualTo
+    /// `MATCHES`: the whole left string matches the regular expression.
+    case matches
+    /// `LIKE`: whole-string glob with `*` and `?`.
+    case like
+    /// `BEGINSWITH`
+    case beginsWith
+    /// `ENDSWITH`
+    case endsWith
+    /// `IN`: the right side contains the left.
+    case `in`
+    /// `CONTAINS`: the left side contains the right.
+    case contains
+    /// `BETWEEN {lower, upper}`, inclusive.
+    case between
+    /// `UTI-CONFORMS-TO`
+    case utiConformsTo
+    /// `UTI-EQUALS`
+    case utiEquals
+    /// `lhs selector: rhs`: a named one-argument test, e.g. `name hasPrefix: "A"`.
+    case customSelector(String)
+
+    /// Every operator but a custom selector, in the order of the table.
+    public static let standard: [ComparisonOperator] = Builtin.allCases.map(\.row.op)
+
+    /// The canonical spelling: what the printer writes and what JSON stores
+    /// (`"=="` for `=`, `"BEGINSWITH"`); a custom selector's is the selector
+    /// (`"hasPrefix:"`).
+    public var symbol: String {
+        switch entry {
+        case .builtin(let builtin): return builtin.rawValue
+        case .selector(let selector): return selector
+        }
+    }
+
+    /// Every way a format string may write the operator, the canonical one
+    /// first (`["==", "="]`). Words are read in any case.
+    public var spellings: [String] {
+        switch entry {
+        case .builtin(let builtin): return [builtin.rawValue] + builtin.row.otherSpellings
+        case .selector(let selector): return [selector]
+        }
+    }
+
+    /// The options that may follow the operator (`BEGINSWITH[cd]`): all of
+    /// `[cdnl]`, or none.
+    public var acceptedOptions: ComparisonOptions {
+        switch entry {
+        case .builtin(let builtin): return builtin.row.options
+        case .selector: return []
+        }
+    }
+
+    /// Whether `[cdnl]` options may follow the operator.
+    public var takesOptions: Bool { !acceptedOptions.isEmpty }
+}
+
+// MARK: - The table
+
+extension ComparisonOperator {
+    /// An operator's row of the table, or a custom selector, which has none.
+    enum Entry {
+        case builtin(Builtin)
+        case selector(String)
+    }
+
+    /// The switch is exhaustive, so an operator added to the enum cannot be
+    /// left out of the table: it has a row, or is a custom selector.
+    var entry: Entry {
+        switch self {
+        case .lessThan: return .builtin(.lessThan)
+        case .lessThanOrEqualTo: return .builtin(.lessThanOrEqualTo)
+        case .greaterThan: return .builtin(.greaterThan)
+        case .greaterThanOrEqualTo: return .builtin(.greaterThanOrEqualTo)
+        case .equalTo: return .builtin(.equalTo)
+        case .notEqualTo: return .builtin(.notEqualTo)
+        case .matches: return .builtin(.matches)
+        case .like: return .builtin(.like)
+        case .beginsWith: return .builtin(.beginsWith)
+        case .endsWith: return .builtin(.endsWith)
+        case .in: return .builtin(.in)
+        case .contains: return .builtin(.contains)
+        case .between: return .builtin(.between)
+        case .utiConformsTo: return .builtin(.utiConformsTo)
+        case .utiEquals: return .builtin(.utiEquals)
+        case .customSelector(let selector): return .selector(selector)
+        }
+    }
+
+    /// The operators with a fixed spelling, one case each. The raw value is
+    /// the canonical spelling, which is also the operator's name in JSON.
+    enum Builtin: String, CaseIterable, Sendable {
+        case lessThan = "<"
+        case lessThanOrEqualTo = "<="
+        case greaterThan = ">"
+        case greaterThanOrEqualTo = ">="
+        case equalTo = "=="
+        case notEqualTo = "!="
+        case matches = "MATCHES"
+        case like = "LIKE"
+        case beginsWith = "BEGINSWITH"
+        case endsWith = "ENDSWITH"
+        case `in` = "IN"
+        case contains = "CONTAINS"
+        case between = "BETWEEN"
+        case utiConformsTo = "UTI-CONFORMS-TO"
+        case utiEquals = "UTI-EQUALS"
+
+        /// The operator's row. Symbols are scanned by the lexer's character
+        /// switch; word operators are keywords (any case) made from
+        /// ``rawValue``, and a word with a hyphen is read as one word.
+        var row: Row {
+            switch self {
+            case .lessThan: return Row(.lessThan, token: .less)
+            case .lessThanOrEqualTo: return Row(.lessThanOrEqualTo, token: .lessEqual, also: ["=<"])
+            case .greaterThan: return Row(.greaterThan, token: .greater)
+            case .greaterThanOrEqualTo: return Row(.greaterThanOrEqualTo, token: .greaterEqual, also: ["=>"])
+            case .equalTo: return Row(.equalTo, token: .equal, also: ["="])
+            case .notEqualTo: return Row(.notEqualTo, token: .notEqual, also: ["<>"])
+            case .matches: return Row(.matches, token: .kwMatches)
+            case .like: return Row(.like, token: .kwLike)
+            case .beginsWith: return Row(.beginsWith, token: .kwBeginsWith)
+            case .endsWith: return Row(.endsWith, token: .kwEndsWith)
+            case .in: return Row(.in, token: .kwIn)
+            case .contains: return Row(.contains, token: .kwContains)
+            // The bounds are a list, compared as numbers or dates: Apple
+            // takes no options after BETWEEN.
+            case .between: return Row(.between, token: .kwBetween, options: [])
+            case .utiConformsTo: return Row(.utiConformsTo, token: .kwUTIConformsTo)
+            case .utiEquals: return Row(.utiEquals, token: .kwUTIEquals)
+            }
+        }
+
+        /// Whether the operator is written as a word (`LIKE`), not a symbol.
+        var isWord: Bool { Lexer.isIdentifierStart(rawValue.utf8.first ?? 0) }
+    }
+
+    /// What the language says of one operator.
+    struct Row {
+        /// The operator the row describes.
+        let op: ComparisonOperator
+        /// The token the lexer makes of it.
+        let token: TokenKind
+        /// The spellings besides the canonical one (``Builtin/rawValue``).
+        let otherSpellings: [String]
+        /// The options it takes.
+        let options: ComparisonOptions
+
+        init(_ op: ComparisonOperator, token: TokenKind, also: [String] = [], options: ComparisonOptions = .all) {
+            self.op = op
+            self.token = token
+            self.otherSpellings = also
+            self.options = options
+        }
+    }
+
+    /// The operator a token spells, if it spells one (a custom selector is
+    /// two tokens, `name:`, and is not one of these).
+    init?(token: TokenKind) {
+        guard let op = Self.byToken[Int(token.rawValue)] else { return nil }
+        self = op
+    }
+
+    /// The table by token kind, so that the parser's lookup is one load.
+    private static let byToken: [ComparisonOperator?] = {
+        var table = [ComparisonOperator?](repeating: nil, count: Int(UInt8.max) + 1)
+        for builtin in Builtin.allCases { table[Int(builtin.row.token.rawValue)] = builtin.row.op }
+        return table
+    }()
+
+    /// The operator named by its canonical spelling (`"BEGINSWITH"`), as
+    /// JSON stores it; any other name is a custom selector.
+    init(symbol: String) {
+        self = Builtin(rawValue: symbol)?.row.op ?? .customSelector(symbol)
+    }
+}
