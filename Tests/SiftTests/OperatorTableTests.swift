@@ -157,3 +157,70 @@ struct CollectionOperatorTableTests {
     }
 }
 
+// MARK: - Precedence
+
+/// ``OperatorTable`` against the grammar: the levels are the documented
+/// ones, the parser groups every pair of operators as their levels say, and
+/// the printer's brackets read back as the same tree.
+struct PrecedenceTableTests {
+    @Test func levelsAreTheGrammars() {
+        var levels: [[String]] = []
+        var last: Precedence?
+        for op in OperatorTable.infix.sorted(by: { $0.precedence < $1.precedence }) {
+            if op.precedence == last { levels[levels.count - 1].append(op.spelling) } else { levels.append([op.spelling]) }
+            last = op.precedence
+        }
+        #expect(levels == [["UNION", "INTERSECT", "MINUS"], ["|"], ["^"], ["&"], ["<<", ">>"], ["+", "-"], ["*", "/"], ["**"]])
+        #expect(OperatorTable.infix.allSatisfy { $0.associativity == .left })
+        #expect(Precedence.or < .and && Precedence.and < .not && Precedence.not < .comparison)
+        #expect(Precedence.comparison < OperatorTable.loosestInfix)
+    }
+
+    static let pairs: [(String, String)] = OperatorTable.infix.flatMap { a in OperatorTable.infix.map { (a.spelling, $0.spelling) } }
+
+    /// `x A y B z` groups to the left when A binds at least as tightly as
+    /// B, else to the right; printed, it reads back as the same tree.
+    @Test func everyPairGroupsByTheTable() throws {
+        for (a, b) in Self.pairs {
+            let first = try #require(OperatorTable.infix.first { $0.spelling == a })
+            let second = try #require(OperatorTable.infix.first { $0.spelling == b })
+            let e = try FormatParser.parseExpression("x \(a) y \(b) z")
+            let (outer, left, right) = try #require(Self.split(e))
+            if first.precedence >= second.precedence {
+                #expect(outer == second.node && Self.split(left)?.0 == first.node && Self.split(right) == nil, "\(a) \(b)")
+            } else {
+                #expect(outer == first.node && Self.split(right)?.0 == second.node && Self.split(left) == nil, "\(a) \(b)")
+            }
+            #expect(try FormatParser.parseExpression(FormatPrinter.format(e)) == e, "\(a) \(b)")
+        }
+    }
+
+    /// AND binds tighter than OR, NOT tighter than AND, whichever comes
+    /// first; a compound inside a compound prints in brackets.
+    @Test func connectivesGroupByTheTable() throws {
+        let cases = [
+            ("a == 1 OR b == 2 AND c == 3", "a == 1 OR (b == 2 AND c == 3)"),
+            ("a == 1 AND b == 2 OR c == 3", "(a == 1 AND b == 2) OR c == 3"),
+            ("NOT a == 1 AND b == 2", "(NOT a == 1) AND b == 2"),
+            ("a == 1 OR NOT b == 2", "a == 1 OR (NOT b == 2)"),
+            ("NOT NOT a == 1", "NOT (NOT a == 1)"),
+        ]
+        for (input, printed) in cases {
+            let p = try FormatParser.parsePredicate(input)
+            #expect(FormatPrinter.format(p) == printed)
+            #expect(try FormatParser.parsePredicate(printed) == p)
+        }
+    }
+
+    /// The operator of a binary node and its operands.
+    static func split(_ e: ExpressionNode) -> (InfixOperator.Node, ExpressionNode, ExpressionNode)? {
+        switch e.kind {
+        case .function(let f, let arguments) where arguments.count == 2 && OperatorTable.infix(f) != nil:
+            return (.function(f), arguments[0], arguments[1])
+        case .setOperation(let operation, let left, let right):
+            return (.set(operation), left, right)
+        default:
+            return nil
+        }
+    }
+}

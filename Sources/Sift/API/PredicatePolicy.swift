@@ -541,7 +541,7 @@ private struct PolicyChecker {
     }
 
     private func refused(_ f: BuiltinFunction, _ range: SourceRange?) -> PolicyViolation {
-        let name = f.infixOperator.map { "the operator \($0)" } ?? "the function \(f.rawValue)"
+        let name = OperatorTable.infix(f).map { "the operator \($0.spelling)" } ?? "the function \(f.rawValue)"
         return refuse(.function(f.rawValue), name + " is not allowed", range)
     }
 

@@ -61,21 +61,4 @@ public enum BuiltinFunction: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The function named by a full selector (`"sum:"`, `"add:to:"`, `"now"`).
     public init?(selector: String) { self.init(rawValue: selector) }
-
-    /// The infix spelling, for the functions the parser builds from operators.
-    var infixOperator: String? {
-        switch self {
-        case .add: return "+"
-        case .subtract: return "-"
-        case .multiply: return "*"
-        case .divide: return "/"
-        case .raise: return "**"
-        case .bitwiseAnd: return "&"
-        case .bitwiseOr: return "|"
-        case .bitwiseXor: return "^"
-        case .leftshift: return "<<"
-        case .rightshift: return ">>"
-        default: return nil
-        }
-    }
 }

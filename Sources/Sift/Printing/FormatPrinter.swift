@@ -69,13 +69,23 @@ public enum FormatPrinter {
     /// SUBQUERY or TERNARY (which are expressions, not compounds), prints
     /// bare: `NOT name BEGINSWITH "bob"`.
     private static func writeOperand(_ child: PredicateNode, into out: inout String) {
-        switch child.kind {
-        case .and, .or, .not:
+        if precedence(child) < .comparison {
             out += "("
             write(child, into: &out)
             out += ")"
-        default:
+        } else {
             write(child, into: &out)
+        }
+    }
+
+    /// How tightly a predicate binds as printed (see ``Precedence``).
+    static func precedence(_ predicate: PredicateNode) -> Precedence {
+        switch predicate.kind {
+        case .or: return .or
+        case .and: return .and
+        case .not: return .not
+        case .comparison: return .comparison
+        case .constant: return .postfix
         }
     }
 
@@ -97,29 +107,21 @@ public enum FormatPrinter {
 
     // MARK: - Expressions
 
-    /// Binding strength, matching the parser: 0 assignment and `UNION`
-    /// `INTERSECT` `MINUS`, 1 `|`, 2 `^`, 3 `&`, 4 shifts, 5 `+ -`, 6 `* /`,
-    /// 7 `**`, 8 prefix, 9 primary/postfix.
-    static func precedence(_ expression: ExpressionNode) -> Int {
+    /// How tightly an expression binds as printed, by the parser's table
+    /// (``OperatorTable``): an infix operation at its operator's level; a
+    /// negation, `~x` and a negative number as a prefix operation;
+    /// everything else (calls, keys, literals) as a primary.
+    static func precedence(_ expression: ExpressionNode) -> Precedence {
         switch expression.kind {
-        case .assignment, .setOperation: return 0
+        case .assignment: return .assignment
+        case .setOperation(let operation, _, _): return OperatorTable.infix(operation).precedence
         case .function(let function, let arguments):
-            switch function {
-            case .bitwiseOr: return 1
-            case .bitwiseXor: return 2
-            case .bitwiseAnd: return 3
-            case .leftshift, .rightshift: return 4
-            case .add: return 5
-            case .subtract: return isNegation(arguments) ? 8 : 5
-            case .multiply, .divide: return 6
-            case .raise: return 7
-            case .onesComplement: return 8
-            default: return 9
-            }
+            if function == .onesComplement || (function == .subtract && isNegation(arguments)) { return .prefix }
+            return OperatorTable.infix(function)?.precedence ?? .postfix
         case .constant(let value):
-            if let n = NumericValue(value), n.doubleValue < 0 || n.doubleValue.sign == .minus { return 8 }
-            return 9
-        default: return 9
+            if let n = NumericValue(value), n.doubleValue < 0 || n.doubleValue.sign == .minus { return .prefix }
+            return .postfix
+        default: return .postfix
         }
     }
 
@@ -223,15 +225,12 @@ public enum FormatPrinter {
             out += ")"
         case .setOperation(let operation, let left, let right):
             // `a UNION b MINUS c` groups to the left, so a set expression on
-            // the right is bracketed; so is an assignment on the left, which
-            // would take the rest as its value.
-            if case .assignment = left.kind {
-                writeWrapped(left, when: true, into: &out)
-            } else {
-                write(left, into: &out)
-            }
-            out += " " + operation.keyword + " "
-            writeWrapped(right, when: precedence(right) == 0, into: &out)
+            // the right is bracketed; so is an assignment on either side,
+            // which would take the rest as its value.
+            let op = OperatorTable.infix(operation)
+            writeWrapped(left, when: op.brackets(precedence(left), onLeft: true), into: &out)
+            out += " " + op.spelling + " "
+            writeWrapped(right, when: op.brackets(precedence(right), onLeft: false), into: &out)
         case .assignment(let variable, let value):
             out += "$"
             writeKey(variable, into: &out)
@@ -245,7 +244,7 @@ public enum FormatPrinter {
     /// The base of `.key` or `[index]`: parenthesised unless it is a primary
     /// that is not a number (`5.x` would lex as a malformed number).
     private static func writePostfixBase(_ base: ExpressionNode, into out: inout String) {
-        var needsParentheses = precedence(base) < 9
+        var needsParentheses = precedence(base) < .postfix
         if case .constant(let value) = base.kind, value.isNumber { needsParentheses = true }
         writeWrapped(base, when: needsParentheses, into: &out)
     }
@@ -258,16 +257,16 @@ public enum FormatPrinter {
     /// operands of an operator and print bare (`abs:(a - b)`, `tags[i + 1]`).
     private static func writeFunction(_ function: BuiltinFunction, _ arguments: [ExpressionNode], into out: inout String) {
         let level = precedence(ExpressionNode(.function(function, arguments)))
-        if let symbol = function.infixOperator, arguments.count == 2, level < 8 {
-            writeWrapped(arguments[0], when: precedence(arguments[0]) < 8, into: &out)
-            out += " " + symbol + " "
-            writeWrapped(arguments[1], when: precedence(arguments[1]) < 8, into: &out)
+        if let op = OperatorTable.infix(function), arguments.count == 2, level < .prefix {
+            writeWrapped(arguments[0], when: op.brackets(precedence(arguments[0]), onLeft: true), into: &out)
+            out += " " + op.spelling + " "
+            writeWrapped(arguments[1], when: op.brackets(precedence(arguments[1]), onLeft: false), into: &out)
             return
         }
-        if level == 8, let operand = arguments.last {
+        if level == .prefix, let operand = arguments.last {
             out += function == .onesComplement ? "~" : "-"
             let start = out.endIndex
-            writeWrapped(operand, when: precedence(operand) < 8, into: &out)
+            writeWrapped(operand, when: precedence(operand) < .prefix, into: &out)
             if out[start...].hasPrefix("-") { out.insert(" ", at: start) }
             return
         }

@@ -1,48 +1,6 @@
 extension Parser {
     // MARK: - Binary operators
 
-    /// What a binary operator builds: a built-in function (`+` is
-    /// `add:to:`) or a set expression.
-    private enum BinaryOperator {
-        case function(BuiltinFunction)
-        case set(SetOperation)
-    }
-
-    /// The node and precedence of a binary operator token: the one table of
-    /// binary operators.
-    ///
-    /// `UNION`, `INTERSECT` and `MINUS` bind looser than every arithmetic
-    /// and bitwise operator and tighter than a comparison, and group to the
-    /// left: `a + b UNION c` is `(a + b) UNION c`, `b UNION c + d` is
-    /// `b UNION (c + d)`, `a UNION b MINUS c` is `(a UNION b) MINUS c`.
-    /// Apple documents no precedence for them (its BNF has no set
-    /// expressions); the one observation is `A IN B UNION C` read as
-    /// `A IN (B UNION C)`. A chain is naturally built nested on the left
-    /// (`expressionForMinusSet(expressionForUnionSet(a, b), c)`), and the
-    /// printer writes it without brackets, `a UNION b MINUS c`: grouping to
-    /// the left reads that back as the same tree. Of the other implementations only Cappuccino's
-    /// CPPredicate parses them: as postfix operators whose right side is a
-    /// whole expression (`a + (b UNION c)`, chains grouped to the right), an
-    /// effect of its recursive descent rather than a rule; GNUstep and
-    /// Apportable do not parse them. The loosest level is also where SQL
-    /// puts its set operators, and arithmetic on a set is an error anyway.
-    private func binaryOperator(_ kind: TokenKind) -> (BinaryOperator, Int)? {
-        if let operation = kind.setOperation { return (.set(operation), 1) }
-        switch kind {
-        case .pipe: return (.function(.bitwiseOr), 2)
-        case .caret: return (.function(.bitwiseXor), 3)
-        case .ampersand: return (.function(.bitwiseAnd), 4)
-        case .shiftLeft: return (.function(.leftshift), 5)
-        case .shiftRight: return (.function(.rightshift), 5)
-        case .plus: return (.function(.add), 6)
-        case .minus: return (.function(.subtract), 6)
-        case .star: return (.function(.multiply), 7)
-        case .slash: return (.function(.divide), 7)
-        case .starStar: return (.function(.raise), 8)
-        default: return nil
-        }
-    }
-
     mutating func parseExpression() throws(ParseError) -> ExpressionNode {
         try descend()
         defer { level -= 1 }
@@ -55,21 +13,22 @@ extension Parser {
                 .assignment(variable: variableName(variable), value),
                 range: SourceRange(Int(variable.start), value.range?.upperBound ?? Int(variable.end)))
         }
-        return try parseBinary(minimumPrecedence: 1)
+        return try parseBinary(minimumPrecedence: OperatorTable.loosestInfix)
     }
 
-    /// Precedence climbing; every binary operator is left-associative.
-    private mutating func parseBinary(minimumPrecedence: Int) throws(ParseError) -> ExpressionNode {
+    /// Precedence climbing over ``OperatorTable/infix``.
+    private mutating func parseBinary(minimumPrecedence: Precedence) throws(ParseError) -> ExpressionNode {
         var lhs = try parseUnary()
         var wraps = 0
         defer { level -= wraps }
-        while let (op, precedence) = binaryOperator(current.kind), precedence >= minimumPrecedence {
+        while let op = OperatorTable.infix(current.kind), op.precedence >= minimumPrecedence {
             try descend()
             wraps += 1
             advance()
-            let rhs = try parseBinary(minimumPrecedence: precedence + 1)
+            let rhs = try parseBinary(
+                minimumPrecedence: op.associativity == .left ? op.precedence.tighter : op.precedence)
             let range = union(lhs.range, rhs.range)
-            switch op {
+            switch op.node {
             case .function(let function): lhs = ExpressionNode(.function(function, [lhs, rhs]), range: range)
             case .set(let operation): lhs = ExpressionNode(.setOperation(operation, lhs, rhs), range: range)
             }

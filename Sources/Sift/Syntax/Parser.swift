@@ -1,9 +1,8 @@
 /// Recursive-descent parser over the token array.
 ///
-/// Precedence, loosest first: OR < AND < NOT < comparison < `|` < `^` < `&`
-/// < `<<` `>>` < `+` `-` < `*` `/` < `**` < unary `-` `~` < postfix `.key`
-/// `[index]`. AND binds tighter than OR, as in C (Apple does not document it;
-/// see grammar/Predicate.ebnf).
+/// Precedence and associativity are ``Precedence`` and ``OperatorTable``'s:
+/// OR < AND < NOT < comparison < set operations < `|` < `^` < `&` < shifts
+/// < `+` `-` < `*` `/` < `**` < unary `-` `~` < postfix `.key` `[index]`.
 ///
 /// Recursion happens only at brackets, whose depth is checked before parsing
 /// starts. `NOT NOT …`, `- - …`, `a + b + …` and `a[0][0]…` are parsed with
@@ -362,15 +361,10 @@ struct Parser {
         return error("expected a predicate before '\(text(current))'", current.range)
     }
 
-    /// Tokens that continue an expression after a closing `)`.
+    /// Tokens that continue an expression after a closing `)`: a postfix
+    /// `.key` or `[index]`, or an infix operator.
     private func isExpressionContinuation(_ kind: TokenKind) -> Bool {
-        switch kind {
-        case .dot, .leftBracket, .plus, .minus, .star, .slash, .starStar, .ampersand, .pipe, .caret,
-            .shiftLeft, .shiftRight, .kwUnion, .kwIntersect, .kwMinus:
-            return true
-        default:
-            return false
-        }
+        kind == .dot || kind == .leftBracket || OperatorTable.infix(kind) != nil
     }
 
     func isComparisonOperator(at index: Int) -> Bool {
