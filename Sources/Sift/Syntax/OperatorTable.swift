@@ -112,11 +112,11 @@ enum OperatorTable {
     /// `b UNION (c + d)`, `a UNION b MINUS c` is `(a UNION b) MINUS c`.
     /// Apple documents no precedence for them (its BNF has no set
     /// expressions); the one observation is `A IN B UNION C` read as
-    /// `A IN (B UNION C)`. Apple's printer writes `left UNION right` with no
-    /// brackets around either side, so a chain nested on the left, as
-    /// `expressionForMinusSet(expressionForUnionSet(a, b), c)` builds it,
-    /// prints as `a UNION b MINUS c`: grouping to the left reads that back
-    /// as the same tree. Of the other implementations only Cappuccino's
+    /// `A IN (B UNION C)`. A chain is naturally built nested on the left
+    /// (`expressionForMinusSet(expressionForUnionSet(a, b), c)`), and the
+    /// printer writes it without brackets, `a UNION b MINUS c`: grouping to
+    /// the left reads that back as the same tree. Of the other
+    /// implementations only Cappuccino's
     /// CPPredicate parses them: as postfix operators whose right side is a
     /// whole expression (`a + (b UNION c)`, chains grouped to the right), an
     /// effect of its recursive descent rather than a rule; GNUstep and
