@@ -91,23 +91,25 @@ public struct CoreDataModel: Sendable, Hashable {
     /// folder, a compiled `.mom`, a `contents` XML file or an `elements`
     /// file (told apart by their first bytes, so copies under other names,
     /// `X.xcdatamodel.contents`, read too).
-    public init(contentsOf url: URL) throws(SchemaError) {
+    /// `maximumSize` bounds each file read (``maximumSize`` by default).
+    public init(contentsOf url: URL, maximumSize: Int = CoreDataModel.maximumSize) throws(SchemaError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw SchemaError("no such model file: \(url.path)")
         }
         if isDirectory.boolValue {
-            self = try Self.readFolder(url, depth: 0)
+            self = try Self.readFolder(url, depth: 0, maximumSize: maximumSize)
             return
         }
-        let data = try Self.readFile(url)
+        let data = try Self.readFile(url, maximumSize: maximumSize)
         self = try Self.decode(data, source: url.path)
     }
 
     /// The model a store caches in `Z_MODELCACHE.Z_CONTENT`: a raw DEFLATE
     /// stream of the compiled model. `source` names it in errors.
-    public init(modelCache: Data, source: String) throws(SchemaError) {
-        let archive = try Inflate.raw(modelCache, limit: Self.maximumSize, source: source)
+    /// `maximumSize` bounds the inflated model (``maximumSize`` by default).
+    public init(modelCache: Data, source: String, maximumSize: Int = CoreDataModel.maximumSize) throws(SchemaError) {
+        let archive = try Inflate.raw(modelCache, limit: maximumSize, source: source)
         self = try Self.decode(archive, source: source)
     }
 
@@ -122,8 +124,14 @@ public struct CoreDataModel: Sendable, Hashable {
         throw SchemaError("\(source): not a Core Data model (neither a compiled model, a contents XML file nor an elements file)")
     }
 
-    private static func readFile(_ url: URL) throws(SchemaError) -> Data {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    /// The bytes of a model file: a regular file (a FIFO would block the
+    /// read for ever, a device never end) of at most `maximumSize` bytes.
+    private static func readFile(_ url: URL, maximumSize: Int) throws(SchemaError) -> Data {
+        var info = stat()
+        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw SchemaError("\(url.path) is not a regular file")
+        }
+        let size = Int(info.st_size)
         guard size <= maximumSize else {
             throw SchemaError("\(url.path): \(size) bytes, over the model size limit of \(maximumSize)")
         }
@@ -138,20 +146,22 @@ public struct CoreDataModel: Sendable, Hashable {
     /// `.mom`); `.xcdatamodeld`: the version `.xccurrentversion` names (else
     /// the only `.xcdatamodel`); `.xcdatamodel`: its `contents`, else its
     /// `elements`.
-    private static func readFolder(_ url: URL, depth: Int) throws(SchemaError) -> CoreDataModel {
+    private static func readFolder(_ url: URL, depth: Int, maximumSize: Int) throws(SchemaError) -> CoreDataModel {
         guard depth < 2 else { throw SchemaError("\(url.path): a model folder inside a model folder inside another") }
         let fm = FileManager.default
         let children = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
         for file in ["contents", "elements"] where children.contains(file) {
-            return try CoreDataModel(contentsOf: url.appendingPathComponent(file))
+            return try CoreDataModel(contentsOf: url.appendingPathComponent(file), maximumSize: maximumSize)
         }
-        if let name = currentVersion(url, children) {
+        if let name = currentVersion(url, children, maximumSize: maximumSize) {
             let candidates = [name, name + ".mom", name + ".xcdatamodel"]
             if let found = candidates.first(where: { children.contains($0) }) {
                 let child = url.appendingPathComponent(found)
                 var isDirectory: ObjCBool = false
                 _ = fm.fileExists(atPath: child.path, isDirectory: &isDirectory)
-                return isDirectory.boolValue ? try readFolder(child, depth: depth + 1) : try CoreDataModel(contentsOf: child)
+                return isDirectory.boolValue
+                    ? try readFolder(child, depth: depth + 1, maximumSize: maximumSize)
+                    : try CoreDataModel(contentsOf: child, maximumSize: maximumSize)
             }
             throw SchemaError("\(url.path): the current model version \(name) is not in the folder")
         }
@@ -163,12 +173,14 @@ public struct CoreDataModel: Sendable, Hashable {
                     : "\(url.path): \(versions.count) model versions and no current version named; pass one of \(versions.joined(separator: ", "))")
         }
         let child = url.appendingPathComponent(versions[0])
-        return versions[0].hasSuffix(".mom") ? try CoreDataModel(contentsOf: child) : try readFolder(child, depth: depth + 1)
+        return versions[0].hasSuffix(".mom")
+            ? try CoreDataModel(contentsOf: child, maximumSize: maximumSize)
+            : try readFolder(child, depth: depth + 1, maximumSize: maximumSize)
     }
 
     /// The current version's name, from a `.momd`'s `VersionInfo.plist` or an
     /// `.xcdatamodeld`'s `.xccurrentversion`.
-    private static func currentVersion(_ url: URL, _ children: [String]) -> String? {
+    private static func currentVersion(_ url: URL, _ children: [String], maximumSize: Int) -> String? {
         for (file, key) in [("VersionInfo.plist", "NSManagedObjectModel_CurrentVersionName"), (".xccurrentversion", "_XCCurrentVersionName")]
         where children.contains(file) {
             guard let data = try? Data(contentsOf: url.appendingPathComponent(file)), data.count <= maximumSize,

@@ -250,5 +250,16 @@ final class CoreDataModelTests: XCTestCase {
         assertFails({ _ = try CoreDataModel(contentsOf: xml) }, "contents:1:")
         try Data("<?xml version=\"1.0\"?><plist/>".utf8).write(to: xml)
         assertFails({ _ = try CoreDataModel(contentsOf: xml) }, "without a <model> element")
+        // The size limit is a setting, for a file and for a model cache.
+        try Data("<model><entity name=\"A\"/></model>".utf8).write(to: xml)
+        XCTAssertEqual(try CoreDataModel(contentsOf: xml).entities.map(\.name), ["A"])
+        assertFails({ _ = try CoreDataModel(contentsOf: xml, maximumSize: 10) }, "over the model size limit of 10")
+        assertFails({ _ = try CoreDataModel(modelCache: cache, source: "cache", maximumSize: 100) }, "model size limit")
+        // A FIFO named as the model is refused, not read (which would wait
+        // for a writer for ever).
+        let fifo = folder.appendingPathComponent("model.fifo")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        assertFails({ _ = try CoreDataModel(contentsOf: fifo) }, "is not a regular file")
+        try? FileManager.default.removeItem(at: folder)
     }
 }
