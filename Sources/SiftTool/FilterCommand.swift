@@ -23,7 +23,8 @@ struct FilterCommand: ParsableCommand {
 
             Examples:
               sift filter 'age > 30 AND name BEGINSWITH[c] "a"' people.jsonl
-              sift filter 'ANY tags == %@' --arg '"swift"' --sort 'age DESC' --limit 10 people.json
+              sift filter 'ANY tags == %@' --arg '"swift"' \\
+                --sort 'age DESC' --limit 10 people.json
               cat events.jsonl | sift filter 'level IN {"error", "fault"}' --count
             """)
 

@@ -19,7 +19,8 @@ struct QueryCommand: ParsableCommand {
             or lowering error.
 
             Examples:
-              sift query Library.sqlite Book 'year > 1980 AND author.name BEGINSWITH[cd] "e"' --sort 'title'
+              sift query Library.sqlite Book \\
+                'year > 1980 AND author.name BEGINSWITH[cd] "e"' --sort 'title'
               sift query Library.sqlite Book 'tags.@count == 0' --count
             """)
 

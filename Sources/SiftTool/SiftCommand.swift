@@ -7,6 +7,7 @@ public struct SiftCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sift",
         abstract: "Parse, print and check Apple's predicate format strings, and run them in SQL.",
+        version: SiftVersion.current,
         subcommands: [
             ReplCommand.self, FilterCommand.self, FormatCommand.self, ASTCommand.self, CheckCommand.self, SqlCommand.self, QueryCommand.self,
             SchemaCommand.self,
@@ -122,7 +123,8 @@ struct FormatCommand: ParsableCommand {
             Examples:
               sift format 'name beginswith[c] %@ && age >= 18' --arg '"ste"'
               sift format 'date > $SINCE' --var 'SINCE={"$date": 700000000}'
-              sift format 'title CONTAINS[c] "x" OR secret == 1' --allow 'title,year,tags.*'
+              sift format 'title CONTAINS[c] "x" OR secret == 1' \\
+                --allow 'title,year,tags.*'
             """)
 
     @OptionGroup var input: FormatInput
@@ -141,7 +143,8 @@ struct ASTCommand: ParsableCommand {
         commandName: "ast", abstract: "Print the syntax tree.",
         discussion: """
             Examples:
-              sift ast 'ANY authors.name ==[c] "ann" OR SUBQUERY(tags, $t, $t.name BEGINSWITH "s").@count > 1'
+              sift ast 'ANY authors.name ==[c] "ann" OR year < 1900'
+              sift ast 'SUBQUERY(tags, $t, $t.name BEGINSWITH "s").@count > 1'
               sift ast 'price * 1.2 < 100' --json
             """)
 
@@ -173,7 +176,8 @@ struct CheckCommand: ParsableCommand {
             Exits with 1 if any case differs from its "expect" or "canonical"; a summary goes to stderr.
 
             Example:
-              echo '{"id":"a","format":"age > 30","object":{"age":31},"expect":true}' | sift check
+              echo '{"id":"a","format":"age > 30","object":{"age":31},"expect":true}' \\
+                | sift check
             """)
 
     @Argument(help: "Case files (JSON Lines); '-' or none reads standard input.")

@@ -14,8 +14,10 @@ struct SqlCommand: ParsableCommand {
             key or a construct SQL cannot express with the same meaning exits with 2.
 
             Examples:
-              sift sql 'author.name ==[c] %@' --arg '"ann"' --schema Library.sqlite --entity Book
-              sift sql 'ANY tags.name IN {"a", "b"}' --schema schema.json --dialect postgres --sort 'year DESC'
+              sift sql 'author.name ==[c] %@' --arg '"ann"' \\
+                --schema Library.sqlite --entity Book
+              sift sql 'ANY tags.name IN {"a", "b"}' --schema schema.json \\
+                --dialect postgres --sort 'year DESC'
             """)
 
     enum Dialect: String, ExpressibleByArgument, CaseIterable {

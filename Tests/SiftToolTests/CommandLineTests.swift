@@ -20,8 +20,11 @@ struct CommandLineTests {
         var stderr: String
     }
 
-    func sift(_ arguments: [String], input: String = "", timeout: Double? = nil, launcher: [String] = []) throws -> Run {
-        try sift(arguments, bytes: Data(input.utf8), timeout: timeout, launcher: launcher)
+    func sift(
+        _ arguments: [String], input: String = "", timeout: Double? = nil, launcher: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> Run {
+        try sift(arguments, bytes: Data(input.utf8), timeout: timeout, launcher: launcher, environment: environment)
     }
 
     /// Runs `sift` with `bytes` on standard input and waits for it. The
@@ -31,8 +34,12 @@ struct CommandLineTests {
     /// 9), so a command that hangs fails its test instead of stopping the
     /// suite. With a `launcher` (a program and its arguments, such as
     /// `setpriv` dropping privileges), runs that with the path of `sift`
-    /// and `arguments` appended.
-    func sift(_ arguments: [String], bytes: Data, timeout: Double? = nil, launcher: [String] = []) throws -> Run {
+    /// and `arguments` appended. `environment` adds to (or overrides) the
+    /// test's own environment variables.
+    func sift(
+        _ arguments: [String], bytes: Data, timeout: Double? = nil, launcher: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> Run {
         let binary = try #require(Self.binary, "build the sift product first (swift build)")
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("sift-stdin-\(UUID().uuidString)")
         try bytes.write(to: input)
@@ -44,6 +51,9 @@ struct CommandLineTests {
         } else {
             process.executableURL = binary
             process.arguments = arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         let stdout = Pipe()
         let stderr = Pipe()
