@@ -29,10 +29,13 @@ public struct SiftCommand: ParsableCommand {
             Terminal.printError(failure.description)
             Foundation.exit(2)
         } catch {
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error)
             if exitCode(for: error) == .success {
                 print(message)
                 Foundation.exit(0)
+            }
+            if let note = dashNote(arguments ?? Array(CommandLine.arguments.dropFirst())) {
+                message += "\n" + note
             }
             // Usage errors quote the command line, which may hold anything.
             Terminal.printError(TerminalText.visible(message, keepingLayout: true))
@@ -41,9 +44,51 @@ public struct SiftCommand: ParsableCommand {
     }
 }
 
+extension SiftCommand {
+    /// When `arguments` did not parse because one that begins with '-' (a
+    /// format such as `-age > 1`) was read as an option, the note saying to
+    /// write `--` before it; nil otherwise. The note is given only when the
+    /// command line does parse with that word taken as an argument, so a
+    /// mistyped option or a bad option value gets none. It shows the whole
+    /// corrected command when `--` can go just before the word (no option
+    /// follows it), and the order to write otherwise.
+    static func dashNote(_ arguments: [String]) -> String? {
+        let options = arguments.prefix { $0 != "--" }
+        for (i, word) in options.enumerated() where word.hasPrefix("-") && !word.hasPrefix("--") && word != "-" {
+            var asArgument = arguments
+            // A leading blank keeps the parser from reading it as an option;
+            // the format parser skips it.
+            asArgument[i] = " " + word
+            guard let command = try? parseAsRoot(asArgument) else { continue }
+            var corrected = arguments
+            corrected.insert("--", at: i)
+            // After --, a later option would be taken as an argument.
+            let optionFollows = options.dropFirst(i + 1).contains { $0.hasPrefix("-") && $0 != "-" }
+            let example = !optionFollows && (try? parseAsRoot(corrected)) != nil
+                ? "sift " + corrected.map(shellQuoted).joined(separator: " ")
+                : "sift \(type(of: command).configuration.commandName ?? "") [options] -- \(shellQuoted(word)) …"
+            return "Note: \(shellQuoted(word)) begins with '-', so it was read as an option; write the options, "
+                + "then --, then the arguments: \(example)"
+        }
+        return nil
+    }
+
+    /// `word` as a shell reads it back: as it is when it holds nothing the
+    /// shell would act on, else in single quotes.
+    private static func shellQuoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./=:,@%+".unicodeScalars.contains($0))
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
+
 /// Options shared by commands that take one format string.
 struct FormatInput: ParsableArguments {
-    @Argument(help: "The format string, e.g. 'name BEGINSWITH[c] %@ AND age > 30'.")
+    @Argument(help: """
+        The format string, e.g. 'name BEGINSWITH[c] %@ AND age > 30'. One that begins with '-' goes \
+        after --, which ends the options: sift format -- '-age > 1'.
+        """)
     var format: String
 
     @Option(name: .customLong("arg"), help: ArgumentHelp(

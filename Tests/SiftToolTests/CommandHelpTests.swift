@@ -2,7 +2,8 @@ import Foundation
 import Sift
 import Testing
 
-/// What `sift` tells about itself: its version and its help's examples.
+/// What `sift` tells about itself: its version, its help's examples, and the
+/// note on formats that begin with '-'.
 extension CommandLineTests {
     static let commands = ["repl", "filter", "format", "ast", "check", "sql", "query", "schema"]
 
@@ -45,5 +46,37 @@ extension CommandLineTests {
         #expect(!continued, "the last example ends")
         #expect(!examples.isEmpty, "\(command) --help has examples")
         for example in examples { #expect(example.contains("sift \(command)"), "\(example)") }
+    }
+
+    @Test func formatThatBeginsWithDash() throws {
+        let run = try sift(["format", "--", "-age > 1"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "-age > 1\n")
+        let records = "{\"age\": -3}\n{\"age\": 2}\n"
+        #expect(try sift(["filter", "--count", "--", "-age > 1"], input: records).stdout == "1\n")
+
+        // Without --, the format is read as an option; the error says what to write.
+        let misread = try sift(["format", "-age > 1"])
+        #expect(misread.status == 2)
+        #expect(misread.stderr.contains("'-age > 1' begins with '-'"))
+        #expect(misread.stderr.contains(": sift format -- '-age > 1'\n"))
+        let filter = try sift(["filter", "--count", "-age > 1", "data.json"], input: records)
+        #expect(filter.status == 2)
+        #expect(filter.stderr.contains(": sift filter --count -- '-age > 1' data.json\n"))
+        // An option after the format cannot follow --: the note gives the order.
+        let optionAfter = try sift(["filter", "-age > 1", "--count"], input: records)
+        #expect(optionAfter.stderr.contains(": sift filter [options] -- '-age > 1' …\n"))
+        let quoted = try sift(["format", "-name == 'x'"])
+        #expect(quoted.stderr.contains(#"sift format -- '-name == '\''x'\'''"#))
+        // A value that is wrong for its option gets no such note.
+        let limit = try sift(["filter", "a > 1", "--limit", "-1"], input: records)
+        #expect(limit.status == 2)
+        #expect(!limit.stderr.contains("begins with '-'"))
+        #expect(!(try sift(["format", "a > 1", "-x"])).stderr.contains("begins with '-'"))
+
+        for command in ["format", "ast", "filter", "sql", "query"] {
+            let help = try sift([command, "--help"], environment: ["COLUMNS": "200"])
+            #expect(help.stdout.contains("sift format -- '-age > 1'"), "\(command) --help")
+        }
     }
 }
