@@ -2,8 +2,8 @@ import Foundation
 import Sift
 import Testing
 
-/// What `sift` tells about itself: its version, its help's examples, and the
-/// note on formats that begin with '-'.
+/// What `sift` tells about itself: its version, its help's examples, the
+/// note on formats that begin with '-', and its shell completion scripts.
 extension CommandLineTests {
     static let commands = ["repl", "filter", "format", "ast", "check", "sql", "query", "schema"]
 
@@ -77,6 +77,45 @@ extension CommandLineTests {
         for command in ["format", "ast", "filter", "sql", "query"] {
             let help = try sift([command, "--help"], environment: ["COLUMNS": "200"])
             #expect(help.stdout.contains("sift format -- '-age > 1'"), "\(command) --help")
+        }
+    }
+
+    @Test func bashCompletionScript() throws {
+        let run = try sift(["--generate-completion-script", "bash"])
+        #expect(run.status == 0)
+        for command in Self.commands { #expect(run.stdout.contains(command)) }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("sift-completion-\(UUID().uuidString)")
+        try Data(run.stdout.utf8).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+
+        // Complete `sift fi` and `sift filter --so` as bash would.
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = [
+            "-c",
+            """
+            source "$1"
+            complete_line() {
+                COMPREPLY=(); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+                _sift sift "${@: -1}" "${@: -2:1}"; echo "${COMPREPLY[*]}"
+            }
+            complete_line sift fi
+            complete_line sift filter --so
+            """,
+            "bash", script.path,
+        ]
+        let output = Pipe()
+        bash.standardOutput = output
+        try bash.run()
+        let completions = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bash.waitUntilExit()
+        #expect(bash.terminationStatus == 0)
+        #expect(completions == "filter\n--sort\n")
+
+        for shell in ["zsh", "fish"] {
+            let other = try sift(["--generate-completion-script", shell])
+            #expect(other.status == 0)
+            #expect(other.stdout.contains("filter"))
         }
     }
 }
