@@ -8,7 +8,7 @@ import SiftSQLite
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the schema inferred from a SQLite file, as JSON.",
+        abstract: "Print the schema of a SQLite file or Core Data store (its model, else inferred), as JSON.",
         discussion: """
             Plain tables with foreign keys, or Core Data's layout. Edit the output and pass it to `sift query \
             --schema` or `sift sql --schema` where the inference is wrong. Given a JSON schema, checks it and \
