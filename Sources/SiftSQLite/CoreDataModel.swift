@@ -127,11 +127,7 @@ public struct CoreDataModel: Sendable, Hashable {
     /// The bytes of a model file: a regular file (a FIFO would block the
     /// read for ever, a device never end) of at most `maximumSize` bytes.
     private static func readFile(_ url: URL, maximumSize: Int) throws(SchemaError) -> Data {
-        var info = stat()
-        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw SchemaError("\(url.path) is not a regular file")
-        }
-        let size = Int(info.st_size)
+        guard let size = regularFileSize(atPath: url.path) else { throw SchemaError("\(url.path) is not a regular file") }
         guard size <= maximumSize else {
             throw SchemaError("\(url.path): \(size) bytes, over the model size limit of \(maximumSize)")
         }

@@ -60,10 +60,7 @@ public enum ReadOnlyDatabase {
     /// `uriFilenames` says whether SQLite reads `file:` names as URIs.
     static func open(path: String, configuration: Configuration, uriFilenames: Bool) throws -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseFileError("no such file: \(path)") }
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw DatabaseFileError("\(path) is not a regular file")
-        }
+        guard regularFileSize(atPath: path) != nil else { throw DatabaseFileError("\(path) is not a regular file") }
         var configuration = configuration
         configuration.readonly = true
         let absolute = URL(fileURLWithPath: path).path
@@ -161,4 +158,14 @@ public struct DatabaseFileError: Error, Sendable, Hashable, CustomStringConverti
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// The size of the regular file at `path` (a symbolic link followed); nil
+/// when there is none, or it is a FIFO, a directory or a device. Reading a
+/// file whole or opening it as a database needs a regular one: a FIFO with
+/// no writer blocks the open for ever, and a device never ends.
+func regularFileSize(atPath path: String) -> Int? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(info.st_size)
 }
