@@ -61,6 +61,20 @@ struct ReadmeExamplesTests {
         #expect(try books.filter(filter) == [book])
     }
 
+    @Test func readingValues() throws {
+        let book: Value = [
+            "title": "The Stand", "year": 1978, "tags": ["horror", "epic"],
+            "author": ["name": "Stephen King"],
+            "reviews": [["stars": 5], ["stars": 3]],
+        ]
+        #expect(book["title"]!.description == #""The Stand""#)
+        #expect(book[keyPath: "reviews.@avg.stars"]!.description == "4.0")
+        #expect(String(describing: [book["year"]!, book["tags"]!]) == #"[1978, {"horror", "epic"}]"#)
+        struct Book: Decodable { var title: String; var year: Int; var tags: [String] }
+        let decoded = try book.decoded(as: Book.self)
+        #expect(decoded.title == "The Stand" && decoded.year == 1978 && decoded.tags == ["horror", "epic"])
+    }
+
     @Test func table() throws {
         let rows: [Value] = [
             ["name": "abe", "age": 40, "tags": ["x"], "author": ["name": "Ann"]],

@@ -304,11 +304,15 @@ public enum FormatPrinter {
 
     // MARK: - Values
 
-    static func write(_ value: Value, into out: inout String) {
+    /// How Booleans print: as 1 and 0, as in Apple's `predicateFormat`, or
+    /// as `true` and `false`, which keep their kind (``Value/description``).
+    enum Booleans { case digits, words }
+
+    static func write(_ value: Value, into out: inout String, booleans: Booleans = .digits) {
         switch value {
         case .null: out += "nil"
         case .nsNull: out += "<null>"
-        case .bool(let b): out += b ? "1" : "0"
+        case .bool(let b): out += booleans == .digits ? (b ? "1" : "0") : (b ? "true" : "false")
         case .int(let i): out += String(i)
         case .double(let d): out += formatDouble(d)
         case .decimal(let d): out += d.description
@@ -324,13 +328,13 @@ public enum FormatPrinter {
         case .array(let elements):
             writeList(elements.map { element in
                 var text = ""
-                write(element, into: &text)
+                write(element, into: &text, booleans: booleans)
                 return text
             }, into: &out)
         case .set(let elements):
             writeList(elements.map { element in
                 var text = ""
-                write(element, into: &text)
+                write(element, into: &text, booleans: booleans)
                 return text
             }.sorted(), into: &out)
         case .dictionary(let dictionary):
@@ -338,7 +342,7 @@ public enum FormatPrinter {
             out += "{"
             for key in dictionary.keys.sorted() {
                 out += key + " = "
-                write(dictionary[key] ?? .null, into: &out)
+                write(dictionary[key] ?? .null, into: &out, booleans: booleans)
                 out += "; "
             }
             out += "}"
