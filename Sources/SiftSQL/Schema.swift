@@ -29,9 +29,44 @@ public struct Schema: Sendable, Hashable, Codable {
         self.entities = entities
     }
 
-    /// The entity called `name`: its exact name first, then ignoring case.
+    /// The entity called `name`: its exact name first, then ignoring case,
+    /// then the one entity whose table is called `name`, then the one entity
+    /// whose name is `name`'s English plural or singular (`Book` finds
+    /// `books`, `Category` finds `categories`). The last two let a request
+    /// written with a model's names (`Book`) run on a database whose
+    /// entities were inferred from its tables (`books`); a name that fits
+    /// more than one entity that way finds none.
     public func entity(named name: String) -> Entity? {
-        entities.first { $0.name == name } ?? entities.first { $0.name.lowercased() == name.lowercased() }
+        if let exact = entities.first(where: { $0.name == name }) { return exact }
+        let lower = name.lowercased()
+        if let folded = entities.first(where: { $0.name.lowercased() == lower }) { return folded }
+        func only(_ found: [Entity]) -> Entity? { found.count == 1 ? found[0] : nil }
+        if let table = only(entities.filter { $0.table.lowercased() == lower }) { return table }
+        let forms = Self.numberForms(of: lower)
+        return only(entities.filter { forms.contains($0.name.lowercased()) })
+    }
+
+    /// The English plural and singular of a lower-case noun, by the regular
+    /// rules (`book`/`books`, `box`/`boxes`, `category`/`categories`).
+    static func numberForms(of word: String) -> Set<String> {
+        var forms: Set<String> = []
+        let vowels = Set("aeiou")
+        if word.hasSuffix("y"), let before = word.dropLast().last, !vowels.contains(before) {
+            forms.insert(word.dropLast() + "ies")
+        } else if ["s", "x", "z", "ch", "sh"].contains(where: word.hasSuffix) {
+            forms.insert(word + "es")
+        } else {
+            forms.insert(word + "s")
+        }
+        if word.hasSuffix("ies") {
+            forms.insert(word.dropLast(3) + "y")
+        } else if ["ses", "xes", "zes", "ches", "shes"].contains(where: word.hasSuffix) {
+            forms.insert(String(word.dropLast(2)))
+        }
+        if word.hasSuffix("s"), !word.hasSuffix("ss") { forms.insert(String(word.dropLast())) }
+        forms.remove(word)
+        forms.remove("")
+        return forms
     }
 
     /// A schema from its JSON form:
