@@ -18,7 +18,7 @@ struct ValueHashingTests {
             .double(0), .double(-0.0), .double(1), .double(3), .double(Double(two53)), .double(Double(two53) + 2),
             .double(Double(two60)), .double(9.223372036854775807e18), .double(-9.223372036854775808e18),
             .double(0.1), .double(0.3), .double(0.1 + 0.2), .double(1e23), .double(1e300), .double(-2.5),
-            .double(.infinity), .double(-.infinity), .double(5e-324),
+            .double(.infinity), .double(-.infinity), .double(.leastNonzeroMagnitude),
         ]
         for text in [
             "0", "1", "3", "-1", "9007199254740992", "9007199254740993", "1152921504606846976", "1152921504606847000",

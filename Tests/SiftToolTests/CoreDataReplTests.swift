@@ -32,7 +32,7 @@ final class CoreDataReplTests: XCTestCase {
             if flags.contains("d") { options.insert(.diacriticInsensitive) }
             return text.precomposedStringWithCanonicalMapping.folding(options: options, locale: nil)
         }
-        try db.inDatabase { $0.add(function: fold) }
+        db.inDatabase { $0.add(function: fold) }
         XCTAssertFalse(session.handle(":limit 100000").isError)
         return (session, db)
     }
