@@ -21,6 +21,12 @@ struct FilterCommand: ParsableCommand {
             cafe + U+0301) are an error, as a dictionary would merge them. A JSON Lines record longer than \
             --max-record-size bytes is an error; blank lines and blanks before a record take no memory.
 
+            At a record that is not valid JSON, too long, or that the predicate cannot evaluate (name < 5 \
+            on a name), --on-error stop (the default) prints the records matched before it and the error, \
+            and exits with 2; --on-error skip names each such record's line on standard error, goes on, \
+            and ends with the number skipped (the exit status then says only whether anything matched). \
+            A $VARIABLE without a value (--var) is an error before any record is read.
+
             Examples:
               sift filter 'age > 30 AND name BEGINSWITH[c] "a"' people.jsonl
               sift filter 'ANY tags == %@' --arg '"swift"' \\
@@ -52,8 +58,29 @@ struct FilterCommand: ParsableCommand {
         valueName: "bytes"))
     var maxRecordSize = RecordReader.defaultMaximumRecordSize
 
+    @Option(help: ArgumentHelp(
+        "At a record that is invalid or cannot be evaluated: stop (print what matched before it, exit 2) or skip it.",
+        valueName: "stop|skip"))
+    var onError: OnError = .stop
+
+    /// What `sift filter` does at a record it cannot read or evaluate.
+    enum OnError: String, ExpressibleByArgument, CaseIterable {
+        case stop, skip
+    }
+
     func run() throws {
-        let filter = try policy.check(try input.filter()).compiled()
+        let parsed = try policy.check(try input.filter())
+        if !parsed.variableNames.isEmpty {
+            // Every record would fail alike: say so before reading any.
+            do {
+                _ = try parsed.substituting([:])
+            } catch {
+                let names = parsed.variableNames.sorted().map { "--var \($0)=JSON" }.joined(separator: " ")
+                Terminal.printError(error.rendered(colors: Terminal.stderrIsTTY) + "\nnote: give a value with " + names)
+                throw ExitCode(2)
+            }
+        }
+        let filter = parsed.compiled()
         var sortKeys: [SortKey] = []
         if let sort {
             do {
@@ -68,20 +95,45 @@ struct FilterCommand: ParsableCommand {
         if maxRecordSize < 1 { throw ValidationError("--max-record-size must be at least 1") }
 
         var matched = 0
+        var skipped = 0
         var kept: [(JSONValue, Value)] = []
         var printer = RecordPrinter(output: output ?? .default)
         let records = try RecordReader(path: file, maximumRecordSize: maxRecordSize)
         var progress = Progress(total: records.totalBytes)
-        while let (number, record) = try records.next() {
+        /// A record that cannot be read or evaluated: skipped, or the end,
+        /// after the matches so far (unsorted, so already in order) are out.
+        func failed(_ message: String, detail: String) throws {
+            progress.clear()
+            if onError == .skip {
+                skipped += 1
+                Terminal.printError("skipped: " + message)
+                return
+            }
+            if sortKeys.isEmpty && !count { printer.finishUnfinished() }
+            Terminal.printError(detail)
+            throw ExitCode(2)
+        }
+        while true {
+            let next: (Int, JSONValue)?
+            do {
+                next = try records.next()
+            } catch let failure as CommandFailure {
+                // A line of JSON Lines that is not valid JSON or is too long:
+                // reading can go on at the next line.
+                try failed(TerminalText.visible(failure.message), detail: failure.description)
+                continue
+            }
+            guard let (number, record) = next else { break }
             progress.update(bytes: records.bytesRead, records: number, matched: matched)
             let value = record.predicateValue
             let isMatch: Bool
             do {
                 isMatch = try filter.evaluate(with: value)
             } catch {
-                progress.clear()
-                Terminal.printError("record \(number): " + error.rendered(colors: Terminal.stderrIsTTY))
-                throw ExitCode(2)
+                let place = records.isArray ? "record \(number)" : "line \(number)"
+                try failed(
+                    TerminalText.visible("\(place): \(error)"), detail: "\(place): " + error.rendered(colors: Terminal.stderrIsTTY))
+                continue
             }
             guard isMatch else { continue }
             matched += 1
@@ -112,6 +164,9 @@ struct FilterCommand: ParsableCommand {
         } else {
             printer.finish()
         }
+        if skipped > 0 {
+            Terminal.printError("skipped \(skipped) record\(skipped == 1 ? "" : "s") (--on-error skip)")
+        }
         if matched == 0 { throw ExitCode(1) }
     }
 }
@@ -134,6 +189,18 @@ struct RecordPrinter {
             if case .object(let o) = record { table.append(o) } else { table.append(JSONObject([("value", record)])) }
         }
         printed += 1
+    }
+
+    /// Prints what was added before an error: the JSON Lines, the JSON
+    /// array's elements so far (left open, so that nothing reads it as the
+    /// whole answer), or the table of the rows so far.
+    mutating func finishUnfinished() {
+        if output == .json {
+            if printed > 0 { out.write("") }
+            out.flush()
+        } else {
+            finish()
+        }
     }
 
     mutating func finish() {
@@ -203,6 +270,12 @@ final class RecordReader {
     static let defaultMaximumRecordSize = 64 << 20
 
     private var arrayItems: [JSONValue]?
+    /// Whether the records are the elements of a JSON array (numbered by
+    /// element) rather than lines (numbered by line).
+    var isArray: Bool { arrayItems != nil }
+    /// Whether the rest of the current line is to be dropped: the line was
+    /// refused as too long before its end was read.
+    private var discardingLine = false
     private var arrayIndex = 0
     private let handle: FileHandle
     private let maximumRecordSize: Int
@@ -301,6 +374,7 @@ final class RecordReader {
             arrayIndex += 1
             return (arrayIndex, items[arrayIndex - 1])
         }
+        if discardingLine { try discardLine() }
         while true {
             try skipBlanks()
             guard start < buffer.count else { return nil }
@@ -309,12 +383,35 @@ final class RecordReader {
             }
             if atEnd { return try record(upTo: buffer.count, resumingAt: buffer.count) }
             scanned = buffer.count
-            guard buffer.count - start <= maximumRecordSize else { throw tooLong() }
+            guard buffer.count - start <= maximumRecordSize else {
+                discardingLine = true
+                throw tooLong()
+            }
             try fill()
         }
     }
 
-    /// Parses the line `buffer[start..<end]`, then moves on to `next`.
+    /// Drops the rest of the current line, a chunk at a time, keeping none
+    /// of it.
+    private func discardLine() throws {
+        discardingLine = false
+        while true {
+            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+                lineNumber += 1
+                droppedBlanks = 0
+                start = newline + 1
+                scanned = start
+                return
+            }
+            start = buffer.count
+            scanned = buffer.count
+            if atEnd { return }
+            try fill()
+        }
+    }
+
+    /// Parses the line `buffer[start..<end]`, then moves on to `next`
+    /// (also when it fails: reading can go on after a bad line).
     private func record(upTo end: Int, resumingAt next: Int) throws -> (Int, JSONValue) {
         defer {
             lineNumber += 1

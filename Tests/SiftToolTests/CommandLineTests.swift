@@ -102,8 +102,69 @@ struct CommandLineTests {
         #expect(array.stdout == "{\"a\":2}\n")
         let error = try sift(["filter", "name < 5"], input: records)
         #expect(error.status == 2)
-        #expect(error.stderr.contains("record 1"))
+        #expect(error.stderr.contains("line 1: error: cannot compare a string with an integer"))
         #expect(try sift(["filter", "a == 1"], input: "{not json").status == 2)
+    }
+
+    /// At a record that cannot be read or evaluated, the matches before it
+    /// are printed (stop) or the record is skipped and named (skip).
+    @Test func filterAtABadRecord() throws {
+        let records = "{\"a\":1}\n{\"a\":2}\n{\"a\":\"x\"}\n{\"a\":3}\n{\"a\":\n{\"a\":4}\n"
+        let stop = try sift(["filter", "a > 0"], input: records)
+        #expect(stop.status == 2)
+        #expect(stop.stdout == "{\"a\":1}\n{\"a\":2}\n")
+        #expect(stop.stderr.contains("line 3: error: cannot compare a string with an integer"))
+        let table = try sift(["filter", "a > 0", "--output", "table"], input: records)
+        #expect(table.status == 2)
+        #expect(table.stdout == "a\n-\n1\n2\n(2 rows)\n")
+        let json = try sift(["filter", "a > 0", "--output", "json"], input: records)
+        #expect(json.stdout == "[\n  {\"a\":1},\n  {\"a\":2}\n")  // left open: not the whole answer
+        let sorted = try sift(["filter", "a > 0", "--sort", "a"], input: records)
+        #expect(sorted.status == 2 && sorted.stdout.isEmpty)
+
+        let skip = try sift(["filter", "a > 0", "--on-error", "skip"], input: records)
+        #expect(skip.status == 0)
+        #expect(skip.stdout == "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n{\"a\":4}\n")
+        #expect(skip.stderr == """
+            skipped: line 3: cannot compare a string with an integer (1:1)
+            skipped: invalid JSON at line 5, column 6: unexpected end of JSON
+            skipped 2 records (--on-error skip)
+
+            """)
+        #expect(try sift(["filter", "a > 0", "--on-error", "skip", "--count"], input: records).stdout == "4\n")
+        let array = try sift(["filter", "a > 0", "--on-error", "skip"], input: #"[{"a":1},{"a":"x"},{"a":5}]"#)
+        #expect(array.stdout == "{\"a\":1}\n{\"a\":5}\n")
+        #expect(array.stderr.hasPrefix("skipped: record 2: cannot compare"))
+
+        // A line over --max-record-size is dropped without being kept.
+        let long = "{\"a\":1}\n{\"a\":\"" + String(repeating: "x", count: 300_000) + "\"}\n{\"a\":5}\n"
+        let skipLong = try sift(["filter", "a > 0", "--max-record-size", "100", "--on-error", "skip"], input: long)
+        #expect(skipLong.stdout == "{\"a\":1}\n{\"a\":5}\n")
+        #expect(skipLong.stderr.hasPrefix("skipped: the record at line 2 is longer than the limit of 100 bytes"))
+        let stopLong = try sift(["filter", "a > 0", "--max-record-size", "100"], input: long)
+        #expect(stopLong.status == 2 && stopLong.stdout == "{\"a\":1}\n")
+    }
+
+    /// The README's example of --on-error skip, as written there.
+    @Test func readmeOnErrorExample() throws {
+        let run = try sift(["filter", "a > 0", "--on-error", "skip"], input: "{\"a\":1}\n{\"a\":\"x\"}\n{\"a\":2}\n")
+        #expect(run.stdout == "{\"a\":1}\n{\"a\":2}\n")
+        #expect(run.stderr == """
+            skipped: line 2: cannot compare a string with an integer (1:1)
+            skipped 1 record (--on-error skip)
+
+            """)
+    }
+
+    /// A variable without a value is an error before any record is read
+    /// (here, before the missing file is opened).
+    @Test func filterChecksVariablesFirst() throws {
+        let unbound = try sift(["filter", "a > $m AND b == $LIMIT", "/no/such/file.jsonl"])
+        #expect(unbound.status == 2)
+        #expect(unbound.stderr.contains("no value for the variable $m"))
+        #expect(unbound.stderr.contains("note: give a value with --var LIMIT=JSON --var m=JSON"))
+        let bound = try sift(["filter", "a > $m", "--var", "m=1"], input: "{\"a\":2}\n")
+        #expect(bound.stdout == "{\"a\":2}\n")
     }
 
     @Test func check() throws {
