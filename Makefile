@@ -77,21 +77,27 @@ tsan: system-deps
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --build-path .build/tsan --filter 'ConcurrencyTests'
 
 # The peers of Benchmarks/peers/compare.py: Go's expr, GNUstep's
-# NSPredicate, and GNU time (peak memory).
-BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev gobjc libgnustep-base-dev gnustep-make time
+# NSPredicate, and GNU time (peak memory); of Benchmarks/peers/files.py, jq
+# and gojq (DuckDB and orjson come from PyPI into Benchmarks/.build/venv)
+# and python3-venv for that environment.
+BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev gobjc libgnustep-base-dev gnustep-make time \
+	jq gojq python3-venv
 bench-deps:
 	@$(MAKE) --no-print-directory system-deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
 
 # Sift against hand-written Swift, #Predicate, SQLite, Go's expr and GNUstep
 # on the same 1,000,000 people: medians, spread, ratios, memory; then Sift
-# from 10^3 to 10^7 people and 1 to 5,000 terms (about half an hour).
+# from 10^3 to 10^7 people and 1 to 5,000 terms; then `sift filter` on a
+# 1,000,000-record JSON file against DuckDB, orjson, jq and gojq.
 bench: system-deps bench-deps
 	$(PYTHON) Benchmarks/peers/compare.py --scaling --markdown Benchmarks/.build/peers/last-run.md
+	$(PYTHON) Benchmarks/peers/files.py --markdown Benchmarks/.build/files/last-run.md
 
 # The same harness on 2,000 people in a debug build: a smoke run so that it
 # cannot rot (part of make test).
 bench-quick: system-deps bench-deps
 	$(PYTHON) Benchmarks/peers/compare.py --quick --scaling
+	$(PYTHON) Benchmarks/peers/files.py --quick
 
 # The libFuzzer targets in Fuzz/ (a package of its own, which the main
 # package's build never builds), with AddressSanitizer. SwiftPM's --sanitize
