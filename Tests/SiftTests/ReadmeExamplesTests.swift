@@ -75,6 +75,13 @@ struct ReadmeExamplesTests {
         #expect(decoded.title == "The Stand" && decoded.year == 1978 && decoded.tags == ["horror", "epic"])
     }
 
+    @Test func encodableTypes() throws {
+        struct Person: Codable { var name: String; var age: Int; var city: String? }
+        let people = [Person(name: "Ann", age: 31, city: "Oslo"), Person(name: "Bob", age: 17, city: nil)]
+        let adults = try people.filter(Filter("age >= 18 AND city != nil").compiled(encoding: Person.self))
+        #expect(adults.map(\.name) == ["Ann"])
+    }
+
     @Test func table() throws {
         let rows: [Value] = [
             ["name": "abe", "age": 40, "tags": ["x"], "author": ["name": "Ann"]],

@@ -316,21 +316,14 @@ private struct ValueDecoding: Decoder, SingleValueDecodingContainer {
         var count: Int? { items.count }
         var isAtEnd: Bool { currentIndex >= items.count }
 
-        private struct Index: CodingKey {
-            let intValue: Int?
-            var stringValue: String { "Index \(intValue ?? 0)" }
-            init(intValue: Int) { self.intValue = intValue }
-            init?(stringValue: String) { nil }
-        }
-
         private mutating func next() throws -> ValueDecoding {
             guard !isAtEnd else {
                 throw DecodingError.valueNotFound(
                     Value.self,
-                    .init(codingPath: codingPath + [Index(intValue: currentIndex)], debugDescription: "no more elements"))
+                    .init(codingPath: codingPath + [IndexCodingKey(intValue: currentIndex)], debugDescription: "no more elements"))
             }
             defer { currentIndex += 1 }
-            return ValueDecoding(value: items[currentIndex], codingPath: codingPath + [Index(intValue: currentIndex)])
+            return ValueDecoding(value: items[currentIndex], codingPath: codingPath + [IndexCodingKey(intValue: currentIndex)])
         }
 
         mutating func decodeNil() throws -> Bool {
@@ -360,4 +353,13 @@ extension Value {
         if case .bool = self { return true }
         return false
     }
+}
+
+/// The coding key of an element of an unkeyed container (`Index 3`), as
+/// Foundation's coders name it in coding paths.
+struct IndexCodingKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
 }
