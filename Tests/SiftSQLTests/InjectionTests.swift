@@ -397,6 +397,17 @@ struct InjectionTests {
                     #expect(e.code == .unknownKey, "fetch \(properties.last ?? ""): \(e)")
                 }
             }
+            if let entity = Self.schema.entity(named: name) {
+                // A table's name (`notes`) finds its entity, as the plural of
+                // an entity's name does (Schema.entity(named:)): the SQL then
+                // names the schema's table, never the text as written.
+                #expect(name == entity.table || name == entity.name.lowercased() + "s", "entity \(label)")
+                for dialect in [SQLDialect.sqlite, .postgreSQL] {
+                    let sql = try Sift.FetchRequest(entity: name).sql(in: Self.schema, dialect: dialect).statement.sql
+                    #expect(sql.contains(" FROM " + dialect.quote(entity.table) + " "), "entity \(label): \(sql)")
+                }
+                continue
+            }
             for e in loweringErrors(Sift.FetchRequest(entity: name)) ?? [] {
                 #expect(e.code == .unknownEntity, "entity \(label): \(e)")
             }
