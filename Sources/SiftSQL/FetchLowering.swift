@@ -54,7 +54,13 @@ extension Filter {
         let request = FetchRequest(entity: entity, filter: self)
         let lowering = try FetchLowering(request: request, schema: schema, dialect: dialect, options: options)
         let condition = try lowering.lowering.predicate(predicate, lowering.root, negated: false)
-        return (lowering.root.joins.joined(), condition, lowering.ctx.bindings)
+        // One context for both, so that their placeholders are numbered
+        // as one statement's.
+        var context = SQLGenerationContext(dialect: dialect)
+        for join in lowering.root.joins { context.append(join) }
+        let joins = context.sql
+        context.append(condition)
+        return (joins, String(context.sql.dropFirst(joins.count)), context.bindings)
     }
 }
 
@@ -86,61 +92,53 @@ struct FetchLowering {
 
     func select(counting: Bool) throws(SQLLoweringError) -> SQLQuery {
         let l = lowering
-        let q = ctx.q
-        // Selected columns first: their bindings (none) and joins come before
-        // the WHERE clause's.
+        // Selected columns first: their joins come before the WHERE
+        // clause's.
         var columns: [SQLQuery.ResultColumn] = []
-        var selected: [String] = []
+        var selected: [(SQLFragment, alias: String?)] = []
         if let properties = request.properties {
             for p in properties {
                 let column = try propertyColumn(p)
-                selected.append("\(column.sql) AS \(q(p))")
+                selected.append((column.sql, p))
                 columns.append(.init(name: p, type: column.type, isPrimaryKey: false))
             }
         } else {
-            selected.append("\(root.alias).\(q(entity.primaryKey))")
+            selected.append((.column(root.alias, entity.primaryKey), nil))
             columns.append(.init(name: entity.primaryKey, type: .integer, isPrimaryKey: true))
             for a in entity.attributes where a.column != entity.primaryKey {
-                selected.append("\(root.alias).\(q(a.column))")
+                selected.append((.column(root.alias, a.column), nil))
                 columns.append(.init(name: a.name, type: a.type, isPrimaryKey: false))
             }
         }
-        var conditions: [String] = []
-        if let d = entity.discriminator { conditions.append(Scope.discriminate(d, alias: root.alias, ctx)) }
+        var conditions: [SQLFragment] = []
+        if let d = entity.discriminator { conditions.append(Scope.discriminate(d, alias: root.alias)) }
         var conjuncts: [Lowering.Conjunct] = []
         if let filter = request.filter {
             try l.conjuncts(filter.predicate, root, negated: false, into: &conjuncts)
         }
         let first = conditions.count
         conditions += conjuncts.map(\.sql)
-        var order: [String] = []
+        var order: [SQLOrderingTerm] = []
         if !counting || request.limit != nil || request.offset > 0 {
             order = try orderBy(selectedKeys: request.properties)
         }
         let distinct = request.distinct && request.properties != nil
-        var sql = "SELECT " + (distinct ? "DISTINCT " : "")
-        sql += selected.joined(separator: ", ")
-        sql += " FROM \(q(entity.table)) \(root.alias)" + root.joins.joined()
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let table = SQLSelect.SQLSource.table(SQLTable(name: entity.table, alias: root.alias))
+        var select = SQLSelect(distinct: distinct, selected, from: table, joins: root.joins, where: conditions)
         if distinct, let properties = request.properties {
             // Sorted outside, so that the sort sees the distinct rows' columns.
-            sql = "SELECT " + properties.map { "d.\(q($0))" }.joined(separator: ", ") + " FROM (\(sql)) d"
+            select = SQLSelect(properties.map { (.column("d", $0), nil) }, from: .derived(select, alias: "d"))
         }
-        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
-        if let limit = request.limit {
-            sql += " LIMIT " + ctx.bind(.integer(Int64(max(0, limit))))
-        } else if request.offset > 0, ctx.dialect == .sqlite {
-            sql += " LIMIT -1"
-        }
-        if request.offset > 0 { sql += " OFFSET " + ctx.bind(.integer(Int64(request.offset))) }
+        select.orderBy = order
+        if let limit = request.limit { select.limit = ctx.bind(.integer(Int64(max(0, limit)))) }
+        if request.offset > 0 { select.offset = ctx.bind(.integer(Int64(request.offset))) }
         if ctx.bindingsOverLimit { throw l.bindingLimitError(entity: entity, range: nil) }
         if counting {
             if request.limit != nil || request.offset > 0 || distinct {
-                sql = "SELECT COUNT(*) FROM (\(sql)) counted"
+                select = SQLSelect(.countAll, from: .derived(select, alias: "counted"))
             } else {
-                let from = "SELECT COUNT(*) FROM \(q(entity.table)) \(root.alias)" + root.joins.joined()
-                func count(_ conditions: [String]) -> String {
-                    conditions.isEmpty ? from : from + " WHERE " + conditions.joined(separator: " AND ")
+                func count(_ conditions: [SQLFragment]) -> SQLSelect {
+                    SQLSelect(.countAll, from: table, joins: root.joins, where: conditions)
                 }
                 if let i = conjuncts.firstIndex(where: { $0.ranges != nil }), let ranges = conjuncts[i].ranges {
                     // One count per range, added: an OR of ranges on one
@@ -150,18 +148,22 @@ struct FetchLowering {
                     // The ranges are disjoint and their OR is the condition,
                     // so the counts add up to the count. Their placeholders
                     // name the same bound values.
-                    sql = "SELECT " + ranges.map { r in
+                    var sum: [SQLFragment] = []
+                    for r in ranges {
                         var c = conditions
                         c[first + i] = r
-                        return "(" + count(c) + ")"
-                    }.joined(separator: " + ")
+                        if !sum.isEmpty { sum.append(.sql(" + ")) }
+                        sum.append(.subquery(count(c)))
+                    }
+                    select = SQLSelect(.sequence(sum), from: nil)
                 } else {
-                    sql = count(conditions)
+                    select = count(conditions)
                 }
             }
             columns = [.init(name: "count", type: .integer, isPrimaryKey: false)]
         }
-        return SQLQuery(statement: SQLStatement(sql: sql, bindings: ctx.bindings), columns: columns, entity: entity)
+        let statement = SQLGenerationContext.statement(select, dialect: ctx.dialect)
+        return SQLQuery(statement: statement, columns: columns, entity: entity)
     }
 
     /// A fetched property: an attribute, or one through to-one relationships.
@@ -179,8 +181,8 @@ struct FetchLowering {
 
     /// `ORDER BY` terms: each sort key with its collation and the nil
     /// placement of the in-memory sort, then the primary key.
-    private func orderBy(selectedKeys: [String]?) throws(SQLLoweringError) -> [String] {
-        var terms: [String] = []
+    private func orderBy(selectedKeys: [String]?) throws(SQLLoweringError) -> [SQLOrderingTerm] {
+        var terms: [SQLOrderingTerm] = []
         for key in request.sort {
             let written = key.keyPath.joined(separator: ".")
             let range = SourceRange(0, written.utf8.count)
@@ -191,35 +193,25 @@ struct FetchLowering {
             }
             guard case .column(var c) = try lowering.resolve(key.keyPath, from: root.alias, entity, root, nullable: false, range: range)
             else { throw KeyResolver.sortKeyError(written, entity: entity) }
-            if request.distinct, selectedKeys != nil { c.sql = "d.\(ctx.q(written))" }
+            if request.distinct, selectedKeys != nil { c.sql = .column("d", written) }
             var term = lowering.numeric(c)
             if c.type == .string {
-                switch ctx.dialect {
-                case .sqlite:
-                    term += " COLLATE \(SQLiteFunctions.collation(key.comparison))"
-                case .postgreSQL:
-                    switch key.comparison {
-                    case .compare: term = "(\(lowering.fold(c.sql, [])) COLLATE \"C\")"
-                    case .caseInsensitive: term = "(\(lowering.fold(c.sql, [.caseInsensitive])) COLLATE \"C\")"
-                    case .localized: term = "(\(c.sql) COLLATE \"und-x-icu\")"
-                    case .localizedCaseInsensitive: term = "(lower(\(c.sql)) COLLATE \"und-x-icu\")"
-                    case .localizedStandard:
-                        throw SQLLoweringError(
-                            .unsupported,
-                            "localizedStandardCompare: has no PostgreSQL collation built in; sort with localizedCompare: or in memory",
-                            entity: entity.name, key: written, range: range, source: key.description)
-                    }
+                do throws(SQLDialectRefusal) {
+                    term = try ctx.hooks.sortTerm(c.sql, key.comparison)
+                } catch {
+                    throw SQLLoweringError(
+                        .unsupported, error.message, entity: entity.name, key: written, range: range,
+                        source: key.description)
                 }
             }
-            term += key.ascending ? " ASC" : " DESC"
-            if ctx.dialect == .postgreSQL { term += key.ascending ? " NULLS FIRST" : " NULLS LAST" }
-            terms.append(term)
+            // NULLs first ascending and last descending, as in memory.
+            terms.append(SQLOrderingTerm(expression: term, ascending: key.ascending, nullsFirst: key.ascending))
         }
         if request.distinct, let selectedKeys {
             // Rows equal in every sort key come in the order of their columns.
-            for (i, _) in selectedKeys.enumerated() { terms.append(String(i + 1)) }
+            for (i, _) in selectedKeys.enumerated() { terms.append(SQLOrderingTerm(expression: .integer(i + 1))) }
         } else {
-            terms.append("\(root.alias).\(ctx.q(entity.primaryKey))")
+            terms.append(SQLOrderingTerm(expression: .column(root.alias, entity.primaryKey)))
         }
         return terms
     }

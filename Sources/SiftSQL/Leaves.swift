@@ -9,7 +9,7 @@ extension Lowering {
     func leaf(
         _ lhs: Operand, _ op: ComparisonOperator, _ rhs: Operand, _ options: ComparisonOptions, negated: Bool,
         range: SourceRange?, _ scope: Scope
-    ) throws(SQLLoweringError) -> String {
+    ) throws(SQLLoweringError) -> SQLFragment {
         switch (lhs, rhs) {
         case (.constant(let a), .constant(let b)):
             return try constantLeaf(a, op, b, options, negated: negated, range: range, scope)
@@ -59,7 +59,7 @@ extension Lowering {
     private func constantLeaf(
         _ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: ComparisonOptions, negated: Bool,
         range: SourceRange?, _ scope: Scope
-    ) throws(SQLLoweringError) -> String {
+    ) throws(SQLLoweringError) -> SQLFragment {
         let node = PredicateNode.compare(.constant(a), op, .constant(b), options: options)
         do {
             let answer = try Filter(node).compiled(regexLimits: ctx.options.regexLimits).evaluate(with: Value.null)
@@ -70,14 +70,8 @@ extension Lowering {
         }
     }
 
-    func polarity(_ answer: Bool, _ negated: Bool) -> String {
-        answer != negated ? dialect.trueLiteral : dialect.falseLiteral
-    }
-
-    /// `NOT COALESCE(condition, FALSE)`: true exactly where `condition` is
-    /// not true.
-    func not(_ condition: String) -> String {
-        "NOT COALESCE(\(condition), \(dialect.falseLiteral))"
+    func polarity(_ answer: Bool, _ negated: Bool) -> SQLFragment {
+        .boolean(answer != negated)
     }
 
     /// A comparison of a column with a constant it cannot be compared with.
@@ -119,14 +113,14 @@ extension Lowering {
     private func columnConstant(
         _ c: Column, _ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions, negated: Bool,
         range: SourceRange?, _ scope: Scope
-    ) throws(SQLLoweringError) -> String {
+    ) throws(SQLLoweringError) -> SQLFragment {
         let folds = c.type == .string && Self.folds(options)
         switch op {
         case .equalTo, .notEqualTo:
             let neg = negated != (op == .notEqualTo)
             if v.isNull {
                 guard c.nullable else { return polarity(false, neg) }
-                return neg ? "\(c.sql) IS NOT NULL" : "\(c.sql) IS NULL"
+                return .isNull(c.sql, negated: neg)
             }
             guard !c.isRelationship else {
                 throw error(
@@ -139,28 +133,29 @@ extension Lowering {
             }
             let (lhs, value) = folds ? (fold(c.sql, options), SQLValue.text(fold(v, options))) : (c.sql, bound)
             let p = ctx.bind(value)
-            if !neg { return "\(lhs) = \(p)" }
-            if !c.nullable { return "\(lhs) <> \(p)" }
-            return dialect == .sqlite ? "\(lhs) IS NOT \(p)" : "(\(lhs) <> \(p) OR \(c.sql) IS NULL)"
+            if !neg { return .binary(lhs, ComparisonOperator.equalTo.sqlOperator, p) }
+            if !c.nullable { return .binary(lhs, ComparisonOperator.notEqualTo.sqlOperator, p) }
+            return hooks.notEqualOrNull(lhs, p, column: c.sql)
 
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             let inclusive = op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo
             if v.isNull {
                 // Ordering against nil: only nil <= nil and nil >= nil hold.
                 guard inclusive, c.nullable else { return polarity(false, negated) }
-                return negated ? "\(c.sql) IS NOT NULL" : "\(c.sql) IS NULL"
+                return .isNull(c.sql, negated: negated)
             }
             guard !c.isRelationship, let bound = orderingValue(v, for: c.type) else { throw mismatch(op, c, v, scope, range) }
             if c.type == .string {
-                let condition = stringOrdering(c.sql, Self.sqlOperator(op), .text(bound: v.stringValue ?? ""), options)
-                return negated ? not(condition) : condition
+                let condition = hooks.stringOrdering(
+                    c.sql, op.sqlOperator, .text(bound: v.stringValue ?? ""), options, ctx)
+                return negated ? .notTrue(condition) : condition
             }
             let op = Self.numericOperator(op, v, c.type)
             if negated && !c.nullable {
-                return "\(numeric(c)) \(Self.sqlOperator(Self.inverse(op))) \(ctx.bind(bound))"
+                return .binary(numeric(c), op.negatedOrdering.sqlOperator, ctx.bind(bound))
             }
-            let condition = "\(numeric(c)) \(Self.sqlOperator(op)) \(ctx.bind(bound))"
-            return negated ? not(condition) : condition
+            let condition = SQLFragment.binary(numeric(c), op.sqlOperator, ctx.bind(bound))
+            return negated ? .notTrue(condition) : condition
 
         case .between:
             guard case .array(let bounds) = v, bounds.count == 2 else {
@@ -171,19 +166,27 @@ extension Lowering {
             guard !c.isRelationship, let lo = orderingValue(bounds[0], for: c.type),
                 let hi = orderingValue(bounds[1], for: c.type)
             else { throw mismatch(op, c, bounds[orderingValue(bounds[0], for: c.type) == nil ? 0 : 1], scope, range) }
-            let condition: String
+            let condition: SQLFragment
             if c.type == .string {
-                condition = "(" + stringOrdering(c.sql, ">=", .text(bound: bounds[0].stringValue ?? ""), options)
-                    + " AND " + stringOrdering(c.sql, "<=", .text(bound: bounds[1].stringValue ?? ""), options) + ")"
+                condition = .and([
+                    hooks.stringOrdering(
+                        c.sql, ComparisonOperator.greaterThanOrEqualTo.sqlOperator, .text(bound: bounds[0].stringValue ?? ""),
+                        options, ctx),
+                    hooks.stringOrdering(
+                        c.sql, ComparisonOperator.lessThanOrEqualTo.sqlOperator, .text(bound: bounds[1].stringValue ?? ""),
+                        options, ctx),
+                ])
             } else {
                 let from = Self.numericOperator(.greaterThanOrEqualTo, bounds[0], c.type)
                 let to = Self.numericOperator(.lessThanOrEqualTo, bounds[1], c.type)
-                condition =
-                    from == .greaterThanOrEqualTo && to == .lessThanOrEqualTo
-                    ? "\(numeric(c)) BETWEEN \(ctx.bind(lo)) AND \(ctx.bind(hi))"
-                    : "(\(numeric(c)) \(Self.sqlOperator(from)) \(ctx.bind(lo)) AND \(numeric(c)) \(Self.sqlOperator(to)) \(ctx.bind(hi)))"
+                if from == .greaterThanOrEqualTo && to == .lessThanOrEqualTo {
+                    condition = .binary(numeric(c), "BETWEEN", .binary(ctx.bind(lo), "AND", ctx.bind(hi)))
+                } else {
+                    let low = SQLFragment.binary(numeric(c), from.sqlOperator, ctx.bind(lo))
+                    condition = .and([low, .binary(numeric(c), to.sqlOperator, ctx.bind(hi))])
+                }
             }
-            return negated ? not(condition) : condition
+            return negated ? .notTrue(condition) : condition
 
         case .in:
             let members: [Value]
@@ -211,7 +214,7 @@ extension Lowering {
             if v.isNull { return polarity(false, negated) }
             try requireText(c, op, scope, range)
             guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
-            return like(c, pattern, options, negated: negated)
+            return hooks.like(c.sql, pattern, options, negated: negated, ctx)
 
         case .matches:
             if v.isNull { return polarity(false, negated) }
@@ -229,37 +232,34 @@ extension Lowering {
     private func columnColumn(
         _ a: Column, _ op: ComparisonOperator, _ b: Column, _ options: ComparisonOptions, negated: Bool,
         range: SourceRange?, _ scope: Scope
-    ) throws(SQLLoweringError) -> String {
+    ) throws(SQLLoweringError) -> SQLFragment {
         let same = Self.kind(a) == Self.kind(b)
         switch op {
         case .equalTo, .notEqualTo:
             let neg = negated != (op == .notEqualTo)
             guard same else {
                 // Values of different kinds are never equal; nil equals nil.
-                let bothNil = "(\(a.sql) IS NULL AND \(b.sql) IS NULL)"
-                return neg ? not(bothNil) : bothNil
+                let bothNil = SQLFragment.and([.isNull(a.sql, negated: false), .isNull(b.sql, negated: false)])
+                return neg ? .notTrue(bothNil) : bothNil
             }
             let folds = a.type == .string && Self.folds(options)
             let x = folds ? fold(a.sql, options) : numeric(a)
             let y = folds ? fold(b.sql, options) : numeric(b)
-            switch dialect {
-            case .sqlite: return neg ? "\(x) IS NOT \(y)" : "\(x) IS \(y)"
-            case .postgreSQL: return neg ? "\(x) IS DISTINCT FROM \(y)" : "\(x) IS NOT DISTINCT FROM \(y)"
-            }
+            return .nullSafeEqual(x, y, negated: neg)
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             guard same, !a.isRelationship, !b.isRelationship, a.type != .blob else {
                 throw error(
                     .typeMismatch, "\(op.symbol) cannot order \(a.key) (\(a.type.name)) against \(b.key) (\(b.type.name))",
                     entity: scope.entity, key: b.key, range: range)
             }
-            let sqlOp = Self.sqlOperator(op)
             var condition =
                 a.type == .string
-                ? stringOrdering(a.sql, sqlOp, .column(b.sql), options) : "\(numeric(a)) \(sqlOp) \(numeric(b))"
+                ? hooks.stringOrdering(a.sql, op.sqlOperator, .column(b.sql), options, ctx)
+                : .binary(numeric(a), op.sqlOperator, numeric(b))
             if op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo, a.nullable, b.nullable {
-                condition = "(\(condition) OR (\(a.sql) IS NULL AND \(b.sql) IS NULL))"
+                condition = .or([condition, .and([.isNull(a.sql, negated: false), .isNull(b.sql, negated: false)])])
             }
-            return negated ? not(condition) : condition
+            return negated ? .notTrue(condition) : condition
         case .contains, .beginsWith, .endsWith:
             try requireText(a, op, scope, range)
             try requireText(b, op, scope, range)
@@ -311,8 +311,8 @@ extension Lowering {
         switch (type, v) {
         case (.boolean, _):
             guard let d = Self.number(v) else { return nil }
-            if d == 0 { return dialect == .sqlite ? .integer(0) : .boolean(false) }
-            if d == 1 { return dialect == .sqlite ? .integer(1) : .boolean(true) }
+            if d == 0 { return hooks.booleanValue(false) }
+            if d == 1 { return hooks.booleanValue(true) }
             return nil
         default:
             return orderingValue(v, for: type)
@@ -397,13 +397,19 @@ extension Lowering {
             Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .gmt))
     }
 
-    /// A column as a number: PostgreSQL's booleans are cast to integers.
-    func numeric(_ c: Column) -> String {
-        c.type == .boolean && dialect == .postgreSQL ? "CAST(\(c.sql) AS INTEGER)" : c.sql
-    }
+    /// A column as a number: where booleans are not numbers, cast.
+    func numeric(_ c: Column) -> SQLFragment { hooks.numeric(c.sql, c.type) }
+}
 
-    static func sqlOperator(_ op: ComparisonOperator) -> String {
-        switch op {
+/// The SQL of the comparison operators that SQL writes as operators, in
+/// every dialect: the one place that says how `<` is spelled, and which
+/// ordering holds where another does not.
+extension ComparisonOperator {
+    /// `=`, `<>`, `<`, `<=`, `>`, `>=`.
+    var sqlOperator: String {
+        switch self {
+        case .equalTo: return "="
+        case .notEqualTo: return "<>"
         case .lessThan: return "<"
         case .lessThanOrEqualTo: return "<="
         case .greaterThan: return ">"
@@ -411,8 +417,10 @@ extension Lowering {
         }
     }
 
-    static func inverse(_ op: ComparisonOperator) -> ComparisonOperator {
-        switch op {
+    /// The ordering that holds exactly where this one does not, between
+    /// two values that are not nil.
+    var negatedOrdering: ComparisonOperator {
+        switch self {
         case .lessThan: return .greaterThanOrEqualTo
         case .lessThanOrEqualTo: return .greaterThan
         case .greaterThan: return .lessThanOrEqualTo

@@ -8,7 +8,7 @@ import Sift
 struct Lowering {
     let ctx: LoweringContext
 
-    var dialect: SQLDialect { ctx.dialect }
+    var hooks: any SQLDialectHooks { ctx.hooks }
 
     func error(
         _ code: SQLLoweringError.Code, _ message: String, entity: Entity, key: String? = nil, range: SourceRange?
@@ -25,8 +25,8 @@ struct Lowering {
     /// disjoint conditions whose OR it is, each on one index range
     /// (BEGINSWITH of a prefix with other canonical spellings).
     struct Conjunct {
-        var sql: String
-        var ranges: [String]?
+        var sql: SQLFragment
+        var ranges: [SQLFragment]?
     }
 
     /// The conditions of `p` that every row must satisfy (its operands under
@@ -45,32 +45,29 @@ struct Lowering {
         default:
             break
         }
-        ctx.prefixRanges = nil
         let sql = try predicate(p, scope, negated: negated)
-        if sql == dialect.trueLiteral { return }
-        // The condition is the OR of the ranges only if it is the very text
-        // built from them (not, say, their negation or a part of it).
-        let ranges = ctx.prefixRanges.flatMap { $0.condition == sql ? $0.ranges : nil }
-        out.append(Conjunct(sql: sql, ranges: ranges))
+        switch sql {
+        case .boolean(true): return
+        case .indexRanges(let ranges): out.append(Conjunct(sql: sql, ranges: ranges))
+        default: out.append(Conjunct(sql: sql, ranges: nil))
+        }
     }
 
-    func predicate(_ p: PredicateNode, _ scope: Scope, negated: Bool) throws(SQLLoweringError) -> String {
+    func predicate(_ p: PredicateNode, _ scope: Scope, negated: Bool) throws(SQLLoweringError) -> SQLFragment {
         switch p.kind {
         case .constant(let b):
-            return b != negated ? dialect.trueLiteral : dialect.falseLiteral
+            return .boolean(b != negated)
         case .not(let inner):
             return try predicate(inner, scope, negated: !negated)
         case .and(let children), .or(let children):
             var isAnd = true
             if case .or = p.kind { isAnd = false }
             if negated { isAnd.toggle() }
-            if children.isEmpty {
-                return isAnd ? dialect.trueLiteral : dialect.falseLiteral
-            }
-            var parts: [String] = []
+            if children.isEmpty { return .boolean(isAnd) }
+            var parts: [SQLFragment] = []
             for child in children { parts.append(try predicate(child, scope, negated: negated)) }
             if parts.count == 1 { return parts[0] }
-            return "(" + parts.joined(separator: isAnd ? " AND " : " OR ") + ")"
+            return isAnd ? .and(parts) : .or(parts)
         case .comparison(let c):
             let first = ctx.bindings.count
             let sql = try comparison(c, range: p.range, scope, negated: negated)
@@ -99,7 +96,7 @@ struct Lowering {
     }
 
     private func comparison(_ c: Comparison, range: SourceRange?, _ scope: Scope, negated: Bool)
-        throws(SQLLoweringError) -> String
+        throws(SQLLoweringError) -> SQLFragment
     {
         if c.modifier != .direct {
             let lhs = try operand(c.lhs, scope)
@@ -150,7 +147,7 @@ struct Lowering {
     /// with other conditions is not planned as a union of index searches,
     /// and `IS NOT NULL` first keeps a nil key from making the leaf NULL.
     private func toOneMembership(_ c: Comparison, range: SourceRange?, _ scope: Scope)
-        throws(SQLLoweringError) -> String?
+        throws(SQLLoweringError) -> SQLFragment?
     {
         guard c.modifier == .direct, case .keyPath(let keys) = c.lhs.kind, keys.count == 2,
             case .constant(let k) = c.rhs.kind, !k.isNull, Self.falseForNil.contains(c.op),
@@ -163,10 +160,11 @@ struct Lowering {
         let lhs = try resolve([keys[1]], from: a, destination, child, nullable: false, range: c.lhs.range)
         let rhs = try operand(c.rhs, scope)
         let condition = try leaf(lhs, c.op, rhs, c.options, negated: false, range: range, child)
-        let key = "\(scope.root.alias).\(ctx.q(column))"
-        let probe = dialect == .sqlite ? "+" + key : key
-        return "(\(key) IS NOT NULL AND \(probe) IN (SELECT \(a).\(ctx.q(destination.primaryKey)) FROM "
-            + "\(ctx.q(destination.table)) \(a) WHERE \(condition)))"
+        let key = SQLFragment.column(scope.root.alias, column)
+        let rows = SQLSelect(
+            .column(a, destination.primaryKey), from: .table(SQLTable(name: destination.table, alias: a)),
+            where: [condition])
+        return .and([.isNull(key, negated: true), .inSelect(hooks.unindexedKey(key), rows)])
     }
 
     /// `tags.name CONTAINS x` / `x IN tags.name`: some element equals x;
@@ -174,12 +172,12 @@ struct Lowering {
     private func membership(
         _ many: ToMany, _ value: Operand, _ options: ComparisonOptions, negated: Bool, range: SourceRange?,
         _ keyRange: SourceRange?, _ scope: Scope
-    ) throws(SQLLoweringError) -> String {
+    ) throws(SQLLoweringError) -> SQLFragment {
         if case .constant(let v) = value, v.isNull { return polarity(false, negated) }
         return try exists(many, scope, negated: negated, range: keyRange) { child throws(SQLLoweringError) in
             let equal = try self.leaf(
                 try self.element(many, child, range: keyRange), .equalTo, value, options, negated: false, range: range, child)
-            if case .column(let c) = value, c.nullable { return "\(equal) AND \(c.sql) IS NOT NULL" }
+            if case .column(let c) = value, c.nullable { return .and([equal, .isNull(c.sql, negated: true)], grouped: false) }
             return equal
         }
     }
@@ -336,12 +334,12 @@ struct Lowering {
                         entity: entity, key: components[i], range: range)
                 }
                 return .column(
-                    Column(sql: "\(alias).\(ctx.q(a.column))", type: a.type, nullable: nullable || a.isOptional,
+                    Column(sql: .column(alias, a.column), type: a.type, nullable: nullable || a.isOptional,
                            key: written))
             case .toOne(let r, let column, let destination):
                 if i == components.count - 1 {
                     return .column(
-                        Column(sql: "\(alias).\(ctx.q(column))", type: .integer, nullable: true, isRelationship: true,
+                        Column(sql: .column(alias, column), type: .integer, nullable: true, isRelationship: true,
                                key: written))
                 }
                 alias = scope.join(from: alias, r, column: column, to: destination, ctx)
@@ -379,33 +377,40 @@ struct Lowering {
 
     // MARK: - Subqueries
 
-    /// `FROM … WHERE <correlation>` for the rows of a to-many relationship,
-    /// with a scope for them.
-    private func rows(of many: ToMany, variable: String?, _ scope: Scope) -> (Scope, from: String, correlation: String) {
-        let r = keyedRows(of: many, variable: variable, scope)
-        let correlation = "\(r.key) = \(r.owner)" + (r.filter.map { " AND " + $0 } ?? "")
-        return (r.child, r.from, correlation)
-    }
-
-    /// The rows of a to-many relationship: the column holding the owner's
-    /// key (`key`), the owner's key (`owner`), and the discriminator test.
+    /// The rows of a to-many relationship: the source of a subquery over
+    /// them, the column holding the owner's key (`key`), the owner's key
+    /// (`owner`), and the discriminator test.
     private func keyedRows(of many: ToMany, variable: String?, _ scope: Scope)
-        -> (child: Scope, from: String, key: String, owner: String, filter: String?)
+        -> (child: Scope, from: SQLSelect.SQLSource?, key: SQLFragment, owner: SQLFragment, filter: SQLFragment?)
     {
         let a = ctx.alias()
         let child = Scope(entity: many.destination, alias: a, variable: variable, parent: scope)
-        let owner = "\(many.ownerAlias).\(ctx.q(many.owner.primaryKey))"
-        let filter = many.destination.discriminator.map { Scope.discriminate($0, alias: a, ctx) }
+        let owner = SQLFragment.column(many.ownerAlias, many.owner.primaryKey)
+        let filter = many.destination.discriminator.map { Scope.discriminate($0, alias: a) }
+        let table = SQLTable(name: many.destination.table, alias: a)
         switch many.relationship.kind {
         case .toMany(let inverse):
-            return (child, "\(ctx.q(many.destination.table)) \(a)", "\(a).\(ctx.q(inverse))", owner, filter)
-        case .manyToMany(let table, let source, let destination):
+            return (child, .table(table), .column(a, inverse), owner, filter)
+        case .manyToMany(let linkTable, let source, let destination):
             let link = ctx.alias()
-            let from = "\(ctx.q(table)) \(link) JOIN \(ctx.q(many.destination.table)) \(a) ON \(a).\(ctx.q(many.destination.primaryKey)) = \(link).\(ctx.q(destination))"
-            return (child, from, "\(link).\(ctx.q(source))", owner, filter)
+            let on = SQLFragment.binary(.column(a, many.destination.primaryKey), "=", .column(link, destination))
+            return (child, .join(SQLTable(name: linkTable, alias: link), SQLJoin(left: false, table: table, on: on)),
+                    .column(link, source), owner, filter)
         case .toOne:
-            return (child, "", dialect.falseLiteral, owner, filter)
+            return (child, nil, .boolean(false), owner, filter)
         }
+    }
+
+    /// A subquery over the rows of a to-many relationship that selects
+    /// `column` where the row belongs to the owner and meets `condition`.
+    private func correlated(
+        _ column: SQLFragment, of many: ToMany, variable: String?, _ scope: Scope,
+        _ condition: (Scope) throws(SQLLoweringError) -> SQLFragment?
+    ) throws(SQLLoweringError) -> SQLSelect {
+        let r = keyedRows(of: many, variable: variable, scope)
+        let inner = try condition(r.child)
+        let conditions = [.binary(r.key, "=", r.owner), r.filter, inner].compactMap { $0 }
+        return SQLSelect(column, from: r.from, joins: r.child.joins, where: conditions)
     }
 
     /// Whether some row of the relationship meets `condition`: as
@@ -416,19 +421,13 @@ struct Lowering {
     /// rows cannot turn into NULL.
     func exists(
         _ many: ToMany, _ scope: Scope, variable: String? = nil, negated: Bool, range: SourceRange?,
-        _ condition: (Scope) throws(SQLLoweringError) -> String?
-    ) throws(SQLLoweringError) -> String {
+        _ condition: (Scope) throws(SQLLoweringError) -> SQLFragment?
+    ) throws(SQLLoweringError) -> SQLFragment {
+        if negated { return .exists(try correlated(.integer(1), of: many, variable: variable, scope, condition), negated: true) }
         let r = keyedRows(of: many, variable: variable, scope)
         let inner = try condition(r.child)
         let conditions = [r.filter, inner].compactMap { $0 }
-        if negated {
-            var sql = "SELECT 1 FROM \(r.from)" + r.child.joins.joined() + " WHERE \(r.key) = \(r.owner)"
-            for c in conditions { sql += " AND " + c }
-            return "NOT EXISTS (" + sql + ")"
-        }
-        var sql = "SELECT \(r.key) FROM \(r.from)" + r.child.joins.joined()
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        return "\(r.owner) IN (" + sql + ")"
+        return .inSelect(r.owner, SQLSelect(r.key, from: r.from, joins: r.child.joins, where: conditions))
     }
 
     /// The collection operators with a SQL form: those that give one value
@@ -456,23 +455,24 @@ struct Lowering {
             }
             if case .manyToMany(let table, let source, _) = many.relationship.kind, many.destination.discriminator == nil {
                 let link = ctx.alias()
-                return Column(
-                    sql: "(SELECT COUNT(*) FROM \(ctx.q(table)) \(link) WHERE \(link).\(ctx.q(source)) = \(many.ownerAlias).\(ctx.q(many.owner.primaryKey)))",
-                    type: .integer, nullable: false, key: key)
+                let count = SQLSelect(
+                    .countAll, from: .table(SQLTable(name: table, alias: link)),
+                    where: [.binary(.column(link, source), "=", .column(many.ownerAlias, many.owner.primaryKey))])
+                return Column(sql: .subquery(count), type: .integer, nullable: false, key: key)
             }
-            let (child, from, correlation) = rows(of: many, variable: nil, scope)
-            return Column(
-                sql: "(SELECT COUNT(*) FROM \(from)" + child.joins.joined() + " WHERE \(correlation))", type: .integer,
-                nullable: false, key: key)
+            let count = try correlated(.countAll, of: many, variable: nil, scope) { _ in nil }
+            return Column(sql: .subquery(count), type: .integer, nullable: false, key: key)
         }
         guard !path.isEmpty else {
             throw error(.unsupported, "\(name) needs a key path after it, as in \(name).price", entity: many.owner, key: key,
                         range: range)
         }
-        let (child, from, correlation) = rows(of: many, variable: nil, scope)
-        guard case .column(let c) = try resolve(path, from: child.alias, child.entity, child, nullable: false, range: range),
-            !c.isRelationship
-        else {
+        var resolved: Operand?
+        var rows = try correlated(.countAll, of: many, variable: nil, scope) { child throws(SQLLoweringError) in
+            resolved = try resolve(path, from: child.alias, child.entity, child, nullable: false, range: range)
+            return nil
+        }
+        guard case .column(let c)? = resolved, !c.isRelationship else {
             throw error(.unsupported, "\(name) needs an attribute after it", entity: many.destination, range: range)
         }
         let numeric: Bool
@@ -498,36 +498,28 @@ struct Lowering {
             throw error(.typeMismatch, "\(name) needs numbers; \(c.key) is a date", entity: many.destination, key: c.key,
                         range: range)
         }
-        let value = c.type == .boolean && dialect == .postgreSQL ? "CAST(\(c.sql) AS INTEGER)" : c.sql
-        let select: String
+        let value = hooks.numeric(c.sql, c.type)
+        let select: SQLFragment
         let type: AttributeType
         var nullable = true
-        switch (op, dialect) {
-        case (.sum, .sqlite):
-            select = "TOTAL(\(value))"
+        switch op {
+        case .sum:
+            select = hooks.total(value)
             type = .double
             nullable = false
-        case (.sum, .postgreSQL):
-            select = "COALESCE(SUM(\(value)), 0)"
-            type = .double
-            nullable = false
-        case (.avg, .sqlite):
+        case .avg:
             // nil members count as 0 and stay in the denominator.
-            select = "TOTAL(\(value)) / NULLIF(COUNT(*), 0)"
+            select = hooks.average(value)
             type = .double
-        case (.avg, _):
-            select = "CAST(COALESCE(SUM(\(value)), 0) AS DOUBLE PRECISION) / NULLIF(COUNT(*), 0)"
-            type = .double
-        case (.min, _):
-            select = "MIN(\(value))"
+        case .min:
+            select = .function("MIN", [value])
             type = c.type
         default:
-            select = "MAX(\(value))"
+            select = .function("MAX", [value])
             type = c.type
         }
-        return Column(
-            sql: "(SELECT \(select) FROM \(from)" + child.joins.joined() + " WHERE \(correlation))", type: type,
-            nullable: nullable, key: key)
+        rows.columns = [(select, nil)]
+        return Column(sql: .subquery(rows), type: type, nullable: nullable, key: key)
     }
 
     /// `SUBQUERY(rel, $x, P).@count` as a scalar subquery.
@@ -539,10 +531,9 @@ struct Lowering {
                 .unsupported, "SUBQUERY needs a to-many relationship as its collection", entity: scope.entity,
                 range: collection.range ?? range)
         }
-        let (child, from, correlation) = rows(of: many, variable: variable, scope)
-        let condition = try predicate(inner, child, negated: false)
-        return Column(
-            sql: "(SELECT COUNT(*) FROM \(from)" + child.joins.joined() + " WHERE \(correlation) AND \(condition))",
-            type: .integer, nullable: false, key: "SUBQUERY")
+        let count = try correlated(.countAll, of: many, variable: variable, scope) { child throws(SQLLoweringError) in
+            try self.predicate(inner, child, negated: false)
+        }
+        return Column(sql: .subquery(count), type: .integer, nullable: false, key: "SUBQUERY")
     }
 }

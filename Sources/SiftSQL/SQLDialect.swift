@@ -1,10 +1,148 @@
-/// The SQL flavour a statement is written in.
-public enum SQLDialect: String, Sendable, Hashable, Codable, CaseIterable {
-    case sqlite
-    case postgreSQL = "postgres"
+import Sift
+
+/// The SQL flavour a statement is written in: ``sqlite`` or
+/// ``postgreSQL``.
+///
+/// Each dialect is one file (`SQLiteDialect.swift`,
+/// `PostgreSQLDialect.swift`) that overrides the hooks of
+/// ``SQLDialectHooks`` where it differs from standard SQL.
+public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    let hooks: any SQLDialectHooks
+
+    init(_ hooks: any SQLDialectHooks) { self.hooks = hooks }
+
+    /// SQLite, with the functions and collations `SiftSQLite` registers
+    /// (``SQLiteFunctions``).
+    public static let sqlite = SQLDialect(SQLiteDialect())
+    /// PostgreSQL 13 or later, with nothing to install.
+    public static let postgreSQL = SQLDialect(PostgreSQLDialect())
+
+    public static let allCases: [SQLDialect] = [.sqlite, .postgreSQL]
+
+    /// The dialect's name: `sqlite` or `postgres`.
+    public var rawValue: String { hooks.name }
+
+    /// The dialect named `rawValue` (`sqlite` or `postgres`).
+    public init?(rawValue: String) {
+        guard let d = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = d
+    }
+
+    public var description: String { rawValue }
+
+    public static func == (a: SQLDialect, b: SQLDialect) -> Bool { a.rawValue == b.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let d = SQLDialect(rawValue: name) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "unknown SQL dialect \(name)"))
+        }
+        self = d
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
 
     /// `name` as a quoted identifier, embedded quotes doubled.
-    public func quote(_ name: String) -> String {
+    public func quote(_ name: String) -> String { hooks.quote(name) }
+}
+
+/// A construct a dialect has no SQL for, with the reason.
+struct SQLDialectRefusal: Error {
+    var message: String
+}
+
+/// What a dialect decides: each hook has the standard SQL form as its
+/// default, and a dialect overrides only those it writes otherwise (as
+/// sqlglot's generators override the base generator's methods). Hooks
+/// that render take fragments and give fragments; hooks that bind values
+/// take the lowering's context.
+protocol SQLDialectHooks: Sendable {
+    /// The name `SQLDialect(rawValue:)` reads and the command line takes.
+    var name: String { get }
+
+    // MARK: Rendering
+
+    /// `name` as a quoted identifier.
+    func quote(_ name: String) -> String
+    /// The placeholder of the `n`th bound value (1-based).
+    func placeholder(_ n: Int) -> String
+    /// TRUE or FALSE.
+    func boolean(_ value: Bool) -> String
+    /// `a = b` where NULL equals NULL (negated: `a` is distinct from `b`).
+    func nullSafeEqual(_ a: SQLFragment, _ b: SQLFragment, negated: Bool) -> SQLFragment
+    /// True exactly where `condition` is not true (false or NULL).
+    func notTrue(_ condition: SQLFragment) -> SQLFragment
+    /// ` LIMIT … OFFSET …` after the ORDER BY clause.
+    func limitClause(limit: SQLFragment?, offset: SQLFragment?) -> SQLFragment
+    /// Whether ORDER BY terms say where NULLs go (`NULLS FIRST`); a dialect
+    /// that already sorts them first ascending and last descending, as the
+    /// in-memory sort does, leaves it out.
+    var writesNullsOrdering: Bool { get }
+
+    // MARK: Values
+
+    /// A boolean bound against a boolean column.
+    func booleanValue(_ value: Bool) -> SQLValue
+    /// A column as a number (a boolean one cast to an integer where
+    /// booleans are not numbers).
+    func numeric(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment
+    /// `lhs` differs from the bound `value` or `column` is NULL.
+    func notEqualOrNull(_ lhs: SQLFragment, _ value: SQLFragment, column: SQLFragment) -> SQLFragment
+    /// `lhs` equals one of `values` (of the column's `type`), bound.
+    func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment
+    /// A key compared in a membership test that the planner should not
+    /// answer from an index of its own (see `Lowering.toOneMembership`).
+    func unindexedKey(_ key: SQLFragment) -> SQLFragment
+
+    // MARK: Aggregates
+
+    /// The sum of `value` over the rows, 0 when there are none.
+    func total(_ value: SQLFragment) -> SQLFragment
+    /// The mean of `value`, nil members counting as 0; NULL for no rows.
+    func average(_ value: SQLFragment) -> SQLFragment
+
+    // MARK: Strings
+
+    /// A string column in the form compared under `options`.
+    func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment
+    /// A string column in code point order, for index ranges.
+    func codePointOrder(_ column: SQLFragment) -> SQLFragment
+    /// `lhs op rhs` for strings, ordered as `compare:options:` orders them.
+    func stringOrdering(
+        _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
+    ) -> SQLFragment
+    /// BEGINSWITH / ENDSWITH / CONTAINS with a non-empty needle.
+    func search(
+        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        negated: Bool, _ ctx: LoweringContext
+    ) -> SQLFragment
+    /// LIKE with `*`, `?` and backslash escapes, whole string.
+    func like(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    ) -> SQLFragment
+    /// MATCHES: the whole string matches the (checked) regular expression.
+    func matches(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    ) throws(SQLDialectRefusal) -> SQLFragment
+    /// A string column as an ORDER BY term sorted by `comparison`.
+    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(SQLDialectRefusal) -> SQLFragment
+
+    // MARK: Tables
+
+    /// The type of primary and foreign key columns.
+    var keyType: String { get }
+    /// The column type storing an attribute of `type`.
+    func columnType(_ type: AttributeType) -> String
+}
+
+extension SQLDialectHooks {
+    func quote(_ name: String) -> String {
         // Written straight into the string's storage: quoting happens for
         // every identifier of every statement.
         let count = name.utf8.count
@@ -30,11 +168,73 @@ public enum SQLDialect: String, Sendable, Hashable, Codable, CaseIterable {
         return out + "\""
     }
 
-    /// The placeholder of the `n`th parameter (1-based).
-    func placeholder(_ n: Int) -> String {
-        self == .sqlite ? "?\(n)" : "$\(n)"
+    func placeholder(_ n: Int) -> String { "$\(n)" }
+
+    func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    func nullSafeEqual(_ a: SQLFragment, _ b: SQLFragment, negated: Bool) -> SQLFragment {
+        .binary(a, negated ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM", b)
     }
 
-    var trueLiteral: String { self == .sqlite ? "1" : "TRUE" }
-    var falseLiteral: String { self == .sqlite ? "0" : "FALSE" }
+    func notTrue(_ condition: SQLFragment) -> SQLFragment {
+        .not(.function("COALESCE", [condition, .boolean(false)]))
+    }
+
+    func limitClause(limit: SQLFragment?, offset: SQLFragment?) -> SQLFragment {
+        var parts: [SQLFragment] = []
+        if let limit { parts += [.sql(" LIMIT "), limit] }
+        if let offset { parts += [.sql(" OFFSET "), offset] }
+        return .sequence(parts)
+    }
+
+    var writesNullsOrdering: Bool { true }
+
+    func booleanValue(_ value: Bool) -> SQLValue { .boolean(value) }
+
+    func numeric(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment {
+        type == .boolean ? .cast(column, "INTEGER") : column
+    }
+
+    func notEqualOrNull(_ lhs: SQLFragment, _ value: SQLFragment, column: SQLFragment) -> SQLFragment {
+        .or([.binary(lhs, "<>", value), .isNull(column, negated: false)])
+    }
+
+    func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment {
+        .inList(lhs, values.map(ctx.bind))
+    }
+
+    func unindexedKey(_ key: SQLFragment) -> SQLFragment { key }
+
+    func total(_ value: SQLFragment) -> SQLFragment {
+        .function("COALESCE", [.function("SUM", [value]), .integer(0)])
+    }
+
+    func average(_ value: SQLFragment) -> SQLFragment {
+        .binary(.cast(total(value), "DOUBLE PRECISION"), "/", .function("NULLIF", [.countAll, .integer(0)]))
+    }
+
+    func codePointOrder(_ column: SQLFragment) -> SQLFragment { column }
+
+    var keyType: String { "BIGINT" }
+
+    func columnType(_ type: AttributeType) -> String { standardColumnType(type) }
+
+    /// The standard SQL type for `type`, which a dialect's `columnType`
+    /// falls back on.
+    func standardColumnType(_ type: AttributeType) -> String {
+        switch type {
+        case .integer: return keyType
+        case .double, .decimal, .date(.referenceSeconds), .date(.unixSeconds): return "DOUBLE PRECISION"
+        case .string, .uuid(.text), .date(.iso8601): return "TEXT"
+        case .boolean: return "BOOLEAN"
+        case .uuid(.bytes), .blob, .unsupported: return "BLOB"
+        }
+    }
+}
+
+/// One side of a string operation: SQL (a column or subquery) or a
+/// constant to bind.
+enum TextSide {
+    case column(SQLFragment)
+    case text(bound: String)
 }

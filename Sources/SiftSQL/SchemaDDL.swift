@@ -6,19 +6,20 @@ extension Schema {
     /// keeps its own tables.
     public func createStatements(dialect: SQLDialect) -> [String] {
         let q = dialect.quote
+        let hooks = dialect.hooks
         var tables: [(name: String, columns: [(String, String)])] = []
         var indexes: [(table: String, column: String)] = []
         func add(_ table: String, _ column: String, _ type: String) {
             guard let i = tables.firstIndex(where: { $0.name == table }) else { return }
             if !tables[i].columns.contains(where: { $0.0 == column }) { tables[i].columns.append((column, type)) }
         }
-        let key = dialect == .sqlite ? "INTEGER" : "BIGINT"
+        let key = hooks.keyType
         for e in entities where !tables.contains(where: { $0.name == e.table }) {
             tables.append((e.table, [(e.primaryKey, key + " PRIMARY KEY")]))
         }
         for e in entities {
             if let d = e.discriminator { add(e.table, d.column, key) }
-            for a in e.attributes { add(e.table, a.column, Self.columnType(a.type, dialect)) }
+            for a in e.attributes { add(e.table, a.column, hooks.columnType(a.type)) }
             for r in e.relationships {
                 switch r.kind {
                 case .toOne(let column):
@@ -46,25 +47,5 @@ extension Schema {
             out.append("CREATE INDEX \(q(table + "_" + column)) ON \(q(table)) (\(q(column)))")
         }
         return out
-    }
-
-    static func columnType(_ type: AttributeType, _ dialect: SQLDialect) -> String {
-        switch (type, dialect) {
-        case (.integer, .sqlite): return "INTEGER"
-        case (.integer, .postgreSQL): return "BIGINT"
-        case (.double, .sqlite), (.decimal, .sqlite): return "REAL"
-        case (.double, .postgreSQL), (.decimal, .postgreSQL): return "DOUBLE PRECISION"
-        case (.string, _), (.uuid(.text), _): return "TEXT"
-        case (.uuid(.bytes), .sqlite): return "BLOB"
-        case (.uuid(.bytes), .postgreSQL): return "BYTEA"
-        case (.boolean, .sqlite): return "INTEGER"
-        case (.boolean, .postgreSQL): return "BOOLEAN"
-        case (.date(.iso8601), _): return "TEXT"
-        case (.date, .sqlite): return "REAL"
-        case (.date, .postgreSQL): return "DOUBLE PRECISION"
-        case (.blob, .sqlite): return "BLOB"
-        case (.blob, .postgreSQL), (.unsupported, .postgreSQL): return "BYTEA"
-        case (.unsupported, .sqlite): return "BLOB"
-        }
     }
 }

@@ -7,12 +7,10 @@ final class LoweringContext {
     let dialect: SQLDialect
     let source: String
     let options: SQLLoweringOptions
+    /// The values bound so far, in the order they were made: for the
+    /// limit on their number and the check for NUL characters.
     private(set) var bindings: [SQLValue] = []
     private var aliasCount = 0
-    /// The last BEGINSWITH lowered to more than one index range, as its
-    /// condition and the disjoint ranges whose OR it is (see
-    /// `Lowering.conjuncts`).
-    var prefixRanges: (condition: String, ranges: [String])?
 
     init(schema: Schema, dialect: SQLDialect, source: String, options: SQLLoweringOptions) {
         self.schema = schema
@@ -24,10 +22,11 @@ final class LoweringContext {
     /// Whether more values are bound than ``SQLLoweringOptions/maximumBindings``.
     var bindingsOverLimit: Bool { bindings.count > options.maximumBindings }
 
-    /// Binds `value` and returns its placeholder.
-    func bind(_ value: SQLValue) -> String {
+    /// `value` as a parameter; its placeholder is numbered when the
+    /// statement is rendered.
+    func bind(_ value: SQLValue) -> SQLFragment {
         bindings.append(value)
-        return dialect.placeholder(bindings.count)
+        return .parameter(SQLParameter(id: bindings.count, value: value))
     }
 
     /// A fresh table alias: `t0`, `t1`, …
@@ -36,7 +35,8 @@ final class LoweringContext {
         return "t\(aliasCount)"
     }
 
-    func q(_ identifier: String) -> String { dialect.quote(identifier) }
+    /// The dialect's hooks.
+    var hooks: any SQLDialectHooks { dialect.hooks }
 
     func entity(_ name: String) -> Entity? { schema.entity(named: name) }
 }
@@ -50,7 +50,7 @@ final class Scope {
     /// The `SUBQUERY` variable naming this scope's rows, if any.
     let variable: String?
     let parent: Scope?
-    private(set) var joins: [String] = []
+    private(set) var joins: [SQLJoin] = []
     private var joined: [String: String] = [:]
 
     init(entity: Entity, alias: String, variable: String? = nil, parent: Scope? = nil) {
@@ -66,9 +66,9 @@ final class Scope {
         let key = from + "." + r.name
         if let existing = joined[key] { return existing }
         let a = ctx.alias()
-        var on = "\(a).\(ctx.q(destination.primaryKey)) = \(from).\(ctx.q(column))"
-        if let d = destination.discriminator { on += " AND " + Scope.discriminate(d, alias: a, ctx) }
-        joins.append(" LEFT JOIN \(ctx.q(destination.table)) \(a) ON \(on)")
+        var on: [SQLFragment] = [.binary(.column(a, destination.primaryKey), "=", .column(from, column))]
+        if let d = destination.discriminator { on.append(Scope.discriminate(d, alias: a)) }
+        joins.append(SQLJoin(left: true, table: SQLTable(name: destination.table, alias: a), on: .and(on, grouped: false)))
         joined[key] = a
         return a
     }
@@ -91,16 +91,16 @@ final class Scope {
 
     /// `alias.Z_ENT IN (…)` for entities sharing a table. The numbers come
     /// from the schema and are written as integers.
-    static func discriminate(_ d: Discriminator, alias: String, _ ctx: LoweringContext) -> String {
-        if d.values.count == 1 { return "\(alias).\(ctx.q(d.column)) = \(d.values[0])" }
-        return "\(alias).\(ctx.q(d.column)) IN (" + d.values.map(String.init).joined(separator: ", ") + ")"
+    static func discriminate(_ d: Discriminator, alias: String) -> SQLFragment {
+        if d.values.count == 1 { return .binary(.column(alias, d.column), "=", .integer(d.values[0])) }
+        return .inList(.column(alias, d.column), d.values.map(SQLFragment.integer))
     }
 }
 
 /// A value in SQL: a column or a scalar subquery, with the storage type that
 /// decides how constants are bound against it.
 struct Column {
-    var sql: String
+    var sql: SQLFragment
     var type: AttributeType
     var nullable: Bool
     /// A to-one relationship's key column: it can only be compared with nil.

@@ -288,7 +288,7 @@ struct InjectionTests {
                     switch dialect {
                     case .sqlite:
                         #expect(try store.sqliteIDs(statement) == expected, "\(label) on SQLite\n\(statement)")
-                    case .postgreSQL:
+                    default:
                         guard let pg = store.postgres else { continue }
                         #expect(try store.postgresIDs(statement, pg) == expected, "\(label) on PostgreSQL\n\(statement)")
                     }

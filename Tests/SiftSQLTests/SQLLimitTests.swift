@@ -59,7 +59,7 @@ struct SQLLimitTests {
         case .sqlite:
             guard let db else { return }
             #expect(try db.read { try Int.fetchAll($0, sql: statement.sql, arguments: statement.arguments) } == expected)
-        case .postgreSQL:
+        default:
             guard let pg else { return }
             #expect(try pg.query(statement).map { $0.first ?? .null } == expected.map { SQLValue.integer(Int64($0)) })
         }

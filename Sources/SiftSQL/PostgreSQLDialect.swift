@@ -1,0 +1,256 @@
+import Sift
+
+/// PostgreSQL: standard SQL for placeholders (`$N`), booleans, null-safe
+/// equality, aggregates and NULL ordering; strings folded with built-in
+/// functions (`normalize`, `lower`, `upper`, `regexp_replace`) and compared
+/// in code point order (`COLLATE "C"`), lists bound as one array
+/// (`= ANY($1)`), and MATCHES translated to POSIX regular expressions where
+/// their meaning is the same.
+struct PostgreSQLDialect: SQLDialectHooks {
+    var name: String { "postgres" }
+
+    /// Code point order, as `compare:` without options orders strings.
+    static let codePoints = "\"C\""
+
+    func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment {
+        // One element type for the array: integers become doubles when
+        // the column or another member is a double.
+        let real = type == .double || type == .decimal || values.contains { if case .real = $0 { true } else { false } }
+        if real, type == .integer || type == .double || type == .decimal {
+            let reals = values.map { v -> SQLValue in
+                if case .integer(let i) = v { return .real(Double(i)) }
+                return v
+            }
+            let column = type == .integer ? SQLFragment.cast(lhs, "DOUBLE PRECISION") : lhs
+            return .binary(column, "=", .function("ANY", [ctx.bind(.array(reals))]))
+        }
+        return .binary(lhs, "=", .function("ANY", [ctx.bind(.array(values))]))
+    }
+
+    func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment {
+        if options.contains(.normalized) { return column }
+        var s = column
+        if options.contains(.caseInsensitive) {
+            // As Swift's uppercased().lowercased(): İ lowers to i + U+0307,
+            // and ß folds to ss (PostgreSQL's upper and lower keep it).
+            let dotted = SQLFragment.function("replace", [s, .sql("chr(304)"), .sql("'i' || chr(775)")])
+            s = .function("replace", [.function("lower", [.function("upper", [dotted])]), .sql("chr(223)"), .sql("'ss'")])
+        }
+        s = .function("normalize", [s, .sql("NFD")])
+        if options.contains(.diacriticInsensitive) {
+            s = .function("regexp_replace", [s, .sql("'\(Self.combiningMarks)'"), .sql("''"), .sql("'g'")])
+        }
+        return s
+    }
+
+    /// The combining-mark blocks stripped for `[d]`: the Latin, Greek and
+    /// Cyrillic marks (other scripts' marks are kept).
+    static let combiningMarks = "[\\u0300-\\u036F\\u0483-\\u0489\\u1AB0-\\u1AFF\\u1DC0-\\u1DFF\\u20D0-\\u20FF\\uFE20-\\uFE2F]"
+
+    func codePointOrder(_ column: SQLFragment) -> SQLFragment { .group(.collate(column, Self.codePoints)) }
+
+    /// A column folded, a constant folded now as the evaluator folds it.
+    private func side(_ s: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext) -> SQLFragment {
+        switch s {
+        case .column(let sql): return fold(sql, options)
+        case .text(let t): return ctx.bind(.text(StringOperations.folded(t, options)))
+        }
+    }
+
+    func stringOrdering(
+        _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
+    ) -> SQLFragment {
+        .binary(codePointOrder(fold(lhs, options)), op, side(rhs, options, ctx))
+    }
+
+    /// A constant needle as a LIKE pattern in code point order; a column
+    /// needle with the string functions (an empty one matches nothing).
+    func search(
+        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        negated: Bool, _ ctx: LoweringContext
+    ) -> SQLFragment {
+        let h = side(haystack, options, ctx)
+        let condition: SQLFragment
+        if case .text(let n) = needle {
+            let escaped = Self.likeEscaped(StringOperations.folded(n, options))
+            let pattern: String
+            switch kind {
+            case .prefix: pattern = escaped + "%"
+            case .suffix: pattern = "%" + escaped
+            case .substring: pattern = "%" + escaped + "%"
+            }
+            condition = .like(codePointOrder(h), ctx.bind(.text(pattern)))
+        } else {
+            let n = side(needle, options, ctx)
+            let found: SQLFragment
+            switch kind {
+            case .prefix: found = .function("starts_with", [h, n])
+            case .suffix: found = .binary(.function("right", [h, .function("length", [n])]), "=", n)
+            case .substring: found = .binary(.function("strpos", [h, n]), ">", .integer(0))
+            }
+            condition = .and([found, .binary(n, "<>", .sql("''"))])
+        }
+        return negated ? notTrue(condition) : condition
+    }
+
+    /// `%`, `_` and `\` escaped for `LIKE … ESCAPE '\'`.
+    static func likeEscaped(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars {
+            if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
+            out.unicodeScalars.append(ch)
+        }
+        return out
+    }
+
+    func like(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    ) -> SQLFragment {
+        var translated = ""
+        for element in StringOperations.likeElements(pattern, options) {
+            switch element {
+            case .literal(let u): translated += Self.likeEscaped(String(u))
+            case .one: translated += "_"
+            case .any: translated += "%"
+            }
+        }
+        let condition = SQLFragment.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))
+        return negated ? notTrue(condition) : condition
+    }
+
+    func matches(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    ) throws(SQLDialectRefusal) -> SQLFragment {
+        let folding = Lowering.folds(options) && options.contains(.diacriticInsensitive)
+        let source = folding ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern
+        guard let translated = POSIXRegex.translate(source) else {
+            throw SQLDialectRefusal(
+                message: "MATCHES on PostgreSQL takes literal characters, ., [...] sets, groups, | and quantifiers; this pattern has a construct whose meaning differs there")
+        }
+        let subject = folding ? fold(column, [.diacriticInsensitive]) : column
+        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
+        let condition = SQLFragment.binary(subject, caseless ? "~*" : "~", ctx.bind(.text("^(?:" + translated + ")$")))
+        return negated ? notTrue(condition) : condition
+    }
+
+    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(SQLDialectRefusal) -> SQLFragment {
+        switch comparison {
+        case .compare: return codePointOrder(fold(column, []))
+        case .caseInsensitive: return codePointOrder(fold(column, [.caseInsensitive]))
+        case .localized: return .group(.collate(column, "\"und-x-icu\""))
+        case .localizedCaseInsensitive: return .group(.collate(.function("lower", [column]), "\"und-x-icu\""))
+        case .localizedStandard:
+            throw SQLDialectRefusal(
+                message: "localizedStandardCompare: has no PostgreSQL collation built in; sort with localizedCompare: or in memory")
+        }
+    }
+
+    func columnType(_ type: AttributeType) -> String {
+        switch type {
+        case .uuid(.bytes), .blob, .unsupported: return "BYTEA"
+        default: return standardColumnType(type)
+        }
+    }
+}
+
+
+/// The part of PCRE2's syntax whose meaning PostgreSQL's regular
+/// expressions share, translated: literal characters, escaped punctuation,
+/// `.` (not matching a newline, as in PCRE2), bracket sets of literal
+/// characters and ranges, groups, `|`, and the quantifiers `* + ? {m,n}`
+/// (greedy or lazy). Anything else (classes such as `\d`, look-around,
+/// back-references, anchors, possessive quantifiers, inline options) is
+/// refused.
+enum POSIXRegex {
+    static func translate(_ pattern: String) -> String? {
+        let s = Array(pattern.unicodeScalars)
+        var out = ""
+        var i = 0
+        var lastWasQuantifier = false
+        var canQuantify = false
+        while i < s.count {
+            let c = s[i]
+            switch c {
+            case "\\":
+                guard i + 1 < s.count else { return nil }
+                let n = s[i + 1]
+                guard n.isASCII, !n.properties.isAlphabetic, !("0"..."9").contains(n), n != " " else { return nil }
+                out += "\\" + String(n)
+                i += 2
+                lastWasQuantifier = false
+                canQuantify = true
+                continue
+            case ".":
+                out += "[^\\n]"
+                canQuantify = true
+                lastWasQuantifier = false
+            case "[":
+                var j = i + 1
+                var set = "["
+                if j < s.count, s[j] == "^" { return nil }  // negated sets differ on newlines
+                if j < s.count, s[j] == "]" {
+                    set += "\\]"
+                    j += 1
+                }
+                while j < s.count, s[j] != "]" {
+                    let m = s[j]
+                    if m == "[" || m == "\\" || m == "&" || m == "~" { return nil }
+                    set.unicodeScalars.append(m)
+                    j += 1
+                }
+                guard j < s.count else { return nil }
+                out += set + "]"
+                i = j + 1
+                canQuantify = true
+                lastWasQuantifier = false
+                continue
+            case "(":
+                if i + 1 < s.count, s[i + 1] == "?" { return nil }
+                out += "("
+                canQuantify = false
+                lastWasQuantifier = false
+            case ")", "|":
+                out.unicodeScalars.append(c)
+                canQuantify = c == ")"
+                lastWasQuantifier = false
+            case "*", "+", "?":
+                if lastWasQuantifier {
+                    guard c == "?" else { return nil }  // lazy is fine; possessive is not
+                    out += "?"
+                    lastWasQuantifier = false
+                    canQuantify = false
+                    break
+                }
+                guard canQuantify else { return nil }
+                out.unicodeScalars.append(c)
+                lastWasQuantifier = true
+            case "{":
+                guard canQuantify, !lastWasQuantifier else { return nil }
+                var j = i + 1
+                var body = ""
+                while j < s.count, s[j] != "}" {
+                    guard ("0"..."9").contains(s[j]) || s[j] == "," else { return nil }
+                    body.unicodeScalars.append(s[j])
+                    j += 1
+                }
+                guard j < s.count, !body.isEmpty, body.first != ",",
+                    body.split(separator: ",", omittingEmptySubsequences: false).count <= 2,
+                    body.split(separator: ",").allSatisfy({ (Int($0) ?? 1000) <= 255 })
+                else { return nil }
+                out += "{" + body + "}"
+                i = j + 1
+                lastWasQuantifier = true
+                continue
+            case "^", "$", "}", "]":
+                return nil
+            default:
+                if c.properties.isWhitespace && c != " " { return nil }
+                out.unicodeScalars.append(c)
+                canQuantify = true
+                lastWasQuantifier = false
+            }
+            i += 1
+        }
+        return out
+    }
+}

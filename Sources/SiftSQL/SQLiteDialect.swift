@@ -1,0 +1,152 @@
+import Sift
+
+/// The names of the functions and collations the SQLite dialect calls.
+/// `SiftSQLite` registers them on every connection it opens (or on a
+/// user's own database); they run the evaluator's own string code.
+public enum SQLiteFunctions {
+    /// `sift_fold(text, options)`: the folded form of `text` under the
+    /// option bits (`[c]` 1, `[d]` 2, `[n]` 4): equal folded forms mean
+    /// equal strings under the options.
+    public static let fold = "sift_fold"
+    /// `sift_compare(a, b, options)`: -1, 0 or 1, as `compare:options:`;
+    /// NULL when either is NULL.
+    public static let compare = "sift_compare"
+    /// `sift_search(haystack, needle, kind, options)`: 1 or 0, for prefix
+    /// (0), suffix (1) and substring (2) searches; 0 when either is NULL.
+    public static let search = "sift_search"
+    /// `sift_like(text, pattern, options)`: 1 or 0; 0 for NULL.
+    public static let like = "sift_like"
+    /// `sift_matches(text, pattern, options)`: 1 or 0 (PCRE2, whole
+    /// string); 0 for NULL.
+    public static let matches = "sift_matches"
+    /// The collation of each sort comparison.
+    public static func collation(_ comparison: SortKey.Comparison) -> String {
+        switch comparison {
+        case .compare: return "sift_compare"
+        case .caseInsensitive: return "sift_case_insensitive"
+        case .localized: return "sift_localized"
+        case .localizedCaseInsensitive: return "sift_localized_case_insensitive"
+        case .localizedStandard: return "sift_localized_standard"
+        }
+    }
+
+    /// The option bits passed to the functions (`[l]` changes nothing).
+    static func bits(_ options: ComparisonOptions) -> SQLFragment {
+        .integer(Int(options.intersection([.caseInsensitive, .diacriticInsensitive, .normalized]).rawValue))
+    }
+}
+
+/// SQLite: numbered `?N` placeholders, booleans as 0 and 1, `IS` for
+/// null-safe equality, and the string operations as calls of the
+/// functions in ``SQLiteFunctions``, which never answer NULL.
+struct SQLiteDialect: SQLDialectHooks {
+    var name: String { "sqlite" }
+
+    func placeholder(_ n: Int) -> String { "?\(n)" }
+
+    func boolean(_ value: Bool) -> String { value ? "1" : "0" }
+
+    func nullSafeEqual(_ a: SQLFragment, _ b: SQLFragment, negated: Bool) -> SQLFragment {
+        .binary(a, negated ? "IS NOT" : "IS", b)
+    }
+
+    /// An OFFSET needs a LIMIT before it: -1 is none.
+    func limitClause(limit: SQLFragment?, offset: SQLFragment?) -> SQLFragment {
+        var parts: [SQLFragment] = []
+        if let limit {
+            parts += [.sql(" LIMIT "), limit]
+        } else if offset != nil {
+            parts.append(.sql(" LIMIT -1"))
+        }
+        if let offset { parts += [.sql(" OFFSET "), offset] }
+        return .sequence(parts)
+    }
+
+    /// SQLite sorts NULL first ascending and last descending already.
+    var writesNullsOrdering: Bool { false }
+
+    func booleanValue(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+
+    func numeric(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment { column }
+
+    func notEqualOrNull(_ lhs: SQLFragment, _ value: SQLFragment, column: SQLFragment) -> SQLFragment {
+        .binary(lhs, "IS NOT", value)
+    }
+
+    /// Up to 32 members as a list of placeholders; more as one JSON array
+    /// read with `json_each`, which keeps the statement short and bound as
+    /// one value.
+    func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment {
+        if values.count > 32, let json = SQLValue.jsonArray(values) {
+            return .inSelect(lhs, SQLSelect(.sql("value"), from: .fragment(.function("json_each", [ctx.bind(.text(json))]))))
+        }
+        return .inList(lhs, values.map(ctx.bind))
+    }
+
+    /// `+key`: SQLite then does not plan an OR with other conditions as a
+    /// union of index searches.
+    func unindexedKey(_ key: SQLFragment) -> SQLFragment { .sequence([.sql("+"), key]) }
+
+    func total(_ value: SQLFragment) -> SQLFragment { .function("TOTAL", [value]) }
+
+    func average(_ value: SQLFragment) -> SQLFragment {
+        .binary(total(value), "/", .function("NULLIF", [.countAll, .integer(0)]))
+    }
+
+    func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment {
+        .function(SQLiteFunctions.fold, [column, SQLiteFunctions.bits(options)])
+    }
+
+    /// The functions fold both sides themselves: a constant is bound as
+    /// written.
+    private func side(_ s: TextSide, _ ctx: LoweringContext) -> SQLFragment {
+        switch s {
+        case .column(let sql): return sql
+        case .text(let t): return ctx.bind(.text(t))
+        }
+    }
+
+    func stringOrdering(
+        _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
+    ) -> SQLFragment {
+        .binary(.function(SQLiteFunctions.compare, [lhs, side(rhs, ctx), SQLiteFunctions.bits(options)]), op, .integer(0))
+    }
+
+    func search(
+        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        negated: Bool, _ ctx: LoweringContext
+    ) -> SQLFragment {
+        let call = SQLFragment.function(
+            SQLiteFunctions.search, [side(haystack, ctx), side(needle, ctx), .integer(kind.rawValue), SQLiteFunctions.bits(options)])
+        return negated ? .not(call) : call
+    }
+
+    func like(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    ) -> SQLFragment {
+        let call = SQLFragment.function(SQLiteFunctions.like, [column, ctx.bind(.text(pattern)), SQLiteFunctions.bits(options)])
+        return negated ? .not(call) : call
+    }
+
+    func matches(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    ) throws(SQLDialectRefusal) -> SQLFragment {
+        let call = SQLFragment.function(SQLiteFunctions.matches, [column, ctx.bind(.text(pattern)), SQLiteFunctions.bits(options)])
+        return negated ? .not(call) : call
+    }
+
+    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(SQLDialectRefusal) -> SQLFragment {
+        .collate(column, SQLiteFunctions.collation(comparison))
+    }
+
+    /// `INTEGER PRIMARY KEY` makes the key the row id.
+    var keyType: String { "INTEGER" }
+
+    func columnType(_ type: AttributeType) -> String {
+        switch type {
+        case .double, .decimal, .date(.referenceSeconds), .date(.unixSeconds): return "REAL"
+        case .boolean: return "INTEGER"
+        default: return standardColumnType(type)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Sift
+import XCTest
+
+@testable import SiftSQL
+
+/// The fragment tree, the generation context and the dialect hooks.
+final class SQLFragmentTests: XCTestCase {
+    /// The numbers of the placeholders of `sql`, in the order they appear.
+    func placeholders(_ sql: String) -> [Int] {
+        var numbers: [Int] = []
+        var digits = ""
+        var inPlaceholder = false
+        for ch in sql + " " {
+            if inPlaceholder, ch.isNumber {
+                digits.append(ch)
+                continue
+            }
+            if inPlaceholder, let n = Int(digits) { numbers.append(n) }
+            inPlaceholder = ch == "?" || ch == "$"
+            digits = ""
+        }
+        return numbers
+    }
+
+    /// Placeholders are numbered where they first appear, so that a
+    /// statement reads ?1, ?2, ?3 … from left to right; a value that
+    /// appears twice (the exact check that every other spelling of a
+    /// BEGINSWITH prefix shares, in each count of the sum) keeps its number.
+    func testPlaceholdersNumberedInReadingOrder() throws {
+        for dialect in SQLDialect.allCases {
+            for format in ["code BEGINSWITH 'ANN'", "title BEGINSWITH 'Ka' AND year > 3", "author.name BEGINSWITH 'ab'"] {
+                let request = Sift.FetchRequest(entity: "Book", filter: try Filter(format))
+                for statement in [try request.sql(in: Library.schema, dialect: dialect).statement,
+                                  try request.countSQL(in: Library.schema, dialect: dialect)] {
+                    let numbers = placeholders(statement.sql)
+                    var firsts: [Int] = []
+                    for n in numbers where !firsts.contains(n) { firsts.append(n) }
+                    XCTAssertEqual(firsts, Array(1...statement.bindings.count), "\(format) (\(dialect)): \(statement)")
+                }
+            }
+        }
+    }
+
+    /// One parameter at two places is one bound value under one number.
+    func testSharedParameterIsBoundOnce() {
+        let p = SQLFragment.parameter(SQLParameter(id: 7, value: .text("x")))
+        let q = SQLFragment.parameter(SQLParameter(id: 3, value: .integer(2)))
+        let fragment = SQLFragment.or([.binary(.column("t0", "a"), "=", p), .binary(.column("t0", "b"), "=", q),
+                                       .binary(.column("t0", "c"), "=", p)])
+        let sqlite = SQLGenerationContext.statement(fragment, dialect: .sqlite)
+        XCTAssertEqual(sqlite.sql, #"(t0."a" = ?1 OR t0."b" = ?2 OR t0."c" = ?1)"#)
+        XCTAssertEqual(sqlite.bindings, [.text("x"), .integer(2)])
+        let postgres = SQLGenerationContext.statement(fragment, dialect: .postgreSQL)
+        XCTAssertEqual(postgres.sql, #"(t0."a" = $1 OR t0."b" = $2 OR t0."c" = $1)"#)
+    }
+
+    /// A count adds the counts of BEGINSWITH's disjoint ranges only where the
+    /// condition is that OR itself, as the fragment says, not under NOT or
+    /// inside another condition.
+    func testCountSplitsOnlyTheRangesThemselves() throws {
+        func count(_ format: String) throws -> String {
+            try Sift.FetchRequest(entity: "Book", filter: try Filter(format)).countSQL(in: Library.schema, dialect: .sqlite).sql
+        }
+        XCTAssertTrue(try count("code BEGINSWITH 'ANN'").hasPrefix("SELECT (SELECT COUNT(*)"))
+        XCTAssertTrue(try count("NOT NOT code BEGINSWITH 'ANN' AND TRUEPREDICATE").hasPrefix("SELECT (SELECT COUNT(*)"))
+        XCTAssertTrue(try count("NOT code BEGINSWITH 'ANN'").hasPrefix("SELECT COUNT(*) FROM"))
+        XCTAssertTrue(try count("code BEGINSWITH 'ANN' OR year > 3").hasPrefix("SELECT COUNT(*) FROM"))
+        XCTAssertEqual(try count("TRUEPREDICATE"), #"SELECT COUNT(*) FROM "books" t0"#)
+        XCTAssertEqual(try count("FALSEPREDICATE"), #"SELECT COUNT(*) FROM "books" t0 WHERE 0"#)
+    }
+
+    /// A dialect is one type: this one writes `:N` placeholders and keeps
+    /// SQLite's string functions, and the statement follows it.
+    struct ColonDialect: SQLDialectHooks {
+        let strings = SQLiteDialect()
+        var name: String { "colon" }
+        func placeholder(_ n: Int) -> String { ":\(n)" }
+        func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment { strings.fold(column, options) }
+        func stringOrdering(
+            _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
+        ) -> SQLFragment { strings.stringOrdering(lhs, op, rhs, options, ctx) }
+        func search(
+            _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+            negated: Bool, _ ctx: LoweringContext
+        ) -> SQLFragment { strings.search(haystack, needle, kind, options, negated: negated, ctx) }
+        func like(
+            _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+        ) -> SQLFragment { strings.like(column, pattern, options, negated: negated, ctx) }
+        func matches(
+            _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+        ) throws(SQLDialectRefusal) -> SQLFragment { try strings.matches(column, pattern, options, negated: negated, ctx) }
+        func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(SQLDialectRefusal) -> SQLFragment {
+            try strings.sortTerm(column, comparison)
+        }
+    }
+
+    func testThirdDialect() throws {
+        let dialect = SQLDialect(ColonDialect())
+        let request = Sift.FetchRequest(
+            entity: "Book", filter: try Filter("year != 3 AND author.active == YES AND NOT title ==[c] 'a'"),
+            sort: [SortKey("price", ascending: false)], offset: 2)
+        XCTAssertEqual(
+            try request.sql(in: Library.schema, dialect: dialect).statement.sql,
+            #"SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 "#
+                + #"WHERE (t0."year" <> :1 OR t0."year" IS NULL) AND (t0."author_id" IS NOT NULL AND t0."author_id" IN "#
+                + #"(SELECT t1."id" FROM "authors" t1 WHERE t1."active" = :2)) AND sift_fold(t0."title", 1) <> :3 "#
+                + #"ORDER BY t0."price" DESC NULLS LAST, t0."id" OFFSET :4"#)
+        XCTAssertEqual(Schema([Library.schema.entity(named: "Author")!]).createStatements(dialect: dialect),
+                       [#"CREATE TABLE "authors" ("id" BIGINT PRIMARY KEY, "name" TEXT, "age" BIGINT, "rating" DOUBLE PRECISION, "active" BOOLEAN, "born" DOUBLE PRECISION)"#])
+    }
+
+    /// `SQLDialect` keeps the behaviour of the enum it was: its raw value,
+    /// Codable as that string, equality, hashing and its list of cases.
+    func testDialectValue() throws {
+        XCTAssertEqual(SQLDialect.allCases.map(\.rawValue), ["sqlite", "postgres"])
+        XCTAssertEqual(SQLDialect(rawValue: "postgres"), .postgreSQL)
+        XCTAssertNil(SQLDialect(rawValue: "mysql"))
+        XCTAssertEqual(Set(SQLDialect.allCases + [.sqlite]).count, 2)
+        let json = try JSONEncoder().encode([SQLDialect.sqlite, .postgreSQL])
+        XCTAssertEqual(String(decoding: json, as: UTF8.self), #"["sqlite","postgres"]"#)
+        XCTAssertEqual(try JSONDecoder().decode([SQLDialect].self, from: json), [.sqlite, .postgreSQL])
+        XCTAssertThrowsError(try JSONDecoder().decode([SQLDialect].self, from: Data(#"["mysql"]"#.utf8)))
+    }
+}
