@@ -148,14 +148,12 @@ struct FetchLowering {
                     // The ranges are disjoint and their OR is the condition,
                     // so the counts add up to the count. Their placeholders
                     // name the same bound values.
-                    var sum: [SQLFragment] = []
-                    for r in ranges {
+                    let counts = ranges.map { r -> SQLFragment in
                         var c = conditions
                         c[first + i] = r
-                        if !sum.isEmpty { sum.append(.sql(" + ")) }
-                        sum.append(.subquery(count(c)))
+                        return .subquery(count(c))
                     }
-                    select = SQLSelect(.sequence(sum), from: nil)
+                    select = SQLSelect(counts.dropFirst().reduce(counts[0]) { .binary($0, "+", $1) }, from: nil)
                 } else {
                     select = count(conditions)
                 }

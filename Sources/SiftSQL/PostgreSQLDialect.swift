@@ -33,15 +33,18 @@ struct PostgreSQLDialect: SQLDialectHooks {
         if options.contains(.caseInsensitive) {
             // As Swift's uppercased().lowercased(): İ lowers to i + U+0307,
             // and ß folds to ss (PostgreSQL's upper and lower keep it).
-            let dotted = SQLFragment.function("replace", [s, .sql("chr(304)"), .sql("'i' || chr(775)")])
-            s = .function("replace", [.function("lower", [.function("upper", [dotted])]), .sql("chr(223)"), .sql("'ss'")])
+            let dotted = SQLFragment.function("replace", [s, Self.chr(304), .binary(.literal("i"), "||", Self.chr(775))])
+            s = .function("replace", [.function("lower", [.function("upper", [dotted])]), Self.chr(223), .literal("ss")])
         }
         s = .function("normalize", [s, .sql("NFD")])
         if options.contains(.diacriticInsensitive) {
-            s = .function("regexp_replace", [s, .sql("'\(Self.combiningMarks)'"), .sql("''"), .sql("'g'")])
+            s = .function("regexp_replace", [s, .literal(Self.combiningMarks), .literal(""), .literal("g")])
         }
         return s
     }
+
+    /// The character with code point `n`.
+    static func chr(_ n: Int) -> SQLFragment { .function("chr", [.integer(n)]) }
 
     /// The combining-mark blocks stripped for `[d]`: the Latin, Greek and
     /// Cyrillic marks (other scripts' marks are kept).
@@ -88,7 +91,7 @@ struct PostgreSQLDialect: SQLDialectHooks {
             case .suffix: found = .binary(.function("right", [h, .function("length", [n])]), "=", n)
             case .substring: found = .binary(.function("strpos", [h, n]), ">", .integer(0))
             }
-            condition = .and([found, .binary(n, "<>", .sql("''"))])
+            condition = .and([found, .binary(n, "<>", .literal(""))])
         }
         return negated ? notTrue(condition) : condition
     }

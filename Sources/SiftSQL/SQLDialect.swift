@@ -50,6 +50,10 @@ public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStrin
 
     /// `name` as a quoted identifier, embedded quotes doubled.
     public func quote(_ name: String) -> String { hooks.quote(name) }
+
+    /// The placeholder of the `n`th bound value (1-based): `?1` on SQLite,
+    /// `$1` on PostgreSQL.
+    public func placeholder(_ n: Int) -> String { hooks.placeholder(n) }
 }
 
 /// A construct a dialect has no SQL for, with the reason.

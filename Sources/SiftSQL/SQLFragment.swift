@@ -17,6 +17,9 @@ indirect enum SQLFragment: Sendable {
     /// An integer from the schema or the lowering (a discriminator value,
     /// a `COUNT(*)`'s zero), written as digits.
     case integer(Int)
+    /// A string literal written by the lowering itself (never a value of
+    /// the predicate's, which is bound): `'…'`, quotes doubled.
+    case literal(String)
     /// A quoted identifier, after the table alias when there is one.
     case column(table: String?, name: String)
     /// A bound value.

@@ -29,6 +29,7 @@ struct SQLGenerationContext {
         case .sequence(let parts): for p in parts { append(p) }
         case .boolean(let b): sql += dialect.boolean(b)
         case .integer(let i): sql += String(i)
+        case .literal(let s): sql += "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
         case .column(let table, let name):
             if let table { sql += table + "." }
             sql += dialect.quote(name)

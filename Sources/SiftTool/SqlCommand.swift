@@ -80,9 +80,8 @@ enum SQLComments {
     /// value. A value's line break or control character is shown as an
     /// escape: the line is for a reader, and it stays one comment line.
     static func bindings(_ statement: SQLStatement, dialect: SQLDialect) -> [String] {
-        let marker = dialect == .sqlite ? "?" : "$"
-        return statement.bindings.enumerated().map { i, value in
-            "-- \(marker)\(i + 1) = " + TerminalText.visible(value.literalDescription)
+        statement.bindings.enumerated().map { i, value in
+            "-- \(dialect.placeholder(i + 1)) = " + TerminalText.visible(value.literalDescription)
         }
     }
 }
