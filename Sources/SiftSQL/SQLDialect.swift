@@ -49,7 +49,12 @@ public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStrin
     }
 
     /// `name` as a quoted identifier, embedded quotes doubled.
-    public func quote(_ name: String) -> String { hooks.quote(name) }
+    public func quote(_ name: String) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(name.utf8.count + 2)
+        hooks.quote(name, into: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
 
     /// The placeholder of the `n`th bound value (1-based): `?1` on SQLite,
     /// `$1` on PostgreSQL.
@@ -72,10 +77,14 @@ protocol SQLDialectHooks: Sendable {
 
     // MARK: Rendering
 
-    /// `name` as a quoted identifier.
-    func quote(_ name: String) -> String
+    /// `name` as a quoted identifier, appended to UTF-8 text.
+    func quote(_ name: String, into text: inout [UInt8])
     /// The placeholder of the `n`th bound value (1-based).
     func placeholder(_ n: Int) -> String
+    /// Whether a placeholder names its value by number, so that a value
+    /// appearing twice is bound once; with positional placeholders (`?`)
+    /// it is bound at each place.
+    var placeholdersAreNumbered: Bool { get }
     /// TRUE or FALSE.
     func boolean(_ value: Bool) -> String
     /// `a = b` where NULL equals NULL (negated: `a` is distinct from `b`).
@@ -146,33 +155,22 @@ protocol SQLDialectHooks: Sendable {
 }
 
 extension SQLDialectHooks {
-    func quote(_ name: String) -> String {
-        // Written straight into the string's storage: quoting happens for
-        // every identifier of every statement.
-        let count = name.utf8.count
+    /// In double quotes, embedded quotes doubled. Written straight into
+    /// the statement's bytes: quoting happens for every identifier of
+    /// every statement.
+    func quote(_ name: String, into text: inout [UInt8]) {
         let quote = UInt8(ascii: "\"")
-        var plain = true
-        let quoted = String(unsafeUninitializedCapacity: count + 2) { buffer in
-            buffer[0] = quote
-            var i = 1
-            for b in name.utf8 {
-                if b == quote { plain = false }
-                buffer[i] = b
-                i += 1
-            }
-            buffer[i] = quote
-            return count + 2
+        text.append(quote)
+        for b in name.utf8 {
+            if b == quote { text.append(quote) }
+            text.append(b)
         }
-        if plain { return quoted }
-        var out = "\""
-        for ch in name.unicodeScalars {
-            if ch == "\"" { out += "\"" }
-            out.unicodeScalars.append(ch)
-        }
-        return out + "\""
+        text.append(quote)
     }
 
     func placeholder(_ n: Int) -> String { "$\(n)" }
+
+    var placeholdersAreNumbered: Bool { true }
 
     func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 

@@ -1,13 +1,23 @@
 /// Renders fragments as one statement's text for a dialect and gathers
 /// the bound values: each ``SQLParameter`` is numbered where it first
-/// appears, and appears again under the same number.
+/// appears, and appears again under the same number (bound again at each
+/// place where the dialect's placeholders are positional).
 struct SQLGenerationContext {
     let dialect: any SQLDialectHooks
-    private(set) var sql = ""
+    /// The text so far, as UTF-8: appending bytes costs less than
+    /// appending to a `String` piece by piece.
+    private var text: [UInt8] = []
     private(set) var bindings: [SQLValue] = []
-    private var numbers: [Int: Int] = [:]
+    /// The number of each parameter rendered so far, by its id (ids are
+    /// the lowering's count of values bound, so small and dense).
+    private var numbers: [Int] = []
 
-    init(dialect: SQLDialect) { self.dialect = dialect.hooks }
+    init(dialect: SQLDialect) {
+        self.dialect = dialect.hooks
+        // Most statements are a few hundred bytes: growing from empty
+        // would copy the text several times.
+        text.reserveCapacity(512)
+    }
 
     /// The statement `fragment` renders to, with its bound values.
     static func statement(_ fragment: SQLFragment, dialect: SQLDialect) -> SQLStatement {
@@ -22,115 +32,137 @@ struct SQLGenerationContext {
         return SQLStatement(sql: context.sql, bindings: context.bindings)
     }
 
+    /// The statement's text so far.
+    var sql: String { String(decoding: text, as: UTF8.self) }
+
+    private mutating func write(_ s: StaticString) {
+        text.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    private mutating func write(_ s: String) { text.append(contentsOf: s.utf8) }
+
     /// Appends the text of `fragment`.
     mutating func append(_ fragment: SQLFragment) {
         switch fragment {
-        case .sql(let s): sql += s
+        case .sql(let s): write(s)
         case .sequence(let parts): for p in parts { append(p) }
-        case .boolean(let b): sql += dialect.boolean(b)
-        case .integer(let i): sql += String(i)
-        case .literal(let s): sql += "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        case .boolean(let b): write(dialect.boolean(b))
+        case .integer(let i): write(String(i))
+        case .literal(let s): write("'" + s.replacingOccurrences(of: "'", with: "''") + "'")
         case .column(let table, let name):
-            if let table { sql += table + "." }
-            sql += dialect.quote(name)
+            if let table {
+                write(table)
+                write(".")
+            }
+            dialect.quote(name, into: &text)
         case .parameter(let p):
-            if let n = numbers[p.id] {
-                sql += dialect.placeholder(n)
+            if p.id < numbers.count, numbers[p.id] > 0, dialect.placeholdersAreNumbered {
+                write(dialect.placeholder(numbers[p.id]))
             } else {
                 bindings.append(p.value)
+                if p.id >= numbers.count { numbers += repeatElement(0, count: p.id - numbers.count + 1) }
                 numbers[p.id] = bindings.count
-                sql += dialect.placeholder(bindings.count)
+                write(dialect.placeholder(bindings.count))
             }
         case .binary(let a, let op, let b):
             append(a)
-            sql += " " + op + " "
+            write(" ")
+            write(op)
+            write(" ")
             append(b)
         case .and(let parts, let grouped):
-            if grouped { sql += "(" }
+            if grouped { write("(") }
             append(parts, separator: " AND ")
-            if grouped { sql += ")" }
+            if grouped { write(")") }
         case .or(let parts), .indexRanges(let parts):
-            sql += "("
+            write("(")
             append(parts, separator: " OR ")
-            sql += ")"
+            write(")")
         case .not(let a):
-            sql += "NOT "
+            write("NOT ")
             append(a)
         case .notTrue(let a): append(dialect.notTrue(a))
         case .isNull(let a, let negated):
             append(a)
-            sql += negated ? " IS NOT NULL" : " IS NULL"
+            write(negated ? " IS NOT NULL" : " IS NULL")
         case .nullSafeEqual(let a, let b, let negated): append(dialect.nullSafeEqual(a, b, negated: negated))
         case .function(let name, let arguments):
-            sql += name + "("
+            write(name)
+            write("(")
             append(arguments, separator: ", ")
-            sql += ")"
+            write(")")
         case .cast(let a, let type):
-            sql += "CAST("
+            write("CAST(")
             append(a)
-            sql += " AS " + type + ")"
+            write(" AS ")
+            write(type)
+            write(")")
         case .collate(let a, let collation):
             append(a)
-            sql += " COLLATE " + collation
+            write(" COLLATE ")
+            write(collation)
         case .group(let a):
-            sql += "("
+            write("(")
             append(a)
-            sql += ")"
+            write(")")
         case .like(let a, let pattern):
             append(a)
-            sql += " LIKE "
+            write(" LIKE ")
             append(pattern)
-            sql += " ESCAPE '\\'"
+            write(" ESCAPE '\\'")
         case .inList(let a, let members):
             append(a)
-            sql += " IN ("
+            write(" IN (")
             append(members, separator: ", ")
-            sql += ")"
+            write(")")
         case .inSelect(let a, let select):
             append(a)
-            sql += " IN "
+            write(" IN ")
             append(.subquery(select))
         case .exists(let select, let negated):
-            sql += negated ? "NOT EXISTS " : "EXISTS "
+            write(negated ? "NOT EXISTS " : "EXISTS ")
             append(.subquery(select))
         case .subquery(let select):
-            sql += "("
+            write("(")
             append(select)
-            sql += ")"
+            write(")")
         }
     }
 
     private mutating func append(_ parts: [SQLFragment], separator: String) {
         for (i, p) in parts.enumerated() {
-            if i > 0 { sql += separator }
+            if i > 0 { write(separator) }
             append(p)
         }
     }
 
     /// Appends the text of `select`.
     mutating func append(_ select: SQLSelect) {
-        sql += select.distinct ? "SELECT DISTINCT " : "SELECT "
+        write(select.distinct ? "SELECT DISTINCT " : "SELECT ")
         for (i, column) in select.columns.enumerated() {
-            if i > 0 { sql += ", " }
+            if i > 0 { write(", ") }
             append(column.0)
-            if let alias = column.alias { sql += " AS " + dialect.quote(alias) }
+            if let alias = column.alias {
+                write(" AS ")
+                dialect.quote(alias, into: &text)
+            }
         }
         if let from = select.from {
-            sql += " FROM "
+            write(" FROM ")
             append(from)
         }
         for join in select.joins { append(join) }
         if !select.conditions.isEmpty {
-            sql += " WHERE "
+            write(" WHERE ")
             append(select.conditions, separator: " AND ")
         }
         if !select.orderBy.isEmpty {
-            sql += " ORDER BY "
+            write(" ORDER BY ")
             for (i, term) in select.orderBy.enumerated() {
-                if i > 0 { sql += ", " }
+                if i > 0 { write(", ") }
                 append(term.expression)
-                if let ascending = term.ascending { sql += ascending ? " ASC" : " DESC" }
-                if let first = term.nullsFirst, dialect.writesNullsOrdering { sql += first ? " NULLS FIRST" : " NULLS LAST" }
+                if let ascending = term.ascending { write(ascending ? " ASC" : " DESC") }
+                if let first = term.nullsFirst, dialect.writesNullsOrdering { write(first ? " NULLS FIRST" : " NULLS LAST") }
             }
         }
         if select.limit != nil || select.offset != nil {
@@ -145,21 +177,24 @@ struct SQLGenerationContext {
             append(t)
             append(join)
         case .derived(let select, let alias):
-            sql += "("
+            write("(")
             append(select)
-            sql += ") " + alias
+            write(") ")
+            write(alias)
         case .fragment(let f): append(f)
         }
     }
 
     private mutating func append(_ table: SQLTable) {
-        sql += dialect.quote(table.name) + " " + table.alias
+        dialect.quote(table.name, into: &text)
+        write(" ")
+        write(table.alias)
     }
 
     mutating func append(_ join: SQLJoin) {
-        sql += join.left ? " LEFT JOIN " : " JOIN "
+        write(join.left ? " LEFT JOIN " : " JOIN ")
         append(join.table)
-        sql += " ON "
+        write(" ON ")
         append(join.on)
     }
 }

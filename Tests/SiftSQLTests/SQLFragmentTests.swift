@@ -70,12 +70,14 @@ final class SQLFragmentTests: XCTestCase {
         XCTAssertEqual(try count("FALSEPREDICATE"), #"SELECT COUNT(*) FROM "books" t0 WHERE 0"#)
     }
 
-    /// A dialect is one type: this one writes `:N` placeholders and keeps
-    /// SQLite's string functions, and the statement follows it.
-    struct ColonDialect: SQLDialectHooks {
+    /// A dialect is one type: this one writes `:N` placeholders (or
+    /// positional `?` ones) and keeps SQLite's string functions, and the
+    /// statement follows it.
+    struct TestDialect: SQLDialectHooks {
         let strings = SQLiteDialect()
-        var name: String { "colon" }
-        func placeholder(_ n: Int) -> String { ":\(n)" }
+        var placeholdersAreNumbered = true
+        var name: String { placeholdersAreNumbered ? "colon" : "positional" }
+        func placeholder(_ n: Int) -> String { placeholdersAreNumbered ? ":\(n)" : "?" }
         func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment { strings.fold(column, options) }
         func stringOrdering(
             _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
@@ -96,7 +98,7 @@ final class SQLFragmentTests: XCTestCase {
     }
 
     func testThirdDialect() throws {
-        let dialect = SQLDialect(ColonDialect())
+        let dialect = SQLDialect(TestDialect())
         let request = Sift.FetchRequest(
             entity: "Book", filter: try Filter("year != 3 AND author.active == YES AND NOT title ==[c] 'a'"),
             sort: [SortKey("price", ascending: false)], offset: 2)
@@ -108,6 +110,23 @@ final class SQLFragmentTests: XCTestCase {
                 + #"ORDER BY t0."price" DESC NULLS LAST, t0."id" OFFSET :4"#)
         XCTAssertEqual(Schema([Library.schema.entity(named: "Author")!]).createStatements(dialect: dialect),
                        [#"CREATE TABLE "authors" ("id" BIGINT PRIMARY KEY, "name" TEXT, "age" BIGINT, "rating" DOUBLE PRECISION, "active" BOOLEAN, "born" DOUBLE PRECISION)"#])
+    }
+
+    /// With positional placeholders, a value that appears at two places is
+    /// bound at each: the count over BEGINSWITH's ranges repeats the exact
+    /// check's value and the other conditions' values in every count.
+    func testPositionalPlaceholders() throws {
+        let dialect = SQLDialect(TestDialect(placeholdersAreNumbered: false))
+        let request = Sift.FetchRequest(entity: "Book", filter: try Filter("title BEGINSWITH 'Ka' AND year > 3"))
+        let count = try request.countSQL(in: Library.schema, dialect: dialect)
+        XCTAssertEqual(count.sql.filter { $0 == "?" }.count, count.bindings.count)
+        XCTAssertEqual(count.bindings, [
+            .text("Ka"), .text("Kb"), .integer(3),
+            .text("K\u{E0}"), .text("K\u{1EB8}"), .text("Ka"), .integer(3),
+            .text("\u{212A}"), .text("\u{212B}"), .text("Ka"), .integer(3),
+        ])
+        let numbered = try request.countSQL(in: Library.schema, dialect: SQLDialect(TestDialect()))
+        XCTAssertEqual(numbered.bindings.count, 8)
     }
 
     /// `SQLDialect` keeps the behaviour of the enum it was: its raw value,
