@@ -53,14 +53,15 @@ extension Filter {
     ) throws(SQLLoweringError) -> (joins: String, condition: String, bindings: [SQLValue]) {
         let request = FetchRequest(entity: entity, filter: self)
         let lowering = try FetchLowering(request: request, schema: schema, dialect: dialect, options: options)
-        let condition = try lowering.lowering.predicate(predicate, lowering.root, negated: false)
+        let fragment = try lowering.lowering.predicate(predicate, lowering.root, negated: false)
         // One context for both, so that their placeholders are numbered
         // as one statement's.
         var context = SQLGenerationContext(dialect: dialect)
         for join in lowering.root.joins { context.append(join) }
         let joins = context.sql
-        context.append(condition)
-        return (joins, String(context.sql.dropFirst(joins.count)), context.bindings)
+        context.append(fragment)
+        let condition = String(decoding: context.sql.utf8.dropFirst(joins.utf8.count), as: UTF8.self)
+        return (joins, condition, context.bindings)
     }
 }
 

@@ -5,7 +5,7 @@ import Sift
 ///
 /// Each dialect is one file (`SQLiteDialect.swift`,
 /// `PostgreSQLDialect.swift`) that overrides the hooks of
-/// ``SQLDialectHooks`` where it differs from standard SQL.
+/// `SQLDialectHooks` where it differs from standard SQL.
 public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     let hooks: any SQLDialectHooks
 
@@ -17,6 +17,7 @@ public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStrin
     /// PostgreSQL 13 or later, with nothing to install.
     public static let postgreSQL = SQLDialect(PostgreSQLDialect())
 
+    /// Every dialect: a new one is listed here.
     public static let allCases: [SQLDialect] = [.sqlite, .postgreSQL]
 
     /// The dialect's name: `sqlite` or `postgres`.
@@ -28,12 +29,16 @@ public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStrin
         self = d
     }
 
+    /// The dialect's name, as ``rawValue``.
     public var description: String { rawValue }
 
+    /// Dialects are equal when their names are.
     public static func == (a: SQLDialect, b: SQLDialect) -> Bool { a.rawValue == b.rawValue }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
+    /// Decodes the dialect's name (`"sqlite"`, `"postgres"`); another
+    /// name is an error.
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let d = SQLDialect(rawValue: name) else {
@@ -43,6 +48,7 @@ public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStrin
         self = d
     }
 
+    /// Encodes the dialect's name.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(rawValue)
