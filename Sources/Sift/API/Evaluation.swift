@@ -61,13 +61,10 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
         let compiler = Compiler(
             source: filter.source ?? filter.format, root: RootAccess<ObjectAddress>.typed(Root.self),
             regexLimits: regexLimits, budget: budget, paths: paths)
-        program = compiler.inPlaceProgram(filter.predicate)
-        if let program {
-            // The steps answer for single objects too.
-            test = CompiledTest(InPlaceComparison<ObjectAddress>.test(program))
-        } else {
-            test = compiler.test(filter.predicate, budget: budget)
-        }
+        let plan = compiler.plan(filter.predicate)
+        program = plan.program
+        // Steps answer for single objects too.
+        test = compiler.test(plan, budget: budget)
     }
 
     /// Whether `object` matches.

@@ -228,21 +228,16 @@ public struct ValueTable: Sendable {
 extension RootAccess {
     /// How compiled predicates read the rows of `table`, given by index
     /// (`Root` is `Int`): a key from the row, or on the fast paths from its
-    /// column when it has one. Generic, so that the readers are made as the
-    /// compiler of `Root` calls them, without re-abstraction thunks.
+    /// column when it has one (``EvaluationPlan``). Generic, so that the
+    /// readers are made as the compiler of `Root` calls them, without
+    /// re-abstraction thunks.
     static func rows(of table: ValueTable) -> RootAccess {
         precondition(Root.self == Int.self)
         let rows = table.rows
-        var access = RootAccess(
-            value: { rows[unsafeBitCast($0, to: Int.self)] },
+        return RootAccess(
+            kind: .table(table), value: { rows[unsafeBitCast($0, to: Int.self)] },
             reader: { key in
                 { r throws(Failure) in try KeyValueAccess.value(rows[unsafeBitCast(r, to: Int.self)], key: key) }
             })
-        access.fastReader = { key in
-            guard let column = table.column(key) else { return nil }
-            return { r throws(Failure) in column[unsafeBitCast(r, to: Int.self)] }
-        }
-        access.table = table
-        return access
     }
 }

@@ -125,22 +125,20 @@ struct CompiledTest<Root>: Sendable {
 }
 
 /// How a compiled predicate reads its root object (`SELF`): its keys,
-/// resolved once per key path node, and its value as a whole.
+/// resolved once per key path node, and its value as a whole; and the kind
+/// of access the plan (``EvaluationPlan``) chooses the fast paths from.
 struct RootAccess<Root>: Sendable {
     typealias Reader = @Sendable (Root) throws(Failure) -> Value
+    let kind: AccessKind
     let value: @Sendable (Root) -> Value
     let reader: @Sendable (String) -> Reader
     /// The typed reader of a whole key path, when the root's type has one.
     var typedPath: @Sendable ([String]) -> KeyReader<Root>? = { _ in nil }
-    /// A faster test of a comparison for this kind of root, given the
-    /// general test to fall back on (the general test when there is none).
+    /// For ``AccessKind/dictionary``: the test of a comparison planned as a
+    /// dictionary walk, given the general test to fall back on. (Made where
+    /// `Root` is ``Value``, for the compiler of `Root` to call directly.)
     typealias Test = @Sendable (Root, Scope) throws(EvaluationError) -> Bool
-    var fastComparison: @Sendable (Comparison, @escaping Test) -> Test = { _, general in general }
-    /// A faster reader of a key for this kind of root (a ``ValueTable``'s
-    /// column), nil where there is none: `reader` is the general one.
-    var fastReader: @Sendable (String) -> Reader? = { _ in nil }
-    /// The table whose rows the roots are (by index), for ``ValueTable``.
-    var table: ValueTable?
+    var dictionaryTest: @Sendable (DynamicComparison.ValueTest, @escaping Test) -> Test = { _, general in general }
 }
 
 extension RootAccess where Root == Value {
@@ -148,9 +146,9 @@ extension RootAccess where Root == Value {
     /// ``DynamicComparison`` on the fast paths.
     static let dynamic: RootAccess = {
         var access = RootAccess(
-            value: { $0 },
+            kind: .dictionary, value: { $0 },
             reader: { key in { v throws(Failure) in try KeyValueAccess.value(v, key: key) } })
-        access.fastComparison = { c, general in DynamicComparison.make(c, general: general) }
+        access.dictionaryTest = { t, general in DynamicComparison.make(t, general: general) }
         return access
     }()
 }
@@ -177,7 +175,7 @@ extension RootAccess where Root == ObjectAddress {
     /// with the object.
     static func typed<T: KeyValueReadable>(_: T.Type) -> RootAccess {
         RootAccess(
-            value: { .object(ObjectValue($0.object(T.self))) },
+            kind: .object, value: { .object(ObjectValue($0.object(T.self))) },
             reader: { key in
                 if let read = T.keyTable.reader(forKey: key) {
                     return { a throws(Failure) in read(a.object(T.self)) }
@@ -248,17 +246,22 @@ struct Compiler<Root> {
         self.fastPaths = paths.allowFastPaths(budget: budget)
     }
 
-    /// The steps of `p` read in place (``InPlaceProgram``), when fast paths
-    /// may be taken and the root is an object given by address whose keys
-    /// in `p` are all read in place; nil otherwise.
-    func inPlaceProgram(_ p: PredicateNode) -> InPlaceProgram? {
-        fastPaths ? InPlaceComparison<Root>.program(p, root: root) : nil
+    /// The plan of `p`: each comparison's strategy, and the parts run as
+    /// steps.
+    func plan(_ p: PredicateNode) -> EvaluationPlan<Root> {
+        EvaluationPlan(p, access: root, fastPaths: fastPaths)
     }
 
     /// The test of the whole predicate, each object with a budget of its own
     /// when `budget` is given.
     func test(_ p: PredicateNode, budget: Int?) -> CompiledTest<Root> {
-        let run = predicate(p)
+        test(plan(p), budget: budget)
+    }
+
+    /// The test of the planned predicate, each object with a budget of its
+    /// own when `budget` is given.
+    func test(_ plan: EvaluationPlan<Root>, budget: Int?) -> CompiledTest<Root> {
+        let run = predicate(plan.root)
         guard let budget else { return CompiledTest(run) }
         return CompiledTest { r, s throws(EvaluationError) in
             var scope = s
@@ -277,15 +280,19 @@ struct Compiler<Root> {
 
     // MARK: - Predicates
 
-    /// The test of the whole predicate `p`.
-    func test(_ p: PredicateNode) -> CompiledTest<Root> { CompiledTest(predicate(p)) }
-
+    /// The test of `p` (a predicate inside an expression), planned by the
+    /// same rule as the whole predicate.
     func predicate(_ p: PredicateNode) -> TestFunction {
-        switch p.kind {
+        predicate(EvaluationPlan.node(p, root, fastPaths))
+    }
+
+    func predicate(_ node: EvaluationPlan<Root>.Node) -> TestFunction {
+        switch node {
         case .constant(let b):
             return { _, _ in b }
+        case .steps(let program, _):
+            return InPlaceComparison<Root>.test(program)
         case .and(let children):
-            if let program = inPlaceProgram(p) { return InPlaceComparison<Root>.test(program) }
             // Two children are held directly: a function stored in an array
             // is called through re-abstraction thunks.
             if children.count == 2 {
@@ -301,7 +308,6 @@ struct Compiler<Root> {
                 return true
             }
         case .or(let children):
-            if let program = inPlaceProgram(p) { return InPlaceComparison<Root>.test(program) }
             if children.count == 2 {
                 let (a, b) = (predicate(children[0]), predicate(children[1]))
                 return { r, s throws(EvaluationError) in
@@ -315,15 +321,17 @@ struct Compiler<Root> {
                 return false
             }
         case .not(let child):
-            if let program = inPlaceProgram(p) { return InPlaceComparison<Root>.test(program) }
             let t = predicate(child)
             return { r, s throws(EvaluationError) in !(try t(r, s)) }
-        case .comparison(let c):
-            return comparison(c, range: p.range)
+        case .comparison(let decision, let range):
+            return comparison(decision, range: range)
         }
     }
 
-    private func comparison(_ c: Comparison, range: SourceRange?) -> TestFunction {
+    /// The test of a comparison by the strategy its plan chose, with the
+    /// general test as the reference it falls back on.
+    private func comparison(_ decision: EvaluationPlan<Root>.Decision, range: SourceRange?) -> TestFunction {
+        let c = decision.comparison
         let lhs = expression(c.lhs)
         let rhs = expression(c.rhs)
         var constant: Value?
@@ -331,8 +339,13 @@ struct Compiler<Root> {
         let test = Operators.make(c.op, c.options, constant: constant, regexLimits: regexLimits, fastPaths: fastPaths)
         let fail = failure(at: range)
         let general = general(c, lhs, rhs, test, fail, range: range)
-        guard fastPaths else { return general }
-        return root.fastComparison(c, TypedComparison<Root>.make(c, root: root, general: general))
+        switch decision.strategy {
+        case .general: return general
+        case .inPlace(let leaf): return InPlaceComparison<Root>.test(leaf)
+        case .typedReader(let reader, let test): return TypedComparison<Root>.make(reader, test, general: general)
+        case .dictionary(let t): return root.dictionaryTest(t, general)
+        case .table(let t): return DynamicComparison.make(t, general: general)
+        }
     }
 
     private func general(
@@ -562,11 +575,13 @@ struct Compiler<Root> {
         }
     }
 
-    /// The reader of the root's key `key`: its faster reader when fast
-    /// paths may be taken and there is one. (Apart from ``uncounted(_:)``,
+    /// The reader of the root's key `key`: a table's column when the plan
+    /// reads it from one. (Apart from ``uncounted(_:)``,
     /// whose frame every level of a nested expression takes when compiling.)
     private func reader(_ key: String) -> RootAccess<Root>.Reader {
-        if fastPaths, let fast = root.fastReader(key) { return fast }
+        if let column = EvaluationPlan.column(key, root, fastPaths) {
+            return { r throws(Failure) in column[unsafeBitCast(r, to: Int.self)] }
+        }
         return root.reader(key)
     }
 

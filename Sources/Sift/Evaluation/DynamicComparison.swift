@@ -1,32 +1,41 @@
 /// Comparisons of a key path with a constant, compiled for ``Value`` roots
-/// (dictionaries, decoded JSON): the path is read straight through nested
-/// dictionaries and the common value kinds are compared on the spot
-/// (`age > 30` on an integer, `name BEGINSWITH[c] 'ab'` on a string,
-/// `ANY tags == 'x'` on an array of strings). Anything else (nil, another
-/// kind, a step that is not a dictionary) goes to the general test of the
-/// same comparison, which gives the answer or the error; so both always
-/// agree.
+/// (dictionaries, decoded JSON) and for the rows of a ``ValueTable``: the
+/// path is read straight through nested dictionaries, or from the table's
+/// columns, and the common value kinds are compared on the spot (`age > 30`
+/// on an integer, `name BEGINSWITH[c] 'ab'` on a string, `ANY tags == 'x'`
+/// on an array of strings). Anything else (nil, another kind, a step that is
+/// not a dictionary) goes to the general test of the same comparison, which
+/// gives the answer or the error; so both always agree. The plan
+/// (``EvaluationPlan``) chooses which comparisons are made here.
 enum DynamicComparison {
     typealias Test = @Sendable (Value, Scope) throws(EvaluationError) -> Bool
 
-    /// The fast test of `c`, or `general` itself when there is none.
+    /// The test `t` of a value root, falling back on `general`.
     /// (Tests are never passed around as optionals: a function inside an
     /// `Optional` is re-abstracted, and every call would go through thunks.)
-    static func make(_ c: Comparison, general: @escaping Test) -> Test {
-        guard let t = valueTest(c) else { return general }
-        return path(t.keys, general, t.test)
+    static func make(_ t: ValueTest, general: @escaping Test) -> Test {
+        path(t.keys, general, t.test)
     }
 
-    /// The fast test of `c` for the rows of a ``ValueTable``, reading the
-    /// first key of the path from its column; `general` when there is none.
-    /// Generic, with rows given by index (`Root` is `Int`), so that the
-    /// tests are made as the compiler of `Root` stores and calls them,
-    /// without re-abstraction thunks.
+    /// How a comparison reads a ``ValueTable``'s rows: the arrays of its
+    /// column end to end (ANY, ALL), its strings, or the column of the
+    /// longest start of the key path (`rest` are the keys below it).
+    enum TableTest: Sendable {
+        case list(ValueTable.List, ElementTest)
+        case strings(ValueTable.Strings, StringTest)
+        case column([Value], rest: [LiteralString], ValueTest)
+    }
+
+    /// The test `t` of the rows of a ``ValueTable``, falling back on
+    /// `general`. Generic, with rows given by index (`Root` is `Int`), so
+    /// that the tests are made as the compiler of `Root` stores and calls
+    /// them, without re-abstraction thunks.
     static func make<Root>(
-        _ c: Comparison, table: ValueTable, general: @escaping @Sendable (Root, Scope) throws(EvaluationError) -> Bool
+        _ t: TableTest, general: @escaping @Sendable (Root, Scope) throws(EvaluationError) -> Bool
     ) -> @Sendable (Root, Scope) throws(EvaluationError) -> Bool {
-        guard Root.self == Int.self, let t = valueTest(c) else { return general }
-        if let elements = t.elements, let list = table.list(t.keys) {
+        guard Root.self == Int.self else { return general }
+        switch t {
+        case .list(let list, let elements):
             // ANY/ALL over arrays held end to end: never the general test.
             let (bounds, items, isAny, matches) = (list.bounds, list.elements, elements.isAny, elements.matches)
             return { r, _ in
@@ -34,8 +43,7 @@ enum DynamicComparison {
                 for i in bounds[row]..<bounds[row + 1] where matches(items[i]) == isAny { return isAny }
                 return !isAny
             }
-        }
-        if let string = t.string, let strings = table.strings(t.keys) {
+        case .strings(let strings, let string):
             // The strings read as they are; a row with nil has no answer here.
             let (values, test) = (strings.values, string.test)
             guard let present = strings.present else {
@@ -46,19 +54,16 @@ enum DynamicComparison {
                 if present[row] { return values.withUnsafeBufferPointer { test($0[row]) } }
                 return try general(r, scope)
             }
-        }
-        guard let (column, used) = table.column(t.keys) else { return general }
-        let test = t.test
-        let rest = Array(t.keys.dropFirst(used))
-        switch rest.count {
-        case 0:
-            return { r, scope throws(EvaluationError) in
-                // The value borrowed where it is, not copied out of the array.
-                let answer = column.withUnsafeBufferPointer { test($0[unsafeBitCast(r, to: Int.self)]) }
-                if let answer { return answer }
-                return try general(r, scope)
+        case .column(let column, let rest, let t):
+            let test = t.test
+            if rest.isEmpty {
+                return { r, scope throws(EvaluationError) in
+                    // The value borrowed where it is, not copied out of the array.
+                    let answer = column.withUnsafeBufferPointer { test($0[unsafeBitCast(r, to: Int.self)]) }
+                    if let answer { return answer }
+                    return try general(r, scope)
+                }
             }
-        default:
             // Keys below the deepest column: through the dictionaries in it.
             return { r, scope throws(EvaluationError) in
                 if let v = value(at: rest, in: column[unsafeBitCast(r, to: Int.self)]), let answer = test(v) {
@@ -108,53 +113,6 @@ enum DynamicComparison {
         let matches: @Sendable (Value) -> Bool
     }
 
-    static func valueTest(_ c: Comparison) -> ValueTest? {
-        guard case .keyPath(let names) = c.lhs.kind, case .constant(let k) = c.rhs.kind,
-            !names.isEmpty, !names.contains(where: CollectionOperator.isOperator)
-        else { return nil }
-        let keys = names.map(LiteralString.init)
-        switch c.modifier {
-        case .direct:
-            return direct(c.op, c.options, k, keys)
-        case .any, .all:
-            guard c.op == .equalTo || c.op == .notEqualTo, c.options.isEmpty, case .string(let s) = k else { return nil }
-            let equal = c.op == .equalTo
-            let isAny = c.modifier == .any
-            let constant = k
-            let literal = LiteralString(s)
-            let elements = ElementTest(isAny: isAny) { item in
-                if case .string(let x) = item { return literal.isLiterally(x) == equal }
-                return Ordering.equal(item, constant, options: []) == equal
-            }
-            // Equality never throws, so each element is compared here; only
-            // a value that is not a collection goes to the general path.
-            var test = ValueTest(keys: keys) { v in
-                switch v {
-                case .array(let items):
-                    for item in items {
-                        let same: Bool
-                        if case .string(let x) = item { same = literal.isLiterally(x) } else {
-                            same = Ordering.equal(item, constant, options: [])
-                        }
-                        if (same == equal) == isAny { return isAny }
-                    }
-                    return !isAny
-                case .set(let items):
-                    for item in items where (Ordering.equal(item, constant, options: []) == equal) == isAny {
-                        return isAny
-                    }
-                    return !isAny
-                case .null, .nsNull:
-                    return !isAny
-                default:
-                    return nil
-                }
-            }
-            test.elements = elements
-            return test
-        }
-    }
-
     /// A test of the value at `keys`, falling back to `general` when the path
     /// does not go through dictionaries or `test` has no answer (nil).
     private static func path(
@@ -184,51 +142,68 @@ enum DynamicComparison {
             }
         }
     }
+}
 
-    /// `key op constant` on one value.
-    /// (A `ValueTest` rather than an optional function: a function inside an
-    /// `Optional` would be called through a re-abstraction thunk.)
-    private static func direct(
-        _ op: ComparisonOperator, _ options: ComparisonOptions, _ k: Value, _ keys: [LiteralString]
-    ) -> ValueTest? {
-        switch k {
-        case .int(let c):
-            guard let order = Order(op) else { return nil }
-            return ValueTest(keys: keys) { v in
+extension DynamicComparison.ValueTest {
+    /// The test of `k` on a value: a number of the constant's kind (not a
+    /// NaN: the plan leaves those to the general path), a string, or the
+    /// elements of an array or a set (for ANY and ALL).
+    init(_ k: KeyComparison) {
+        let keys = k.keys.map(LiteralString.init)
+        switch k.test {
+        case .int(let order, let c):
+            self.init(keys: keys) { v in
                 guard case .int(let x) = v else { return nil }
                 return order.holds(x, c)
             }
-        case .double(let c) where !c.isNaN:
-            guard let order = Order(op) else { return nil }
-            return ValueTest(keys: keys) { v in
+        case .double(let order, let c):
+            self.init(keys: keys) { v in
                 guard case .double(let x) = v, !x.isNaN else { return nil }
                 return order.holds(x, c)
             }
-        case .string(let c):
-            switch op {
-            case .equalTo, .notEqualTo:
-                guard options.isEmpty || options == [.normalized] else { return nil }
-                let equal = op == .equalTo
-                let constant = LiteralString(c)
-                var t = ValueTest(keys: keys) { v in
-                    guard case .string(let x) = v else { return nil }
-                    return constant.isLiterally(x) == equal
-                }
-                t.string = StringTest { x in constant.isLiterally(x) == equal }
-                return t
-            case .beginsWith, .endsWith, .contains:
-                let needle = StringSemantics.Needle(c, StringSemantics.Search(op), options)
-                var t = ValueTest(keys: keys) { v in
-                    guard case .string(let x) = v else { return nil }
-                    return needle.found(in: x)
-                }
-                t.string = StringTest { x in needle.found(in: x) }
-                return t
-            default:
-                return nil
+        case .string(let constant, let equal):
+            self.init(keys: keys) { v in
+                guard case .string(let x) = v else { return nil }
+                return constant.isLiterally(x) == equal
             }
-        default:
-            return nil
+            string = DynamicComparison.StringTest { x in constant.isLiterally(x) == equal }
+        case .search(let needle):
+            self.init(keys: keys) { v in
+                guard case .string(let x) = v else { return nil }
+                return needle.found(in: x)
+            }
+            string = DynamicComparison.StringTest { x in needle.found(in: x) }
+        case .strings(let literal, let isAny, let equal):
+            let constant = Value.string(literal.key)
+            let elements = DynamicComparison.ElementTest(isAny: isAny) { item in
+                if case .string(let x) = item { return literal.isLiterally(x) == equal }
+                return Ordering.equal(item, constant, options: []) == equal
+            }
+            // Equality never throws, so each element is compared here; only
+            // a value that is not a collection goes to the general path.
+            self.init(keys: keys) { v in
+                switch v {
+                case .array(let items):
+                    for item in items {
+                        let same: Bool
+                        if case .string(let x) = item { same = literal.isLiterally(x) } else {
+                            same = Ordering.equal(item, constant, options: [])
+                        }
+                        if (same == equal) == isAny { return isAny }
+                    }
+                    return !isAny
+                case .set(let items):
+                    for item in items where (Ordering.equal(item, constant, options: []) == equal) == isAny {
+                        return isAny
+                    }
+                    return !isAny
+                case .null, .nsNull:
+                    return !isAny
+                default:
+                    return nil
+                }
+            }
+            self.elements = elements
         }
     }
 }

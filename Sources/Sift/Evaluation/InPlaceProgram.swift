@@ -81,15 +81,11 @@ struct InPlaceProgram: Sendable {
     let steps: [Step]
     let tests: [Test]
 
-    /// Compiles `p` when every leaf is read in place; nil for anything else,
-    /// and for a single leaf that has no step of its own (its test alone is
-    /// as fast).
-    init?(_ p: PredicateNode, root: RootAccess<ObjectAddress>) {
-        guard Self.readsInPlace(p, root) else { return nil }
-        var emitter = Emitter(root: root)
-        emitter.emit(p, ifTrue: Self.answerTrue, ifFalse: Self.answerFalse)
-        if emitter.failed { return nil }
-        if emitter.steps.count == 1 && emitter.steps[0].operation == .leaf { return nil }
+    /// Compiles the planned `node`, whose comparisons are all read in place
+    /// (``EvaluationPlan`` makes steps of nothing else).
+    init<Root>(_ node: EvaluationPlan<Root>.Node) {
+        var emitter = Emitter<Root>()
+        emitter.emit(node, ifTrue: Self.answerTrue, ifFalse: Self.answerFalse)
         if emitter.steps.count == 1 && emitter.steps[0].ifTrue == Self.answerFalse
             && (emitter.steps[0].operation == .intRange || emitter.steps[0].operation == .doubleRange)
         {
@@ -103,36 +99,25 @@ struct InPlaceProgram: Sendable {
         tests = emitter.tests
     }
 
-    /// Whether `p` is made of AND, OR, NOT and comparisons read in place.
-    private static func readsInPlace(_ p: PredicateNode, _ root: RootAccess<ObjectAddress>) -> Bool {
-        switch p.kind {
-        case .and(let children), .or(let children): return !children.isEmpty && children.allSatisfy { readsInPlace($0, root) }
-        case .not(let child): return readsInPlace(child, root)
-        case .comparison(let c): return InPlaceLeaf(c, root: root) != nil
-        case .constant: return false
-        }
-    }
-
-    private struct Emitter {
-        let root: RootAccess<ObjectAddress>
+    private struct Emitter<Root> {
+        typealias Node = EvaluationPlan<Root>.Node
         var steps: [Step] = []
         var tests: [Test] = []
-        var failed = false
 
         /// A part of an AND or OR: one child, or comparisons of numbers in a
         /// row; two or more of them are tested together without a branch
         /// between them (none can throw, so testing them all answers the same).
         enum Part {
-            case child(PredicateNode)
+            case child(Node)
             case numbers([InPlaceLeaf])
         }
 
-        func leaf(_ p: PredicateNode) -> InPlaceLeaf? {
-            guard case .comparison(let c) = p.kind else { return nil }
-            return InPlaceLeaf(c, root: root)
+        func leaf(_ node: Node) -> InPlaceLeaf? {
+            guard case .comparison(let d, _) = node, case .inPlace(let leaf) = d.strategy else { return nil }
+            return leaf
         }
 
-        func parts(_ children: [PredicateNode]) -> [Part] {
+        func parts(_ children: [Node]) -> [Part] {
             var parts: [Part] = []
             var numbers: [InPlaceLeaf] = []
             for child in children {
@@ -155,20 +140,20 @@ struct InPlaceProgram: Sendable {
             }
         }
 
-        func size(_ p: PredicateNode) -> Int {
-            switch p.kind {
+        func size(_ node: Node) -> Int {
+            switch node {
             case .and(let children), .or(let children): return parts(children).reduce(0) { $0 + size($1) }
-            case .not(let child): return size(child)
+            case .not(let child), .steps(_, let child): return size(child)
             default: return 1
             }
         }
 
         /// Appends the steps of `p`, whose exits are `ifTrue` and `ifFalse`.
-        mutating func emit(_ p: PredicateNode, ifTrue: Int32, ifFalse: Int32) {
-            switch p.kind {
+        mutating func emit(_ node: Node, ifTrue: Int32, ifFalse: Int32) {
+            switch node {
             case .and(let children), .or(let children):
                 let isAnd: Bool
-                if case .and = p.kind { isAnd = true } else { isAnd = false }
+                if case .and = node { isAnd = true } else { isAnd = false }
                 let parts = parts(children)
                 for (i, part) in parts.enumerated() {
                     var (yes, no) = (ifTrue, ifFalse)
@@ -192,13 +177,11 @@ struct InPlaceProgram: Sendable {
                 }
             case .not(let child):
                 emit(child, ifTrue: ifFalse, ifFalse: ifTrue)
-            default:
-                // A comparison (`readsInPlace` has checked that it is read
-                // in place; should it not be, there is no program).
-                guard let leaf = leaf(p) else {
-                    failed = true
-                    return
-                }
+            case .steps(_, let child):
+                emit(child, ifTrue: ifTrue, ifFalse: ifFalse)
+            case .comparison, .constant:
+                // The plan makes steps only of comparisons read in place.
+                guard let leaf = leaf(node) else { preconditionFailure("steps of a comparison not read in place") }
                 steps.append(step(leaf, ifTrue: ifTrue, ifFalse: ifFalse))
             }
         }
@@ -210,8 +193,9 @@ struct InPlaceProgram: Sendable {
 
     fileprivate static func step(_ leaf: InPlaceLeaf, ifTrue: Int32, ifFalse: Int32, _ tests: inout [Test]) -> Step {
         var s = Step(operation: .leaf, ifTrue: ifTrue, ifFalse: ifFalse, offset: 0)
-        switch leaf {
-        case .int(let offset, let order, let c):
+        let offset = leaf.offset
+        switch leaf.test {
+        case .int(let order, let c):
             s.operation = .intRange
             s.offset = offset
             let empty = (Int.min, Int.max, true)  // outside every integer: never
@@ -225,7 +209,7 @@ struct InPlaceProgram: Sendable {
             case .notEqual: (low, high, negated) = (c, c, true)
             }
             (s.low, s.high, s.negated) = (UInt64(bitPattern: Int64(low)), UInt64(bitPattern: Int64(high)), negated)
-        case .double(let offset, let order, let c):
+        case .double(let order, let c):
             // x < c is x <= c.nextDown for every x but NaN, for which both are
             // false; a NaN constant orders with nothing and equals nothing.
             s.operation = .doubleRange
@@ -242,18 +226,18 @@ struct InPlaceProgram: Sendable {
             case .notEqual: (low, high, negated) = (c, c, true)
             }
             (s.low, s.high, s.negated) = (low.bitPattern, high.bitPattern, negated)
-        case .string where !InlineString.layoutHolds, .strings where !InlineString.layoutHolds:
+        case .string where !leaf.inlineStrings, .strings where !leaf.inlineStrings:
             // Without the layout the words are compared by, the leaf's own
             // test reads the strings (and arrays) as any code does.
             tests.append(InPlaceComparison<ObjectAddress>.test(leaf))
             s.test = tests.count - 1
-        case .string(let offset, let literal, let equal):
+        case .string(let literal, let equal):
             (s.operation, s.offset) = (.string, offset)
             if !equal { (s.ifTrue, s.ifFalse) = (ifFalse, ifTrue) }
             constant(literal, of: &s, &tests)
-        case .strings(let offset, let literal, let any, let equal):
+        case .strings(let literal, let any, let equal):
             (s.operation, s.offset, s.negated) = (any ? .anyString : .allString, offset, !equal)
-            s.arrayInPlace = StringArrayLayout.holds
+            s.arrayInPlace = leaf.arraysInPlace
             constant(literal, of: &s, &tests)
         case .search:
             tests.append(InPlaceComparison<ObjectAddress>.test(leaf))
@@ -265,7 +249,7 @@ struct InPlaceProgram: Sendable {
     /// Gives a string comparison its constant as words and mask, and the
     /// test of a string given by its address, for strings not kept inline.
     private static func constant(_ literal: LiteralString, of s: inout Step, _ tests: inout [Test]) {
-        tests.append(InPlaceComparison<ObjectAddress>.test(.string(offset: 0, literal, equal: true)))
+        tests.append(InPlaceComparison<ObjectAddress>.test(InPlaceLeaf(offset: 0, test: .string(literal, equal: true))))
         s.test = tests.count - 1
         if let inline = InlineString(literal.key) {
             (s.low, s.high) = inline.words

@@ -1,80 +1,29 @@
 /// Comparisons of a typed key with a constant, compiled to a direct test on
-/// the property's own type: `age > 30` reads an `Int` and compares it, with
-/// no ``Value`` in between. Only cases whose answer is the same as the
-/// general path's are taken (such tests never throw); everything else
-/// gets the general test. (Tests are not returned as optionals: a function
-/// inside an `Optional` is re-abstracted and called through thunks.)
+/// the property's own type through its reader closure: `age > 30` reads an
+/// `Int` and compares it, with no ``Value`` in between. The plan
+/// (``EvaluationPlan``) takes them only where the answer is the general
+/// path's; none of them throws. (Tests are not returned as optionals: a
+/// function inside an `Optional` is re-abstracted and called through thunks.)
 enum TypedComparison<Root> {
     typealias Test = @Sendable (Root, Scope) throws(EvaluationError) -> Bool
 
-    static func make(_ c: Comparison, root: RootAccess<Root>, general: @escaping Test) -> Test {
-        if Root.self == ObjectAddress.self, let leaf = InPlaceLeaf(c, root: root) {
-            return InPlaceComparison<Root>.test(leaf)
-        }
-        if Root.self == Int.self, let table = root.table {
-            return DynamicComparison.make(c, table: table, general: general)
-        }
-        switch (c.lhs.kind, c.rhs.kind, c.modifier) {
-        case (.keyPath(let keys), .constant(let k), .direct):
-            guard let reader = root.typedPath(keys) else { return general }
-            return direct(reader, c.op, c.options, k, general)
-        case (.constant(.string(let k)), .keyPath(let keys), .direct) where c.op == .in && c.options.isEmpty:
-            // 'x' IN tags
-            guard let reader = root.typedPath(keys), case .strings(let read) = reader.kind else { return general }
-            let literal = LiteralString(k)
-            return { r, _ in read(r).contains { literal.isLiterally($0) } }
-        case (.keyPath(let keys), .constant(.string(let k)), .any), (.keyPath(let keys), .constant(.string(let k)), .all):
-            guard c.op == .equalTo || c.op == .notEqualTo, c.options.isEmpty,
-                let reader = root.typedPath(keys), case .strings(let read) = reader.kind
-            else { return general }
-            let equal = c.op == .equalTo
-            let literal = LiteralString(k)
-            if c.modifier == .any {
-                return { r, _ in read(r).contains { literal.isLiterally($0) == equal } }
-            }
-            return { r, _ in read(r).allSatisfy { literal.isLiterally($0) == equal } }
-        default:
-            return general
-        }
-    }
-
-    private static func direct(
-        _ reader: KeyReader<Root>, _ op: ComparisonOperator, _ options: ComparisonOptions, _ k: Value,
-        _ general: @escaping Test
-    ) -> Test {
-        switch (reader.kind, k) {
+    /// The test of `test` on the property `reader` reads (the plan has
+    /// matched the two: ``KeyTest/typed(for:)``; `general` otherwise).
+    static func make(_ reader: KeyReader<Root>, _ test: KeyTest, general: @escaping Test) -> Test {
+        switch (reader.kind, test) {
         // One closure per type, comparing concrete values (a generic helper
         // would not be specialised, the root's type being unknown here).
-        case (.int(let read), .int(let c)):
-            guard let order = Order(op) else { return general }
+        case (.int(let read), .int(let order, let c)):
             return { r, _ in order.holds(read(r), c) }
-        case (.double(let read), .double(let c)):
-            guard let order = Order(op) else { return general }
+        case (.double(let read), .double(let order, let c)):
             return { r, _ in order.holds(read(r), c) }
-        case (.double(let read), .int(let i)) where i.magnitude <= 1 << 53:
-            guard let order = Order(op) else { return general }
-            let c = Double(i)
-            return { r, _ in order.holds(read(r), c) }
-        case (.string(let read), .string(let c)):
-            return string(op, options, read, c, general)
-        default:
-            return general
-        }
-    }
-
-    private static func string(
-        _ op: ComparisonOperator, _ options: ComparisonOptions, _ read: @escaping @Sendable (Root) -> String, _ c: String,
-        _ general: @escaping Test
-    ) -> Test {
-        switch op {
-        case .equalTo, .notEqualTo:
-            guard options.isEmpty || options == [.normalized] else { return general }
-            let equal = op == .equalTo
-            let literal = LiteralString(c)
+        case (.string(let read), .string(let literal, let equal)):
             return { r, _ in literal.isLiterally(read(r)) == equal }
-        case .beginsWith, .endsWith, .contains:
-            let needle = StringSemantics.Needle(c, StringSemantics.Search(op), options)
+        case (.string(let read), .search(let needle)):
             return { r, _ in needle.found(in: read(r)) }
+        case (.strings(let read), .strings(let literal, let any, let equal)):
+            if any { return { r, _ in read(r).contains { literal.isLiterally($0) == equal } } }
+            return { r, _ in read(r).allSatisfy { literal.isLiterally($0) == equal } }
         default:
             return general
         }
@@ -83,65 +32,32 @@ enum TypedComparison<Root> {
 
 /// A comparison of a property stored at a known offset in an object given by
 /// address with a constant, as data, from which ``InPlaceComparison`` makes
-/// its tests. Only cases whose answer is the general path's are
-/// taken (the same as ``TypedComparison``'s); none of them throws.
-enum InPlaceLeaf: Sendable {
-    case int(offset: Int, Order, Int)
-    case double(offset: Int, Order, Double)
-    /// `==` (`equal`) or `!=` with a string.
-    case string(offset: Int, LiteralString, equal: Bool)
-    case search(offset: Int, StringSemantics.Needle)
-    /// `ANY strings == literal` (`any`, `equal`), `ALL strings != literal`, ….
-    case strings(offset: Int, LiteralString, any: Bool, equal: Bool)
+/// its tests and ``InPlaceProgram`` its steps.
+struct InPlaceLeaf: Sendable {
+    let offset: Int
+    let test: KeyTest
+    /// Whether strings may be compared by the words of an inline string
+    /// (``InlineString/layoutHolds``), and arrays of strings read from the
+    /// array value (``StringArrayLayout/holds``): the plan's choice, by the
+    /// layout checks.
+    var inlineStrings = false
+    var arraysInPlace = false
 
-    /// Whether it compares an integer or a double.
-    var isNumber: Bool {
-        switch self {
+    /// Whether ``InPlaceProgram`` has a step of its own for it (others are
+    /// run by their test): numbers, and strings where the layout check holds.
+    var hasStep: Bool {
+        switch test {
         case .int, .double: return true
-        case .string, .search, .strings: return false
+        case .string, .strings: return inlineStrings
+        case .search: return false
         }
     }
 
-    init?<Root>(_ c: Comparison, root: RootAccess<Root>) {
-        switch (c.lhs.kind, c.rhs.kind, c.modifier) {
-        case (.keyPath(let keys), .constant(let k), .direct):
-            guard let reader = root.typedPath(keys), let offset = reader.offset else { return nil }
-            switch (reader.kind, k) {
-            case (.int, .int(let v)):
-                guard let order = Order(c.op) else { return nil }
-                self = .int(offset: offset, order, v)
-            case (.double, .double(let v)):
-                guard let order = Order(c.op) else { return nil }
-                self = .double(offset: offset, order, v)
-            case (.double, .int(let i)) where i.magnitude <= 1 << 53:
-                guard let order = Order(c.op) else { return nil }
-                self = .double(offset: offset, order, Double(i))
-            case (.string, .string(let v)):
-                switch c.op {
-                case .equalTo, .notEqualTo:
-                    guard c.options.isEmpty || c.options == [.normalized] else { return nil }
-                    self = .string(offset: offset, LiteralString(v), equal: c.op == .equalTo)
-                case .beginsWith, .endsWith, .contains:
-                    self = .search(offset: offset, StringSemantics.Needle(v, StringSemantics.Search(c.op), c.options))
-                default:
-                    return nil
-                }
-            default:
-                return nil
-            }
-        case (.constant(.string(let k)), .keyPath(let keys), .direct) where c.op == .in && c.options.isEmpty:
-            // 'x' IN tags
-            guard let reader = root.typedPath(keys), case .strings = reader.kind, let offset = reader.offset else {
-                return nil
-            }
-            self = .strings(offset: offset, LiteralString(k), any: true, equal: true)
-        case (.keyPath(let keys), .constant(.string(let k)), .any), (.keyPath(let keys), .constant(.string(let k)), .all):
-            guard c.op == .equalTo || c.op == .notEqualTo, c.options.isEmpty,
-                let reader = root.typedPath(keys), case .strings = reader.kind, let offset = reader.offset
-            else { return nil }
-            self = .strings(offset: offset, LiteralString(k), any: c.modifier == .any, equal: c.op == .equalTo)
-        default:
-            return nil
+    /// Whether it compares an integer or a double.
+    var isNumber: Bool {
+        switch test {
+        case .int, .double: return true
+        case .string, .search, .strings: return false
         }
     }
 }
@@ -160,13 +76,6 @@ enum InPlaceComparison<Root> {
         unsafeBitCast(r, to: ObjectAddress.self).raw + offset
     }
 
-    /// AND, OR or NOT of comparisons that are all read in place, as steps
-    /// (``InPlaceProgram``); nil for anything else.
-    static func program(_ p: PredicateNode, root: RootAccess<Root>) -> InPlaceProgram? {
-        guard Root.self == ObjectAddress.self else { return nil }
-        return InPlaceProgram(p, root: unsafeBitCast(root, to: RootAccess<ObjectAddress>.self))
-    }
-
     /// The test of a program's steps.
     static func test(_ program: InPlaceProgram) -> Test {
         { r, _ in program.holds(address(r, 0)) }
@@ -178,16 +87,17 @@ enum InPlaceComparison<Root> {
     /// the optimiser into one and a forwarding thunk, called per object.
     @inline(never)
     static func test(_ leaf: InPlaceLeaf) -> Test {
-        switch leaf {
-        case .int(let offset, let order, let c): return ordered(Int.self, at: offset, order, c)
-        case .double(let offset, let order, let c): return ordered(Double.self, at: offset, order, c)
-        case .string(let offset, let literal, let equal):
+        let offset = leaf.offset
+        switch leaf.test {
+        case .int(let order, let c): return ordered(Int.self, at: offset, order, c)
+        case .double(let order, let c): return ordered(Double.self, at: offset, order, c)
+        case .string(let literal, let equal):
             return { r, _ in
                 literal.isLiterally(address(r, offset).assumingMemoryBound(to: String.self).pointee) == equal
             }
-        case .search(let offset, let needle):
+        case .search(let needle):
             return { r, _ in needle.found(in: address(r, offset).assumingMemoryBound(to: String.self).pointee) }
-        case .strings(let offset, let literal, let any, let equal):
+        case .strings(let literal, let any, let equal):
             if any {
                 return { r, _ in
                     address(r, offset).assumingMemoryBound(to: [String].self).pointee.contains {
