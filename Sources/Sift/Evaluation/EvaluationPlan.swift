@@ -162,13 +162,13 @@ struct EvaluationPlan<Root>: Sendable {
     /// Plans `p` for roots read by `access`, taking fast paths only when
     /// `fastPaths` (``EvaluationPaths/allowFastPaths(budget:)``).
     init(_ p: PredicateNode, access: RootAccess<Root>, fastPaths: Bool) {
-        root = Self.node(p, access, fastPaths)
+        root = Self.steps(Self.planned(p, access, fastPaths), whole: true)
     }
 
-    /// The plan of `p` (also of a predicate inside an expression: a SUBQUERY's,
-    /// a ternary's condition).
+    /// The plan of a predicate inside an expression (a SUBQUERY's, a
+    /// ternary's condition).
     static func node(_ p: PredicateNode, _ access: RootAccess<Root>, _ fastPaths: Bool) -> Node {
-        steps(planned(p, access, fastPaths))
+        steps(planned(p, access, fastPaths), whole: false)
     }
 
     private static func planned(_ p: PredicateNode, _ access: RootAccess<Root>, _ fastPaths: Bool) -> Node {
@@ -183,18 +183,19 @@ struct EvaluationPlan<Root>: Sendable {
         }
     }
 
-    /// `node` with its largest parts read wholly in place run as steps. A
-    /// lone comparison without a step of its own (a search, a string where
-    /// the layout check fails) is left to its test, which is as fast.
-    private static func steps(_ node: Node) -> Node {
-        if readsInPlace(node) {
-            return isLoneTest(node) ? node : .steps(InPlaceProgram(node), node)
-        }
+    /// `node` with its largest AND, OR and NOT read wholly in place run as
+    /// steps, and the whole predicate (`whole`) when it is one comparison
+    /// read in place (for the loops over an array's buffer). A lone
+    /// comparison without a step of its own (a search, a string where the
+    /// layout check fails) is left to its test, which is as fast.
+    private static func steps(_ node: Node, whole: Bool) -> Node {
         switch node {
-        case .and(let children): return .and(children.map(steps))
-        case .or(let children): return .or(children.map(steps))
-        case .not(let child): return .not(steps(child))
-        case .constant, .comparison, .steps: return node
+        case .comparison where !whole, .constant, .steps: return node
+        case _ where readsInPlace(node): return isLoneTest(node) ? node : .steps(InPlaceProgram(node), node)
+        case .and(let children): return .and(children.map { steps($0, whole: false) })
+        case .or(let children): return .or(children.map { steps($0, whole: false) })
+        case .not(let child): return .not(steps(child, whole: false))
+        case .comparison: return node
         }
     }
 
