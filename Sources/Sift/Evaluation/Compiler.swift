@@ -290,8 +290,10 @@ struct Compiler<Root> {
         switch node {
         case .constant(let b):
             return { _, _ in b }
-        case .steps(let program, _):
+        case .steps(let program, _) where Root.self == ObjectAddress.self:
             return InPlaceComparison<Root>.test(program)
+        case .steps(_, let planned):
+            return predicate(planned)
         case .and(let children):
             // Two children are held directly: a function stored in an array
             // is called through re-abstraction thunks.
@@ -339,12 +341,18 @@ struct Compiler<Root> {
         let test = Operators.make(c.op, c.options, constant: constant, regexLimits: regexLimits, fastPaths: fastPaths)
         let fail = failure(at: range)
         let general = general(c, lhs, rhs, test, fail, range: range)
+        // Each emitter is called only for the root it is made for (the plan
+        // chooses it for no other): the check, constant in each compiler of a
+        // root, keeps the others from having copies of its closures, which
+        // the optimiser would merge behind a forwarding thunk.
         switch decision.strategy {
         case .general: return general
-        case .inPlace(let leaf): return InPlaceComparison<Root>.test(leaf)
-        case .typedReader(let reader, let test): return TypedComparison<Root>.make(reader, test, general: general)
+        case .inPlace(let leaf) where Root.self == ObjectAddress.self: return InPlaceComparison<Root>.test(leaf)
+        case .typedReader(let reader, let test) where Root.self == ObjectAddress.self:
+            return TypedComparison<Root>.make(reader, test, general: general)
         case .dictionary(let t): return root.dictionaryTest(t, general)
         case .table(let t): return DynamicComparison.make(t, general: general)
+        case .inPlace, .typedReader: return general
         }
     }
 
