@@ -237,7 +237,7 @@ struct EvaluationPlan<Root>: Sendable {
             guard let test = k.test.typed(for: reader.kind) else {
                 return (.general, "the property's type does not answer this comparison as the general path does")
             }
-            guard let offset = reader.offset else { return (.typedReader(reader, test), "the property has a typed reader") }
+            guard let offset = reader.offset else { return (.typedReader(reader, test), "no offset: read by its typed reader") }
             var leaf = InPlaceLeaf(offset: offset, test: test)
             var reason = "a stored property at offset \(offset)"
             switch test {
