@@ -224,3 +224,287 @@ struct PrecedenceTableTests {
         }
     }
 }
+
+// MARK: - Built-in functions
+
+/// ``BuiltinFunction``'s table against NSExpression's functions: every
+/// function is read in each of its forms, prints as the table says, goes
+/// through JSON under its selector, is allowed or refused by the policy as
+/// its row says, and costs no more than its estimate.
+struct BuiltinFunctionTableTests {
+    /// Every function as Apple documents them (NSExpression's
+    /// `expressionForFunction:arguments:`, Predicate Programming Guide): the
+    /// selector, the operator that builds it if one does, and whether a
+    /// predicate from an untrusted client may use it.
+    static let functions: [(selector: String, op: String?, untrusted: Bool)] = [
+        ("sum:", nil, true), ("count:", nil, true), ("min:", nil, true), ("max:", nil, true),
+        ("average:", nil, true), ("median:", nil, false), ("mode:", nil, false), ("stddev:", nil, false),
+        ("add:to:", "+", true), ("from:subtract:", "-", true), ("multiply:by:", "*", true),
+        ("divide:by:", "/", true), ("modulus:by:", nil, true), ("raise:toPower:", "**", false),
+        ("sqrt:", nil, false), ("log:", nil, false), ("ln:", nil, false), ("exp:", nil, false),
+        ("floor:", nil, true), ("ceiling:", nil, true), ("abs:", nil, true), ("trunc:", nil, true),
+        ("random", nil, false), ("randomn:", nil, false), ("now", nil, false),
+        ("lowercase:", nil, true), ("uppercase:", nil, true), ("length:", nil, true),
+        ("bitwiseAnd:with:", "&", false), ("bitwiseOr:with:", "|", false), ("bitwiseXor:with:", "^", false),
+        ("leftshift:by:", "<<", false), ("rightshift:by:", ">>", false), ("onesComplement:", "~", false),
+        ("noindex:", nil, false), ("distinct:", nil, false),
+    ]
+
+    @Test func everyFunctionIsInTheTable() {
+        #expect(BuiltinFunction.allCases.map(\.selector) == Self.functions.map(\.selector))
+        for (selector, op, untrusted) in Self.functions {
+            guard let f = BuiltinFunction(selector: selector) else {
+                Issue.record("\(selector) has no row")
+                continue
+            }
+            #expect(f.arity == selector.filter { $0 == ":" }.count, "\(selector)")
+            #expect((OperatorTable.infix(f)?.spelling ?? f.row.prefix?.spelling) == op, "\(selector)")
+            #expect(f.isAllowedForUntrusted == untrusted, "\(selector)")
+            guard case .refused(let reason) = f.sql, !reason.isEmpty else {
+                Issue.record("\(selector) has no SQL fact")
+                continue
+            }
+        }
+    }
+
+    /// An argument of the kind a function needs.
+    static func argument(_ f: BuiltinFunction) -> String {
+        switch f.operands {
+        case .none: return ""
+        case .collection, .numbersIn, .any: return "nums"
+        case .numbers, .integers: return "x"
+        case .string: return "name"
+        }
+    }
+
+    /// The forms a function may be written in, and the one it prints as.
+    static func forms(_ f: BuiltinFunction) -> (written: [String], printed: String) {
+        let arguments = [String](repeating: argument(f), count: f.arity).joined(separator: ", ")
+        var written = ["\(f.selector)(\(arguments))"]
+        if f.hasShortForm, f.arity == 1 { written.append("\(f.selector.dropLast())(\(arguments))") }
+        if let prefix = f.row.prefix { written.append(prefix.spelling + argument(f)) }
+        if let op = OperatorTable.infix(f) {
+            let printed = "\(argument(f)) \(op.spelling) \(argument(f))"
+            return (written + [printed], printed)
+        }
+        if let prefix = f.row.prefix, f.arity == 1 { return (written, prefix.spelling + argument(f)) }
+        return (written, written[0])
+    }
+
+    /// Each function, in each of its forms, parses to the function, prints
+    /// in its canonical form, reads back as the same tree and goes through
+    /// JSON under its selector; a wrong number of arguments is a parse
+    /// error.
+    @Test(arguments: BuiltinFunction.allCases)
+    func functionRoundTrips(f: BuiltinFunction) throws {
+        let (written, printed) = Self.forms(f)
+        for form in written {
+            let e = try FormatParser.parseExpression(form)
+            guard case .function(let parsed, _) = e.kind else {
+                Issue.record("\(form) is not a function")
+                continue
+            }
+            #expect(parsed == f, "\(form)")
+            if form.hasPrefix("-") { continue }  // -x prints as itself, `from:subtract:(0, x)` as 0 - x.
+            #expect(FormatPrinter.format(e) == printed, "\(form)")
+            #expect(try FormatParser.parseExpression(FormatPrinter.format(e)) == e, "\(form)")
+            #expect(try JSONDecoder().decode(ExpressionNode.self, from: JSONEncoder().encode(e)) == e, "\(form)")
+        }
+        #expect(try JSONDecoder().decode(String.self, from: JSONEncoder().encode(f)) == f.selector)
+        let extra = [String](repeating: "x", count: f.arity + 1).joined(separator: ", ")
+        #expect(throws: ParseError.self) { try FormatParser.parseExpression("\(f.selector)(\(extra))") }
+    }
+
+    /// The untrusted policy allows the functions its rows allow, and
+    /// refuses the others naming them (the operator, for those an operator
+    /// builds); a policy that lists no function refuses every one.
+    @Test(arguments: BuiltinFunction.allCases)
+    func policyNamesEveryFunction(f: BuiltinFunction) throws {
+        let (written, _) = Self.forms(f)
+        let filter = try Filter("\(written.last ?? "") == 1")
+        let untrusted = PredicatePolicy.untrusted(keyPaths: ["nums", "x", "name"])
+        let named = OperatorTable.infix(f).map { "the operator \($0.spelling)" } ?? "the function \(f.selector)"
+        var none = PredicatePolicy.unrestricted
+        none.functions = []
+        for policy in [untrusted, none] {
+            do throws(PolicyViolation) {
+                try policy.check(filter)
+                #expect(f.isAllowedForUntrusted && policy == untrusted, "\(filter.format)")
+            } catch {
+                #expect(!f.isAllowedForUntrusted || policy == none, "\(filter.format)")
+                #expect(error.part == .function(f.selector))
+                #expect(error.message == named + " is not allowed")
+            }
+        }
+    }
+
+    /// Each function, applied to values read from the object and compared
+    /// with itself, stays within its cost estimate: its row's result kind
+    /// bounds the size of what it gives.
+    @Test(arguments: BuiltinFunction.allCases)
+    func functionStaysWithinItsEstimate(f: BuiltinFunction) throws {
+        let call = "\(f.selector)(\([String](repeating: Self.argument(f), count: f.arity).joined(separator: ", ")))"
+        let filter = try Filter("\(call) == \(call)")
+        let object: Value = [
+            "nums": .array((0..<200).map { .int($0 % 7) }), "x": 3,
+            "name": .string(String(repeating: "ΐb", count: 300)),
+        ]
+        let units = filter.costEstimate.units(forInputSize: WorkBudget.size(object, cap: .max))
+        #expect(!CostEstimateTests.runsOut(filter, object, budget: units), "\(call): \(filter.costEstimate)")
+    }
+}
+
+// MARK: - Options and modifiers
+
+/// ``ComparisonOptions``' table against the option letters of the language.
+struct ComparisonOptionsTableTests {
+    /// Apple's options: the letter, the option and its raw value (also its
+    /// value in JSON).
+    static let options: [(String, ComparisonOptions, Int)] = [
+        ("c", .caseInsensitive, 1), ("d", .diacriticInsensitive, 2), ("n", .normalized, 4), ("l", .localeSensitive, 8),
+    ]
+
+    @Test func everyOptionIsInTheTable() {
+        #expect(ComparisonOptions.table.map(\.option) == Self.options.map(\.1))
+        #expect(ComparisonOptions.table.map { String(Unicode.Scalar($0.letter)) } == Self.options.map(\.0))
+        #expect(Self.options.allSatisfy { $0.1.rawValue == $0.2 })
+        #expect(ComparisonOptions.all.rawValue == 15)
+    }
+
+    /// Every combination, written in any order and case, is read, prints
+    /// its letters in the table's order, and goes through JSON as its raw
+    /// value.
+    @Test func everyCombinationRoundTrips() throws {
+        for mask in 1..<16 {
+            let chosen = Self.options.filter { mask & $0.2 != 0 }
+            let written = chosen.reversed().map { mask % 3 == 0 ? $0.0.uppercased() : $0.0 }.joined()
+            let p = try FormatParser.parsePredicate("a CONTAINS[\(written)] b")
+            guard case .comparison(let c) = p.kind else {
+                Issue.record("\(written) is not a comparison")
+                continue
+            }
+            #expect(c.options.rawValue == mask, "\(written)")
+            #expect(FormatPrinter.format(p) == "a CONTAINS[\(chosen.map(\.0).joined())] b")
+            let json = String(decoding: try JSONEncoder().encode(c.options), as: UTF8.self)
+            #expect(json == "\(mask)")
+            #expect(try JSONDecoder().decode(PredicateNode.self, from: JSONEncoder().encode(p)) == p)
+        }
+    }
+
+    /// The messages for a wrong option name the table's letters.
+    @Test func wrongOptionsListTheTable() throws {
+        for (format, message) in [
+            ("a == [x] b", "unknown option 'x'; options are c (case-insensitive), d (diacritic-insensitive), "
+                + "n (normalized) and l (locale-sensitive)"),
+            ("a ==[cx] b", "unknown option 'cx'; options are c (case-insensitive), d (diacritic-insensitive), "
+                + "n (normalized) and l (locale-sensitive)"),
+            ("a == [] b", "expected option letters (c, d, n, l) inside '[]'"),
+        ] {
+            #expect(throws: ParseError.self) { try FormatParser.parsePredicate(format) }
+            do { _ = try FormatParser.parsePredicate(format) } catch { #expect(error.message == message) }
+        }
+        var c = Comparison(ExpressionNode(.keyPath(["a"])), .contains, ExpressionNode(.keyPath(["b"])))
+        c.options = ComparisonOptions(rawValue: 16)
+        let json = try JSONEncoder().encode(PredicateNode(.comparison(c)))
+        do {
+            _ = try JSONDecoder().decode(PredicateNode.self, from: json)
+            Issue.record("an unknown option decoded")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription == "options are [c], [d], [n] and [l] (raw values 1, 2, 4, 8)")
+        }
+    }
+}
+
+/// ``ComparisonModifier``'s table against the modifier words.
+struct ComparisonModifierTableTests {
+    /// The words, what each makes of `a == 1`, and how that prints.
+    static let words: [(String, ComparisonModifier, negated: Bool, printed: String)] = [
+        ("ANY", .any, false, "ANY a == 1"), ("SOME", .any, false, "ANY a == 1"), ("ALL", .all, false, "ALL a == 1"),
+        ("NONE", .any, true, "NOT ANY a == 1"),
+    ]
+
+    @Test func everyWordIsInTheTable() {
+        #expect(ComparisonModifier.words == Self.words.map(\.0))
+        #expect(ComparisonModifier.allCases.map(\.rawValue) == ["direct", "any", "all"])
+        #expect(ComparisonModifier.allCases.map(\.keyword) == [nil, "ANY", "ALL"])
+    }
+
+    /// Each word, in any case, is a reserved word, gives its modifier
+    /// (and NOT for NONE), prints as the table says, reads back and goes
+    /// through JSON under the modifier's name.
+    @Test func everyWordRoundTrips() throws {
+        for (word, modifier, negated, printed) in Self.words {
+            #expect(Lexer.isReserved(word) && Lexer.isReserved(word.lowercased()), "\(word)")
+            for spelling in [word, word.lowercased()] {
+                let p = try FormatParser.parsePredicate("\(spelling) a == 1")
+                var inner = p
+                if case .not(let child) = p.kind, negated { inner = child }
+                guard case .comparison(let c) = inner.kind else {
+                    Issue.record("\(spelling) is not a comparison")
+                    continue
+                }
+                #expect(c.modifier == modifier, "\(spelling)")
+                #expect(FormatPrinter.format(p) == printed, "\(spelling)")
+                #expect(try FormatParser.parsePredicate(printed) == p, "\(spelling)")
+                let json = String(decoding: try JSONEncoder().encode(p), as: UTF8.self)
+                #expect(json.contains("\"modifier\":\"\(modifier.rawValue)\""), "\(json)")
+                #expect(try JSONDecoder().decode(PredicateNode.self, from: JSONEncoder().encode(p)) == p)
+            }
+        }
+    }
+}
+
+// MARK: - Symbols
+
+/// The lexer's character switch against ``OperatorTable/symbols``: every
+/// operator spelled with symbols lexes to its token, and no other run of
+/// operator characters lexes to an operator.
+struct SymbolLexingTests {
+    /// Every operator the language spells with symbols (Apple's Predicate
+    /// Format String Syntax, and C's for arithmetic and bitwise ones).
+    static let spellings: Set<String> = [
+        "<", "<=", "=<", ">", ">=", "=>", "==", "=", "!=", "<>", "|", "^", "&", "<<", ">>", "+", "-", "*", "/", "**",
+        "~", "||", "&&", "!",
+    ]
+
+    static func kinds(_ source: String) throws -> [(TokenKind, String)] {
+        var copy = source
+        return try copy.withUTF8 { bytes in
+            let lexer = Lexer(bytes: bytes, source: source)
+            return try lexer.tokenize().map { ($0.kind, lexer.text(Int($0.start), Int($0.end))) }
+        }
+    }
+
+    @Test func theTableListsEverySymbol() {
+        #expect(Set(OperatorTable.symbols.map(\.spelling)) == Self.spellings)
+        // One token for each spelling (`-` is infix and prefix, one token).
+        for (spelling, rows) in Dictionary(grouping: OperatorTable.symbols, by: \.spelling) {
+            #expect(Set(rows.map(\.token)).count == 1, "\(spelling)")
+        }
+    }
+
+    @Test func everySymbolLexesToItsToken() throws {
+        for (spelling, token) in OperatorTable.symbols {
+            for source in ["a\(spelling)b", "a \(spelling) b"] {
+                let tokens = try Self.kinds(source)
+                #expect(tokens.map(\.0) == [.identifier, token, .identifier, .end], "\(source)")
+                #expect(tokens.count == 4 && tokens[1].1 == spelling, "\(source)")
+            }
+        }
+    }
+
+    /// Every run of up to three operator characters lexes into tokens of
+    /// which each operator is one of the table's spellings of it.
+    @Test func nothingElseLexesToAnOperator() throws {
+        let spellingsByToken = Dictionary(grouping: OperatorTable.symbols, by: \.token).mapValues { Set($0.map(\.spelling)) }
+        let alphabet = Array("=!<>&|*+-/^~").map(String.init)
+        var runs = alphabet
+        for _ in 0..<2 { runs += runs.flatMap { run in alphabet.map { run + $0 } }.filter { $0.count > runs.last!.count } }
+        #expect(runs.count == 12 + 144 + 1728)
+        for run in runs {
+            for (kind, text) in try Self.kinds(run) where kind != .end {
+                #expect(spellingsByToken[kind]?.contains(text) == true, "'\(text)' in '\(run)' lexes to \(kind)")
+            }
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Sift
 import Testing
 
 @testable import SiftTool
@@ -201,15 +202,17 @@ struct ReplSessionTests {
         #expect(s.completionWords.contains(":sql"))
     }
 
-    /// Completion offers every word operator and every collection operator
-    /// of the language, as the operator tables list them.
+    /// Completion offers every word operator, modifier, collection operator
+    /// and built-in function of the language, as the operator tables list
+    /// them.
     @Test func completionOffersEveryOperator() throws {
         let s = try Self.session()
         for word in [
             "MATCHES", "LIKE", "BEGINSWITH", "ENDSWITH", "IN", "CONTAINS", "BETWEEN", "UTI-CONFORMS-TO", "UTI-EQUALS",
+            "ANY", "SOME", "ALL", "NONE",
             "@count", "@sum", "@avg", "@min", "@max", "@unionOfObjects", "@distinctUnionOfObjects", "@unionOfArrays",
             "@distinctUnionOfArrays", "@distinctUnionOfSets",
-        ] {
+        ] + BuiltinFunction.allCases.map(\.selector) {
             #expect(s.completionWords.contains(word), "\(word)")
         }
     }

@@ -124,12 +124,12 @@ struct CostModel {
             return items.reduce(.constant(1 + items.count)) { $0 + size($1) }
         case .function(let f, let arguments):
             let all = arguments.reduce(CostPolynomial.constant(1)) { $0 + size($1) }
-            switch f {
+            switch f.result {
             // Case mapping can make a string longer: at most three bytes
             // for each byte (ΐ, two bytes, is Ϊ́, six).
-            case .lowercase, .uppercase: return 3 * all
-            case .min, .max, .median, .mode, .distinct, .noindex: return all
-            default: return .constant(1)
+            case .caseMapped: return 3 * all
+            case .element, .argument: return all
+            case .number, .date: return .constant(1)
             }
         case .invocation(let receiver, _, let arguments):
             return 3 * arguments.reduce(size(receiver) + .constant(32)) { $0 + size($1) }

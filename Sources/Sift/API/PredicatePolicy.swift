@@ -100,14 +100,8 @@ public struct PredicatePolicy: Sendable, Hashable {
     public static func untrusted(keyPaths: Set<String>) -> PredicatePolicy {
         PredicatePolicy(
             keyPaths: keyPaths,
-            operators: [
-                .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .equalTo, .notEqualTo, .like,
-                .beginsWith, .endsWith, .in, .contains, .between,
-            ],
-            functions: [
-                .sum, .count, .min, .max, .average, .add, .subtract, .multiply, .divide, .modulus, .abs, .floor,
-                .ceiling, .trunc, .lowercase, .uppercase, .length,
-            ],
+            operators: Set(ComparisonOperator.standard.filter(\.isAllowedForUntrusted)),
+            functions: Set(BuiltinFunction.allCases.filter(\.isAllowedForUntrusted)),
             allowsInvocations: false, allowsSubqueries: false, allowsVariables: false, allowsCasts: false,
             allowsCollectionOperators: true, maximumComparisons: 64, evaluationBudget: defaultEvaluationBudget)
     }
@@ -453,13 +447,13 @@ private struct PolicyChecker {
         for argument in arguments {
             let origins = try expression(argument, scope: scope)
             // count: counts; every other function reads its arguments' values.
-            try observe(origins, deep: f != .count, argument.range)
+            try observe(origins, deep: f.operands != .collection, argument.range)
             if first == nil { first = origins }
         }
-        switch f {
-        case .min, .max, .mode, .median: return first?.map(\.element) ?? Origins()
-        case .distinct, .noindex: return first ?? Origins()
-        default: return Origins()
+        switch f.result {
+        case .element: return first?.map(\.element) ?? Origins()
+        case .argument: return first ?? Origins()
+        case .number, .date, .caseMapped: return Origins()
         }
     }
 

@@ -1,7 +1,16 @@
-/// The built-in functions of `NSExpression`, named by their selectors.
+/// The built-in functions of `NSExpression`, named by their selectors: the
+/// one table of them.
 ///
-/// The format parser checks names and argument counts when it builds the tree,
-/// as Apple does: `nosuchfunction(1)` and `sqrt()` are parse errors.
+/// What the language says of each function (its selector and short form,
+/// how many arguments it takes and what they must be, what it gives, how
+/// it prints, whether ``PredicatePolicy/untrusted(keyPaths:)`` allows it,
+/// what ``CostEstimate`` counts for it, and why it has no SQL form) is its
+/// row in ``row``. The parser checks names and argument counts against it
+/// when it builds the tree, as Apple does (`nosuchfunction(1)` and
+/// `sqrt()` are parse errors); the printer, decoding, the REPL's completion,
+/// the policy and the cost model read it. What a function does is
+/// `Functions.call` in `Evaluation/Functions.swift`, a switch over the same
+/// cases.
 public enum BuiltinFunction: String, Sendable, Hashable, Codable, CaseIterable {
     // Statistics over a collection
     case sum = "sum:"
@@ -47,18 +56,170 @@ public enum BuiltinFunction: String, Sendable, Hashable, Codable, CaseIterable {
     case noindex = "noindex:"
     case distinct = "distinct:"
 
-    /// The selector, e.g. `"modulus:by:"`.
+    /// The selector, e.g. `"modulus:by:"`: how the function is written
+    /// (`modulus:by:(a, 3)`), how it prints, and its name in JSON.
     public var selector: String { rawValue }
 
-    /// How many arguments the function takes.
+    /// How many arguments the function takes: one for each part of its
+    /// selector.
     public var arity: Int {
         let colons = rawValue.reduce(0) { $1 == ":" ? $0 + 1 : $0 }
         return colons
     }
 
-    /// True for one-part selectors, which may be called as `name(args)`.
+    /// True for one-part selectors, which may also be called as
+    /// `name(args)` (`sqrt(x)`, `now()`).
     var hasShortForm: Bool { arity <= 1 }
+
+    /// Every way a format string may name the function: the selector, and
+    /// for a one-part selector its short form (`["sqrt:", "sqrt"]`).
+    public var spellings: [String] {
+        guard hasShortForm, rawValue.hasSuffix(":") else { return [rawValue] }
+        return [rawValue, String(rawValue.dropLast())]
+    }
 
     /// The function named by a full selector (`"sum:"`, `"add:to:"`, `"now"`).
     public init?(selector: String) { self.init(rawValue: selector) }
+
+    /// What the arguments must be.
+    public var operands: Operands { row.operands }
+
+    /// What the function gives.
+    public var result: Result { row.result }
+
+    /// Whether ``PredicatePolicy/untrusted(keyPaths:)`` allows the
+    /// function: those whose cost is bounded by their arguments' sizes and
+    /// whose answer is the same on every evaluation.
+    public var isAllowedForUntrusted: Bool { row.untrusted }
+
+    /// What SQL lowering makes of the function.
+    public var sql: SQLForm { row.sql }
+}
+
+// MARK: - The table
+
+extension BuiltinFunction {
+    /// The function's row. The switch is exhaustive, so a function added
+    /// to the enum cannot be left out of the table.
+    var row: Row {
+        switch self {
+        case .sum, .average:
+            return Row(.numbersIn, gives: .number, untrusted: true, sql: .refused(Self.useCollectionOperators))
+        case .min, .max:
+            return Row(.numbersIn, gives: .element, untrusted: true, sql: .refused(Self.useCollectionOperators))
+        case .count:
+            return Row(.collection, gives: .number, untrusted: true, sql: .refused(Self.useCollectionOperators))
+        case .median, .mode:
+            return Row(.numbersIn, gives: .element, sql: .refused("SQLite and PostgreSQL have no \(rawValue)"))
+        case .stddev:
+            return Row(.numbersIn, gives: .number, sql: .refused("SQLite has no standard deviation"))
+        case .add: return Row(.numbers, gives: .number, untrusted: true, infix: (.plus, "+", .additive))
+        case .subtract:
+            return Row(.numbers, gives: .number, untrusted: true, infix: (.minus, "-", .additive), prefix: (.minus, "-"))
+        case .multiply: return Row(.numbers, gives: .number, untrusted: true, infix: (.star, "*", .multiplicative))
+        case .divide: return Row(.numbers, gives: .number, untrusted: true, infix: (.slash, "/", .multiplicative))
+        case .modulus, .abs, .floor, .ceiling, .trunc: return Row(.numbers, gives: .number, untrusted: true)
+        case .raise: return Row(.numbers, gives: .number, infix: (.starStar, "**", .power))
+        case .sqrt, .log, .ln, .exp: return Row(.numbers, gives: .number)
+        case .random: return Row(.none, gives: .number, sql: .refused(Self.differsEachTime))
+        case .randomn: return Row(.integers, gives: .number, sql: .refused(Self.differsEachTime))
+        case .now: return Row(.none, gives: .date, sql: .refused(Self.differsEachTime))
+        case .lowercase, .uppercase:
+            return Row(.string, gives: .caseMapped, untrusted: true,
+                sql: .refused("SQL's lower() and upper() map only ASCII letters in SQLite"))
+        case .length:
+            return Row(.string, gives: .number, untrusted: true,
+                sql: .refused("length: counts UTF-16 code units; SQL's length() counts characters"))
+        case .bitwiseOr: return Row(.integers, gives: .number, infix: (.pipe, "|", .bitwiseOr))
+        case .bitwiseXor: return Row(.integers, gives: .number, infix: (.caret, "^", .bitwiseXor))
+        case .bitwiseAnd: return Row(.integers, gives: .number, infix: (.ampersand, "&", .bitwiseAnd))
+        case .leftshift: return Row(.integers, gives: .number, infix: (.shiftLeft, "<<", .shift))
+        case .rightshift: return Row(.integers, gives: .number, infix: (.shiftRight, ">>", .shift))
+        case .onesComplement: return Row(.integers, gives: .number, prefix: (.tilde, "~"))
+        case .noindex: return Row(.any, gives: .argument, sql: .refused("noindex: is a hint to Core Data's SQL store"))
+        case .distinct:
+            return Row(.any, gives: .argument, sql: .refused("distinct: is only meaningful to a database fetch"))
+        }
+    }
+
+    private static let useCollectionOperators =
+        "write it as a collection operator on a to-many key path (@sum, @count, @avg, @min, @max)"
+    private static let differsEachTime = "its value differs on each evaluation"
+
+    /// What the language says of one function, besides its selector.
+    struct Row {
+        /// What the arguments must be.
+        let operands: Operands
+        /// What it gives.
+        let result: Result
+        /// Whether ``PredicatePolicy/untrusted(keyPaths:)`` allows it.
+        let untrusted: Bool
+        /// Its SQL form, or why it has none.
+        let sql: SQLForm
+        /// The infix operator that builds it (`+` builds `add:to:`), which
+        /// is how it prints: its token, spelling and precedence (read by
+        /// ``OperatorTable/infix``).
+        let infix: (token: TokenKind, spelling: String, precedence: Precedence)?
+        /// The prefix operator that builds it, if one does: `~x` is
+        /// `onesComplement:(x)`; `-x` is `from:subtract:(0, x)`, a
+        /// function of two arguments whose first is 0.
+        let prefix: (token: TokenKind, spelling: String)?
+
+        init(
+            _ operands: Operands, gives result: Result, untrusted: Bool = false, sql: SQLForm = .refused(BuiltinFunction.noSQLYet),
+            infix: (token: TokenKind, spelling: String, precedence: Precedence)? = nil,
+            prefix: (token: TokenKind, spelling: String)? = nil
+        ) {
+            self.operands = operands
+            self.result = result
+            self.untrusted = untrusted
+            self.sql = sql
+            self.infix = infix
+            self.prefix = prefix
+        }
+    }
+
+    private static let noSQLYet = "it has no SQL form yet: compare key paths and constants"
+
+    /// What a function needs of its arguments.
+    public enum Operands: Sendable, Hashable {
+        /// None: it takes no arguments (`random`, `now`).
+        case none
+        /// A collection whose elements are counted, not read (`count:`).
+        case collection
+        /// A collection of numbers (`sum:`, `average:`, `median:`, …).
+        case numbersIn
+        /// Numbers (`add:to:`, `sqrt:`, …).
+        case numbers
+        /// Integers (the bitwise functions, `randomn:`).
+        case integers
+        /// A string (`lowercase:`, `uppercase:`, `length:`).
+        case string
+        /// Anything (the hints `noindex:` and `distinct:`).
+        case any
+    }
+
+    /// What a function gives, which tells the policy what its value
+    /// reveals and the cost model how large it can be.
+    public enum Result: Sendable, Hashable {
+        /// A number computed from the arguments, of size one.
+        case number
+        /// A date (`now`).
+        case date
+        /// The string argument with its case mapped: at most three times
+        /// as long.
+        case caseMapped
+        /// Taken from the elements of the collection argument (`min:`,
+        /// `max:`, `median:`, `mode:`): it reveals them, and is at most as
+        /// large as the arguments.
+        case element
+        /// The argument itself (`noindex:`, `distinct:`).
+        case argument
+    }
+
+    /// What SQL lowering makes of a function.
+    public enum SQLForm: Sendable, Hashable {
+        /// No SQL form, for the reason given.
+        case refused(String)
+    }
 }

@@ -152,7 +152,7 @@ extension Comparison {
         }
         if !options.isSubset(of: .all) {
             throw DecodingError.dataCorruptedError(
-                forKey: .options, in: c, debugDescription: "options are [c], [d], [n] and [l] (raw values 1, 2, 4, 8)")
+                forKey: .options, in: c, debugDescription: ComparisonOptions.decodingRule)
         }
         if !op.takesOptions && !options.isEmpty {
             throw DecodingError.dataCorruptedError(
@@ -162,11 +162,6 @@ extension Comparison {
             try c.decode(ExpressionNode.self, forKey: .lhs), op, try c.decode(ExpressionNode.self, forKey: .rhs),
             modifier: try c.decode(ComparisonModifier.self, forKey: .modifier), options: options)
     }
-}
-
-extension ComparisonOptions {
-    /// Every option: `[cdnl]`.
-    static let all: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive]
 }
 
 extension ExpressionNode {

@@ -75,6 +75,16 @@ public enum ComparisonOperator: Sendable, Hashable {
 
     /// Whether `[cdnl]` options may follow the operator.
     public var takesOptions: Bool { !acceptedOptions.isEmpty }
+
+    /// Whether ``PredicatePolicy/untrusted(keyPaths:)`` allows the
+    /// operator: every one but `MATCHES` (a regular expression costs what
+    /// its author wants), the UTI operators and custom selectors.
+    public var isAllowedForUntrusted: Bool {
+        switch entry {
+        case .builtin(let builtin): return builtin.row.untrusted
+        case .selector: return false
+        }
+    }
 }
 
 // MARK: - The table
@@ -139,7 +149,7 @@ extension ComparisonOperator {
             case .greaterThanOrEqualTo: return Row(.greaterThanOrEqualTo, token: .greaterEqual, also: ["=>"])
             case .equalTo: return Row(.equalTo, token: .equal, also: ["="])
             case .notEqualTo: return Row(.notEqualTo, token: .notEqual, also: ["<>"])
-            case .matches: return Row(.matches, token: .kwMatches)
+            case .matches: return Row(.matches, token: .kwMatches, untrusted: false)
             case .like: return Row(.like, token: .kwLike)
             case .beginsWith: return Row(.beginsWith, token: .kwBeginsWith)
             case .endsWith: return Row(.endsWith, token: .kwEndsWith)
@@ -148,8 +158,8 @@ extension ComparisonOperator {
             // The bounds are a list, compared as numbers or dates: Apple
             // takes no options after BETWEEN.
             case .between: return Row(.between, token: .kwBetween, options: [])
-            case .utiConformsTo: return Row(.utiConformsTo, token: .kwUTIConformsTo)
-            case .utiEquals: return Row(.utiEquals, token: .kwUTIEquals)
+            case .utiConformsTo: return Row(.utiConformsTo, token: .kwUTIConformsTo, untrusted: false)
+            case .utiEquals: return Row(.utiEquals, token: .kwUTIEquals, untrusted: false)
             }
         }
 
@@ -167,12 +177,18 @@ extension ComparisonOperator {
         let otherSpellings: [String]
         /// The options it takes.
         let options: ComparisonOptions
+        /// Whether ``PredicatePolicy/untrusted(keyPaths:)`` allows it.
+        let untrusted: Bool
 
-        init(_ op: ComparisonOperator, token: TokenKind, also: [String] = [], options: ComparisonOptions = .all) {
+        init(
+            _ op: ComparisonOperator, token: TokenKind, also: [String] = [], options: ComparisonOptions = .all,
+            untrusted: Bool = true
+        ) {
             self.op = op
             self.token = token
             self.otherSpellings = also
             self.options = options
+            self.untrusted = untrusted
         }
     }
 

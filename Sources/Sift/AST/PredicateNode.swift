@@ -94,41 +94,6 @@ public struct Comparison: Sendable, Hashable {
     }
 }
 
-/// How a comparison treats a collection on its left side.
-public enum ComparisonModifier: String, Sendable, Hashable, Codable, CaseIterable {
-    /// No modifier: the left value is compared as a whole.
-    case direct
-    /// `ANY` / `SOME`: true if some element matches.
-    case any
-    /// `ALL`: true if every element matches (true for an empty collection).
-    case all
-}
-
-/// `[c]`, `[d]`, `[n]`, `[l]` and their combinations. Raw values are Apple's.
-public struct ComparisonOptions: OptionSet, Sendable, Hashable, Codable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// `[c]`: case-insensitive.
-    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
-    /// `[d]`: diacritic-insensitive.
-    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
-    /// `[n]`: both sides are already normalised; compare literally.
-    public static let normalized = ComparisonOptions(rawValue: 4)
-    /// `[l]`: locale-sensitive.
-    public static let localeSensitive = ComparisonOptions(rawValue: 8)
-
-    /// The letters in canonical order (`cdnl`), empty for no options.
-    public var letters: String {
-        var s = ""
-        if contains(.caseInsensitive) { s += "c" }
-        if contains(.diacriticInsensitive) { s += "d" }
-        if contains(.normalized) { s += "n" }
-        if contains(.localeSensitive) { s += "l" }
-        return s
-    }
-}
-
 // Synthesised here, where the types are declared; see Codable.swift.
 extension PredicateNode: Codable {}
 extension PredicateNode.Kind: Codable {}

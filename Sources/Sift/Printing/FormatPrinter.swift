@@ -90,11 +90,7 @@ public enum FormatPrinter {
     }
 
     private static func write(_ comparison: Comparison, into out: inout String) {
-        switch comparison.modifier {
-        case .direct: break
-        case .any: out += "ANY "
-        case .all: out += "ALL "
-        }
+        if let keyword = comparison.modifier.keyword { out += keyword + " " }
         write(comparison.lhs, into: &out)
         out += " "
         out += comparison.op.symbol
@@ -116,7 +112,7 @@ public enum FormatPrinter {
         case .assignment: return .assignment
         case .setOperation(let operation, _, _): return OperatorTable.infix(operation).precedence
         case .function(let function, let arguments):
-            if function == .onesComplement || (function == .subtract && isNegation(arguments)) { return .prefix }
+            if function.row.prefix != nil, function.arity == 1 || isNegation(arguments) { return .prefix }
             return OperatorTable.infix(function)?.precedence ?? .postfix
         case .constant(let value):
             if let n = NumericValue(value), n.doubleValue < 0 || n.doubleValue.sign == .minus { return .prefix }
@@ -263,8 +259,8 @@ public enum FormatPrinter {
             writeWrapped(arguments[1], when: op.brackets(precedence(arguments[1]), onLeft: false), into: &out)
             return
         }
-        if level == .prefix, let operand = arguments.last {
-            out += function == .onesComplement ? "~" : "-"
+        if level == .prefix, let prefix = function.row.prefix, let operand = arguments.last {
+            out += prefix.spelling
             let start = out.endIndex
             writeWrapped(operand, when: precedence(operand) < .prefix, into: &out)
             if out[start...].hasPrefix("-") { out.insert(" ", at: start) }

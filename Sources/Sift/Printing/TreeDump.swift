@@ -57,11 +57,7 @@ public enum TreeDump {
             emit("NOT" + at(p.range), [.predicate(c)], prefix: prefix, childPrefix: childPrefix, into: &lines)
         case .comparison(let c):
             var label = "comparison "
-            switch c.modifier {
-            case .direct: break
-            case .any: label += "ANY "
-            case .all: label += "ALL "
-            }
+            if let keyword = c.modifier.keyword { label += keyword + " " }
             label += c.op.symbol
             if !c.options.isEmpty { label += "[\(c.options.letters)]" }
             emit(label + at(p.range), [.expression(c.lhs), .expression(c.rhs)], prefix: prefix, childPrefix: childPrefix, into: &lines)

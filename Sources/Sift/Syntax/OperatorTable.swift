@@ -136,22 +136,11 @@ enum OperatorTable {
             precedence: .setOperation, associativity: .left, bracketing: .byPrecedence)
     }
 
-    /// The row of the infix operator that builds `function`, if one does.
+    /// The row of the infix operator that builds `function`, if one does
+    /// (its spelling and precedence are the function's row,
+    /// ``BuiltinFunction/Row/infix``).
     static func infix(_ function: BuiltinFunction) -> InfixOperator? {
-        let row: (token: TokenKind, spelling: String, precedence: Precedence)
-        switch function {
-        case .bitwiseOr: row = (.pipe, "|", .bitwiseOr)
-        case .bitwiseXor: row = (.caret, "^", .bitwiseXor)
-        case .bitwiseAnd: row = (.ampersand, "&", .bitwiseAnd)
-        case .leftshift: row = (.shiftLeft, "<<", .shift)
-        case .rightshift: row = (.shiftRight, ">>", .shift)
-        case .add: row = (.plus, "+", .additive)
-        case .subtract: row = (.minus, "-", .additive)
-        case .multiply: row = (.star, "*", .multiplicative)
-        case .divide: row = (.slash, "/", .multiplicative)
-        case .raise: row = (.starStar, "**", .power)
-        default: return nil
-        }
+        guard let row = function.row.infix else { return nil }
         return InfixOperator(
             token: row.token, spelling: row.spelling, node: .function(function), precedence: row.precedence,
             associativity: .left, bracketing: .everyOperation)
@@ -167,6 +156,53 @@ enum OperatorTable {
     private static let byToken: [InfixOperator?] = {
         var table = [InfixOperator?](repeating: nil, count: Int(UInt8.max) + 1)
         for op in infix { table[Int(op.token.rawValue)] = op }
+        return table
+    }()
+}
+
+/// A connective of predicates: how it is written as a word and as a
+/// symbol, and how tightly it binds (the parser's `parseOr`, `parseAnd`
+/// and `parseNot`).
+struct Connective: Sendable {
+    /// Its level: ``Precedence/or``, ``Precedence/and`` or ``Precedence/not``.
+    let precedence: Precedence
+    /// The word, read in any case; what the printer writes.
+    let word: String
+    /// The symbol, scanned by the lexer's character switch.
+    let symbol: String
+    /// The token the lexer makes of either.
+    let token: TokenKind
+}
+
+extension OperatorTable {
+    /// `OR` (`||`), `AND` (`&&`) and `NOT` (`!`), loosest first.
+    static let connectives: [Connective] = [
+        Connective(precedence: .or, word: "OR", symbol: "||", token: .or),
+        Connective(precedence: .and, word: "AND", symbol: "&&", token: .and),
+        Connective(precedence: .not, word: "NOT", symbol: "!", token: .not),
+    ]
+
+    /// Every operator written with symbols, and the token the lexer makes
+    /// of it: the comparison operators' symbols (`==`, `=<`, `<>`), the
+    /// infix and prefix operators of expressions and the connectives'
+    /// symbols. The lexer scans them with its character switch, which is
+    /// tested against this list: each lexes to its token, and no other
+    /// run of operator characters lexes to an operator.
+    static let symbols: [(spelling: String, token: TokenKind)] =
+        ComparisonOperator.Builtin.allCases.filter { !$0.isWord }.flatMap { builtin in
+            builtin.row.op.spellings.map { ($0, builtin.row.token) }
+        }
+        + infix.filter { !Lexer.isIdentifierStart($0.spelling.utf8.first ?? 0) }.map { ($0.spelling, $0.token) }
+        + BuiltinFunction.allCases.compactMap { f in f.row.prefix.map { ($0.spelling, $0.token) } }
+        + connectives.map { ($0.symbol, $0.token) }
+
+    /// The function a prefix operator's token builds, if any: `-x` is
+    /// `from:subtract:(0, x)`, `~x` is `onesComplement:(x)`.
+    static func prefix(_ token: TokenKind) -> BuiltinFunction? { prefixByToken[Int(token.rawValue)] }
+
+    private static let prefixByToken: [BuiltinFunction?] = {
+        var table = [BuiltinFunction?](repeating: nil, count: Int(UInt8.max) + 1)
+        for f in BuiltinFunction.allCases { if let prefix = f.row.prefix { table[Int(prefix.token.rawValue)] = f } }
         return table
     }()
 }

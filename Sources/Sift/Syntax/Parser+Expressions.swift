@@ -45,7 +45,7 @@ extension Parser {
 
     private mutating func parseUnary() throws(ParseError) -> ExpressionNode {
         var prefixes: [Token] = []
-        while current.kind == .minus || current.kind == .tilde {
+        while OperatorTable.prefix(current.kind) != nil {
             prefixes.append(current)
             try descend()
             advance()
@@ -67,13 +67,14 @@ extension Parser {
         }
         for prefix in prefixes.reversed() {
             let range = SourceRange(Int(prefix.start), operand.range?.upperBound ?? Int(prefix.end))
-            if prefix.kind == .tilde {
-                operand = ExpressionNode(.function(.onesComplement, [operand]), range: range)
+            guard let function = OperatorTable.prefix(prefix.kind) else { continue }
+            if function.arity == 1 {
+                operand = ExpressionNode(.function(function, [operand]), range: range)
             } else if case .constant(let value) = operand.kind, let negated = Parser.negate(value) {
                 operand = ExpressionNode(.constant(negated), range: range)
             } else {
                 // Unary minus is `from:subtract:(0, x)`, as in Apple's trees.
-                operand = ExpressionNode(.function(.subtract, [.constant(.int(0)), operand]), range: range)
+                operand = ExpressionNode(.function(function, [.constant(.int(0)), operand]), range: range)
             }
         }
         return operand

@@ -390,13 +390,11 @@ struct Parser {
         let start = current.start
         var modifier = ComparisonModifier.direct
         var negated = false
-        switch current.kind {
-        case .kwAny, .kwSome: modifier = .any
-        case .kwAll: modifier = .all
-        case .kwNone: modifier = .any; negated = true
-        default: break
+        if let spelling = ComparisonModifier.spelling(current.kind) {
+            modifier = spelling.modifier
+            negated = spelling.negated
+            advance()
         }
-        if modifier != .direct { advance() }
 
         let lhs = try parseExpression()
         let op = try parseOperator(after: lhs)
@@ -470,22 +468,19 @@ struct Parser {
         let open = current
         advance()
         guard current.kind != .rightBracket else {
-            throw error("expected option letters (c, d, n, l) inside '[]'", open.range.union(current.range))
+            throw error(
+                "expected option letters (\(ComparisonOptions.letterList)) inside '[]'", open.range.union(current.range))
         }
         var options: ComparisonOptions = []
         let lettersToken = current
         let isWord = lettersToken.kind == .identifier && lettersToken.flag == 0
         for byte in isWord ? Array(text(lettersToken).utf8) : [0] {
-            switch byte | 0x20 {
-            case UInt8(ascii: "c"): options.insert(.caseInsensitive)
-            case UInt8(ascii: "d"): options.insert(.diacriticInsensitive)
-            case UInt8(ascii: "n"): options.insert(.normalized)
-            case UInt8(ascii: "l"): options.insert(.localeSensitive)
-            default:
+            guard let option = ComparisonOptions.option(letter: byte) else {
                 throw error(
-                    "unknown option '\(text(lettersToken))'; options are c (case-insensitive), "
-                        + "d (diacritic-insensitive), n (normalized) and l (locale-sensitive)", lettersToken.range)
+                    "unknown option '\(text(lettersToken))'; options are \(ComparisonOptions.described)",
+                    lettersToken.range)
             }
+            options.insert(option)
         }
         advance()
         _ = try expect(.rightBracket, "']' after the options")

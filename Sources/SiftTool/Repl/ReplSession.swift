@@ -622,13 +622,21 @@ final class ReplSession {
         }
     }
 
-    /// The keywords, the word operators (from the operator table) and the
-    /// collection operators.
-    static let keywords = [
-        "AND", "OR", "NOT", "ANY", "ALL", "NONE", "SOME", "SUBQUERY", "FUNCTION", "CAST", "TRUEPREDICATE",
-        "FALSEPREDICATE", "nil", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE",
-    ] + ComparisonOperator.standard.map(\.symbol).filter { $0.first?.isLetter == true }
-        + CollectionOperator.allCases.map(\.name) + SetOperation.allCases.map(\.keyword)
+    /// The keywords, and from the operator tables the modifiers, the word
+    /// operators, the collection operators and the built-in functions (by
+    /// selector: `sum:`, `raise:toPower:`).
+    static let keywords: [String] = {
+        var words = [
+            "AND", "OR", "NOT", "SUBQUERY", "FUNCTION", "CAST", "TRUEPREDICATE", "FALSEPREDICATE", "nil", "YES", "NO",
+            "SELF", "FIRST", "LAST", "SIZE",
+        ]
+        words += ComparisonModifier.words
+        words += ComparisonOperator.standard.map(\.symbol).filter { $0.first?.isLetter == true }
+        words += CollectionOperator.allCases.map(\.name)
+        words += SetOperation.allCases.map(\.keyword)
+        words += BuiltinFunction.allCases.map(\.selector)
+        return words
+    }()
 }
 
 /// A REPL error: a message, or a diagnostic with a caret.
