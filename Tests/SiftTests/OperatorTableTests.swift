@@ -338,18 +338,28 @@ struct BuiltinFunctionTableTests {
         }
     }
 
-    /// Each function, applied to values read from the object and compared
-    /// with itself, stays within its cost estimate: its row's result kind
-    /// bounds the size of what it gives.
+    /// An object with an argument of each kind: `ΐb` upper-cases to six
+    /// bytes and a letter, more than three times the input's size.
+    static let object: [String: Value] = [
+        "nums": .array((0..<200).map { .int($0 % 7) }), "x": 3, "name": .string(String(repeating: "ΐb", count: 300)),
+    ]
+
+    /// What each function gives is no larger than the cost model's bound for
+    /// it, which its row's result kind decides; and a filter that calls it,
+    /// compared with itself, stays within its cost estimate.
     @Test(arguments: BuiltinFunction.allCases)
     func functionStaysWithinItsEstimate(f: BuiltinFunction) throws {
-        let call = "\(f.selector)(\([String](repeating: Self.argument(f), count: f.arity).joined(separator: ", ")))"
+        let key = Self.argument(f)
+        let call = "\(f.selector)(\([String](repeating: key, count: f.arity).joined(separator: ", ")))"
+        let object = Value.dictionary(Self.object)
+        let n = WorkBudget.size(object, cap: .max)
+        let arguments = [Value](repeating: Self.object[key] ?? .null, count: f.arity)
+        if let value = try? Functions.call(f, arguments) {
+            let bound = CostModel().size(try FormatParser.parseExpression(call))
+            #expect(WorkBudget.size(value, cap: .max) <= CostEstimate(bound.coefficients).units(forInputSize: n), "\(call)")
+        }
         let filter = try Filter("\(call) == \(call)")
-        let object: Value = [
-            "nums": .array((0..<200).map { .int($0 % 7) }), "x": 3,
-            "name": .string(String(repeating: "ΐb", count: 300)),
-        ]
-        let units = filter.costEstimate.units(forInputSize: WorkBudget.size(object, cap: .max))
+        let units = filter.costEstimate.units(forInputSize: n)
         #expect(!CostEstimateTests.runsOut(filter, object, budget: units), "\(call): \(filter.costEstimate)")
     }
 }
