@@ -252,6 +252,10 @@ struct BuiltinFunctionTableTests {
 
     @Test func everyFunctionIsInTheTable() {
         #expect(BuiltinFunction.allCases.map(\.selector) == Self.functions.map(\.selector))
+        // A one-part selector may be called by its name alone.
+        #expect(BuiltinFunction.sqrt.spellings == ["sqrt:", "sqrt"])
+        #expect(BuiltinFunction.now.spellings == ["now"])
+        #expect(BuiltinFunction.add.spellings == ["add:to:"])
         for (selector, op, untrusted) in Self.functions {
             guard let f = BuiltinFunction(selector: selector) else {
                 Issue.record("\(selector) has no row")
@@ -280,8 +284,7 @@ struct BuiltinFunctionTableTests {
     /// The forms a function may be written in, and the one it prints as.
     static func forms(_ f: BuiltinFunction) -> (written: [String], printed: String) {
         let arguments = [String](repeating: argument(f), count: f.arity).joined(separator: ", ")
-        var written = ["\(f.selector)(\(arguments))"]
-        if f.hasShortForm, f.arity == 1 { written.append("\(f.selector.dropLast())(\(arguments))") }
+        var written = f.spellings.map { "\($0)(\(arguments))" }
         if let prefix = f.row.prefix { written.append(prefix.spelling + argument(f)) }
         if let op = OperatorTable.infix(f) {
             let printed = "\(argument(f)) \(op.spelling) \(argument(f))"

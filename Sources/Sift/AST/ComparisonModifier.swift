@@ -3,10 +3,10 @@
 /// The words that may come before a comparison (`ANY`, `SOME`, `ALL`,
 /// `NONE`) are ``spellings``, the one table of them: the lexer's keywords,
 /// the parser, the printer and the REPL's completion read it. A modifier's
-/// name in JSON is its raw value. What a modifier does is the comparison's
-/// loop over the elements in `Evaluation/Compiler.swift`
-/// (`Compiler.comparison`); its SQL is an `EXISTS` in SiftSQL's
-/// `Lowering.swift`.
+/// name in JSON is its raw value. What a modifier does is the loop over
+/// the elements in the compiler's general comparison
+/// (`Evaluation/Compiler.swift`); its SQL is an `EXISTS` subquery made by
+/// `Lowering.comparison` in SiftSQL's `Lowering.swift`.
 public enum ComparisonModifier: String, Sendable, Hashable, Codable, CaseIterable {
     /// No modifier: the left value is compared as a whole.
     case direct
