@@ -34,16 +34,21 @@ public enum FormatPrinter {
         case .constant(let value):
             out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .and(let children):
-            writeCompound(children, separator: " AND ", empty: "TRUEPREDICATE", into: &out)
+            writeCompound(children, separator: andSeparator, empty: "TRUEPREDICATE", into: &out)
         case .or(let children):
-            writeCompound(children, separator: " OR ", empty: "FALSEPREDICATE", into: &out)
+            writeCompound(children, separator: orSeparator, empty: "FALSEPREDICATE", into: &out)
         case .not(let child):
-            out += "NOT "
+            out += notPrefix
             writeOperand(child, into: &out)
         case .comparison(let comparison):
             write(comparison, into: &out)
         }
     }
+
+    /// The connectives as printed, from ``OperatorTable/connectives``.
+    private static let andSeparator = " " + OperatorTable.word(.and) + " "
+    private static let orSeparator = " " + OperatorTable.word(.or) + " "
+    private static let notPrefix = OperatorTable.word(.not) + " "
 
     private static func writeCompound(
         _ children: [PredicateNode], separator: String, empty: String, into out: inout String

@@ -182,6 +182,12 @@ extension OperatorTable {
         Connective(precedence: .not, word: "NOT", symbol: "!", token: .not),
     ]
 
+    /// The word of the connective at `level` (`"AND"` for ``Precedence/and``),
+    /// as the printer writes it.
+    static func word(_ level: Precedence) -> String {
+        connectives.first { $0.precedence == level }?.word ?? ""
+    }
+
     /// Every operator written with symbols, and the token the lexer makes
     /// of it: the comparison operators' symbols (`==`, `=<`, `<>`), the
     /// infix and prefix operators of expressions and the connectives'
