@@ -30,9 +30,11 @@ public enum ComparisonModifier: String, Sendable, Hashable, Codable, CaseIterabl
 
 extension ComparisonModifier {
     /// A word that may come before a comparison, and what it makes of it.
+    /// Plain data (the word is a `StaticString`), so that the parser's
+    /// lookup before every comparison copies no reference.
     struct Spelling: Sendable {
         /// The word, read in any case.
-        let word: String
+        let word: StaticString
         /// The token the lexer makes of it.
         let token: TokenKind
         /// The modifier it gives the comparison.
@@ -52,7 +54,7 @@ extension ComparisonModifier {
 
     /// Every word that may come before a comparison: `ANY`, `SOME`,
     /// `ALL`, `NONE`.
-    public static var words: [String] { spellings.map(\.word) }
+    public static var words: [String] { spellings.map { "\($0.word)" } }
 
     /// The word a token spells, if it spells one: one load, as the parser
     /// asks before every comparison.

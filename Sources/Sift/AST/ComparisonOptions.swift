@@ -53,11 +53,19 @@ extension ComparisonOptions {
     /// Every option: `[cdnl]`.
     static let all = ComparisonOptions(table.map(\.option))
 
-    /// The option a letter names (in any case), if it names one.
+    /// The option a letter names (in any case), if it names one: one load,
+    /// as the parser asks for each letter.
     static func option(letter: UInt8) -> ComparisonOptions? {
-        let lower = letter | 0x20
-        return table.first { $0.letter == lower }?.option
+        let option = byLetter[Int(letter | 0x20)]
+        return option.isEmpty ? nil : option
     }
+
+    /// The table by lower-case letter; no option for any other byte.
+    private static let byLetter: [ComparisonOptions] = {
+        var options = [ComparisonOptions](repeating: [], count: Int(UInt8.max) + 1)
+        for row in table { options[Int(row.letter)] = row.option }
+        return options
+    }()
 
     /// The letters, for messages: `"c, d, n, l"`.
     static let letterList = table.map { String(Unicode.Scalar($0.letter)) }.joined(separator: ", ")

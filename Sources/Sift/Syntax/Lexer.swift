@@ -355,7 +355,7 @@ struct Lexer {
 
     private static let keywordTable: [KeywordEntry] = {
         let words: [(String, TokenKind)] = OperatorTable.connectives.map { ($0.word, $0.token) }
-            + ComparisonModifier.spellings.map { ($0.word, $0.token) } + [
+            + ComparisonModifier.spellings.map { ("\($0.word)", $0.token) } + [
             ("NULL", .kwNull), ("NIL", .kwNull), ("SELF", .kwSelf),
             ("TRUE", .kwTrue), ("YES", .kwTrue), ("FALSE", .kwFalse), ("NO", .kwFalse), ("FIRST", .kwFirst),
             ("LAST", .kwLast), ("SIZE", .kwSize), ("ANYKEY", .kwAnyKey), ("SUBQUERY", .kwSubquery),
