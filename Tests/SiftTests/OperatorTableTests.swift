@@ -381,6 +381,7 @@ struct ComparisonOptionsTableTests {
         #expect(ComparisonOptions.table.map(\.option) == Self.options.map(\.1))
         #expect(ComparisonOptions.table.map { String(Unicode.Scalar($0.letter)) } == Self.options.map(\.0))
         #expect(Self.options.allSatisfy { $0.1.rawValue == $0.2 })
+        #expect(ComparisonOptions.all == ComparisonOptions(ComparisonOptions.table.map(\.option)))
         #expect(ComparisonOptions.all.rawValue == 15)
     }
 
