@@ -36,7 +36,15 @@ let package = Package(
         ),
         .target(
             name: "SiftSQLite",
-            dependencies: ["SiftSQL", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SiftSQL", "SiftCatalog", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Reading a schema from a database's catalog: the rules that turn
+        // tables, keys and foreign keys into entities and relationships, and
+        // PostgreSQL's catalog query. Driver-free, so that SQLite's reader
+        // and any PostgreSQL client share them.
+        .target(
+            name: "SiftCatalog",
+            dependencies: ["SiftSQL"]
         ),
         // libpq, for running lowered statements on a real PostgreSQL server
         // in the tests; the library itself stays driver-free.

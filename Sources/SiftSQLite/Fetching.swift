@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SiftCatalog
 import Sift
 import SiftSQL
 
@@ -72,46 +73,14 @@ extension Value {
     /// their text). A value the type cannot hold (a BLOB of another length
     /// in a UUID column) is read as it is stored.
     public init(_ stored: DatabaseValue, _ type: AttributeType) {
+        let value: SQLValue
         switch stored.storage {
-        case .null:
-            self = .null
-        case .int64(let i):
-            switch type {
-            case .boolean: self = .bool(i != 0)
-            case .double: self = .double(Double(i))
-            case .decimal: self = .decimal(Decimal(i))
-            case .date(let e): self = Value.date(Double(i), e)
-            default: self = .int(Int(i))
-            }
-        case .double(let d):
-            switch type {
-            case .integer where d == d.rounded() && abs(d) < 9e18: self = .int(Int(d))
-            case .date(let e): self = Value.date(d, e)
-            case .decimal: self = Value.shortestDecimal(of: d).map(Value.decimal) ?? .double(d)
-            default: self = .double(d)
-            }
-        case .string(let s):
-            switch type {
-            case .uuid: self = UUID(uuidString: s).map(Value.uuid) ?? .string(s)
-            case .date(.iso8601):
-                self = (try? Date(s, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))).map(Value.date)
-                    ?? .string(s)
-            default: self = .string(s)
-            }
-        case .blob(let data):
-            if case .uuid = type, data.count == 16 {
-                self = .uuid(UUID(uuid: data.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
-            } else {
-                self = .data(data)
-            }
+        case .null: value = .null
+        case .int64(let i): value = .integer(i)
+        case .double(let d): value = .real(d)
+        case .string(let s): value = .text(s)
+        case .blob(let data): value = .blob(data)
         }
-    }
-
-    private static func date(_ seconds: Double, _ e: DateEncoding) -> Value {
-        switch e {
-        case .referenceSeconds: return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case .unixSeconds: return .date(Date(timeIntervalSince1970: seconds))
-        case .iso8601: return .double(seconds)
-        }
+        self.init(stored: value, type)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SiftCatalog
 import SiftSQL
 
 extension Schema {
@@ -197,37 +198,6 @@ extension Schema {
 
 // MARK: - Reading the catalog
 
-/// A table as `sqlite_master` and the `table_info` and `foreign_key_list`
-/// pragmas describe it.
-struct TableDescription {
-    struct Column {
-        var name: String
-        var declaredType: String
-        var notNull: Bool
-        /// 1-based position in the primary key, 0 when not part of it.
-        var primaryKeyIndex: Int
-    }
-
-    struct ForeignKey {
-        var column: String
-        var table: String
-        /// The parent column; nil means the parent's primary key.
-        var parentColumn: String?
-    }
-
-    var name: String
-    var columns: [Column] = []
-    /// Single-column foreign keys, in column order.
-    var foreignKeys: [ForeignKey] = []
-    /// The name under which the implicit rowid can be selected, if the table
-    /// has one.
-    var rowID: String?
-
-    func column(_ name: String) -> Column? {
-        columns.first { $0.name.lowercased() == name.lowercased() }
-    }
-}
-
 enum SchemaReading {
     /// The tables of the main database, in creation order, with their SQL.
     static func tables(_ db: Database) throws -> [(name: String, sql: String)] {
@@ -344,26 +314,6 @@ extension Row {
     }
 }
 
-/// Names already used in one entity, compared as key paths compare them:
-/// ignoring case.
-struct NameSet {
-    private var names: Set<String> = []
-
-    init(_ names: [String] = []) {
-        for n in names { insert(n) }
-    }
-
-    func contains(_ name: String) -> Bool { names.contains(name.lowercased()) }
-    mutating func insert(_ name: String) { names.insert(name.lowercased()) }
-
-    /// The first candidate not taken, now taken.
-    mutating func claim(_ candidates: [String]) -> String? {
-        guard let free = candidates.first(where: { !$0.isEmpty && !contains($0) }) else { return nil }
-        insert(free)
-        return free
-    }
-}
-
 // MARK: - Plain databases
 
 struct PlainSchemaReader {
@@ -379,107 +329,17 @@ struct PlainSchemaReader {
             if virtual.contains(where: { lower.hasPrefix($0 + "_") }) { continue }
             descriptions.append(try SchemaReading.describe(db, name))
         }
-        // Each table's key: its primary-key column, else its rowid.
-        var keys: [String: String] = [:]
-        var declared: Set<String> = []
-        for t in descriptions {
-            let pk = t.columns.filter { $0.primaryKeyIndex > 0 }
-            if pk.count == 1 {
-                keys[t.name.lowercased()] = pk[0].name
-                declared.insert(t.name.lowercased())
-            } else if let r = t.rowID {
-                keys[t.name.lowercased()] = r
-            }
-        }
-
-        /// Whether `fk` points at the key of one of `entities` (a foreign key
-        /// naming no column points at a declared primary key, never a rowid).
-        func references(_ fk: TableDescription.ForeignKey, among entities: Set<String>) -> Bool {
-            let parent = fk.table.lowercased()
-            guard entities.contains(parent), declared.contains(parent), let key = keys[parent] else { return false }
-            return fk.parentColumn.map { $0.lowercased() == key.lowercased() } ?? true
-        }
-
-        // Join tables: two foreign keys to other tables' keys, and nothing else
-        // but the table's own key.
-        func isJoinCandidate(_ t: TableDescription) -> Bool {
-            let fkColumns = Set(t.foreignKeys.map { $0.column.lowercased() })
-            guard t.foreignKeys.count == 2, fkColumns.count == 2 else { return false }
-            let own = keys[t.name.lowercased()]?.lowercased()
-            return t.columns.allSatisfy { fkColumns.contains($0.name.lowercased()) || $0.name.lowercased() == own }
-        }
-        let candidates = Set(descriptions.filter(isJoinCandidate).map { $0.name.lowercased() })
-        let others = Set(descriptions.map { $0.name.lowercased() }).subtracting(candidates)
-        let joins = descriptions.filter {
-            candidates.contains($0.name.lowercased()) && $0.foreignKeys.allSatisfy { references($0, among: others) }
-        }
-        let joinNames = Set(joins.map { $0.name.lowercased() })
-        let entityTables = descriptions.filter { !joinNames.contains($0.name.lowercased()) && keys[$0.name.lowercased()] != nil }
-        let entityNames = Set(entityTables.map { $0.name.lowercased() })
-
-        var entities: [Entity] = []
-        var taken: [NameSet] = []
-        var index: [String: Int] = [:]
-        for t in entityTables {
-            let key = keys[t.name.lowercased()] ?? "rowid"
-            let single = t.columns.filter { $0.primaryKeyIndex > 0 }.count == 1
-            let attributes = t.columns.map { c -> Attribute in
-                let type = SchemaReading.type(of: c, in: t.name, db, coreData: false)
-                let isRowIDAlias = single && c.primaryKeyIndex > 0 && c.declaredType.uppercased() == "INTEGER"
-                return Attribute(c.name, type, column: c.name, optional: !(c.notNull || isRowIDAlias))
-            }
-            index[t.name.lowercased()] = entities.count
-            entities.append(Entity(t.name, table: t.name, primaryKey: key, attributes: attributes))
-            taken.append(NameSet(attributes.map(\.name)))
-        }
-
-        // To-one relationships and their inverses.
-        for t in entityTables {
-            guard let child = index[t.name.lowercased()] else { continue }
-            for fk in t.foreignKeys where references(fk, among: entityNames) {
-                guard let parent = index[fk.table.lowercased()] else { continue }
-                let short = Self.strippingIDSuffix(fk.column)
-                let name: String
-                if short != fk.column, let n = taken[child].claim([short]) {
-                    name = n
-                } else {
-                    // The column itself becomes the relationship.
-                    entities[child].attributes.removeAll { $0.name == fk.column }
-                    name = fk.column
-                }
-                // Names first: child and parent may be one entity.
-                let (childName, parentName) = (entities[child].name, entities[parent].name)
-                entities[child].relationships.append(.toOne(name, parentName, column: fk.column))
-                if let inverse = taken[parent].claim([t.name, t.name + "_" + name]) {
-                    entities[parent].relationships.append(.toMany(inverse, childName, inverseColumn: fk.column))
+        // SQLite's INTEGER PRIMARY KEY is the rowid, which is never NULL
+        // whether or not the column says so.
+        for d in descriptions.indices where descriptions[d].columns.filter({ $0.primaryKeyIndex > 0 }).count == 1 {
+            for c in descriptions[d].columns.indices {
+                let column = descriptions[d].columns[c]
+                if column.primaryKeyIndex > 0, column.declaredType.uppercased() == "INTEGER" {
+                    descriptions[d].columns[c].notNull = true
                 }
             }
         }
-
-        // Many-to-many through join tables.
-        for j in joins {
-            let a = j.foreignKeys[0]
-            let b = j.foreignKeys[1]
-            guard let ia = index[a.table.lowercased()], let ib = index[b.table.lowercased()] else { continue }
-            for (source, destination, from, to) in [(ia, ib, a, b), (ib, ia, b, a)] {
-                var candidates = [j.name, j.name + "_" + Self.strippingIDSuffix(to.column)]
-                if source != destination { candidates.insert(entities[destination].table, at: 0) }
-                guard let name = taken[source].claim(candidates) else { continue }
-                let relationship = Relationship.manyToMany(
-                    name, entities[destination].name, joinTable: j.name, sourceColumn: from.column,
-                    destinationColumn: to.column)
-                entities[source].relationships.append(relationship)
-            }
-        }
-        return Schema(entities)
-    }
-
-    /// `author_id` → `author`, `authorId` and `authorID` → `author`; other
-    /// names are returned unchanged.
-    static func strippingIDSuffix(_ column: String) -> String {
-        if column.count > 3, column.lowercased().hasSuffix("_id") { return String(column.dropLast(3)) }
-        if column.count > 2, column.hasSuffix("Id") || column.hasSuffix("ID") { return String(column.dropLast(2)) }
-        return column
+        return TableInference.schema(descriptions) { c, t in SchemaReading.type(of: c, in: t.name, db, coreData: false) }
     }
 }
 

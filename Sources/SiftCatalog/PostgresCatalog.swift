@@ -1,0 +1,89 @@
+import Foundation
+import SiftSQL
+
+/// Reading a schema from PostgreSQL's catalog, whatever client runs the
+/// queries: run ``columns`` and ``foreignKeys`` (each binds the schema name
+/// as `$1`) and pass their rows to ``schema(columns:foreignKeys:)``.
+package enum PostgresCatalog {
+    /// One row a column of every ordinary or partitioned table of schema
+    /// `$1`, in the order the tables were created (their oids) and the
+    /// columns declared: table, column, type name (`format_type`), NOT
+    /// NULL, and the 1-based position in the primary key (0 when not part
+    /// of it).
+    package static let columns = """
+        SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, \
+        COALESCE(array_position(pk.conkey, a.attnum), 0)::bigint \
+        FROM pg_catalog.pg_class c \
+        JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
+        JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped \
+        LEFT JOIN pg_catalog.pg_constraint pk ON pk.conrelid = c.oid AND pk.contype = 'p' \
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') \
+        ORDER BY c.oid, a.attnum
+        """
+
+    /// One row a single-column foreign key of the tables of schema `$1`:
+    /// table, column, parent table, parent column.
+    package static let foreignKeys = """
+        SELECT c.relname::text, a.attname::text, p.relname::text, pa.attname::text \
+        FROM pg_catalog.pg_constraint f \
+        JOIN pg_catalog.pg_class c ON c.oid = f.conrelid \
+        JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
+        JOIN pg_catalog.pg_attribute a ON a.attrelid = f.conrelid AND a.attnum = f.conkey[1] \
+        JOIN pg_catalog.pg_class p ON p.oid = f.confrelid \
+        JOIN pg_catalog.pg_attribute pa ON pa.attrelid = f.confrelid AND pa.attnum = f.confkey[1] \
+        WHERE f.contype = 'f' AND n.nspname = $1 AND cardinality(f.conkey) = 1 \
+        ORDER BY c.oid, a.attnum, f.conname
+        """
+
+    /// The schema of the rows of ``columns`` and ``foreignKeys``, by the
+    /// rules of ``TableInference``. PostgreSQL has no rowid: a table without
+    /// a single-column primary key is not an entity (unless it is a join
+    /// table). Rows of another shape are a ``SchemaError``.
+    package static func schema(columns: [[SQLValue]], foreignKeys: [[SQLValue]]) throws(SchemaError) -> Schema {
+        var tables: [TableDescription] = []
+        var index: [String: Int] = [:]
+        for row in columns {
+            guard row.count == 5, case .text(let table) = row[0], case .text(let name) = row[1],
+                case .text(let type) = row[2], case .boolean(let notNull) = row[3], case .integer(let position) = row[4]
+            else { throw SchemaError("the catalog's column rows are not (table, column, type, not null, key position)") }
+            let i: Int
+            if let known = index[table] {
+                i = known
+            } else {
+                i = tables.count
+                index[table] = i
+                tables.append(TableDescription(name: table))
+            }
+            tables[i].columns.append(.init(
+                name: name, declaredType: type, notNull: notNull, primaryKeyIndex: Int(position)))
+        }
+        for row in foreignKeys {
+            guard row.count == 4, case .text(let table) = row[0], case .text(let column) = row[1],
+                case .text(let parent) = row[2], case .text(let parentColumn) = row[3]
+            else { throw SchemaError("the catalog's foreign-key rows are not (table, column, parent, parent column)") }
+            guard let i = index[table] else { continue }
+            tables[i].foreignKeys.append(.init(column: column, table: parent, parentColumn: parentColumn))
+        }
+        let schema = TableInference.schema(tables) { column, _ in type(column.declaredType) }
+        try schema.validate()
+        return schema
+    }
+
+    /// The attribute type of a column of PostgreSQL type `name` (as
+    /// `format_type` writes it, with any length or precision): the integer
+    /// types are `.integer`; `real`, `double precision` and `numeric` are
+    /// `.double`; `boolean` is `.boolean`; `bytea` is `.blob`; the character
+    /// types and any other type are `.string` (a comparison with a type of
+    /// its own, such as `timestamp` or `uuid`, is then refused by the
+    /// server: `operator does not exist: uuid = text`).
+    package static func type(_ name: String) -> AttributeType {
+        let base = name.split(separator: "(", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? name
+        switch base {
+        case "smallint", "integer", "bigint": return .integer
+        case "real", "double precision", "numeric": return .double
+        case "boolean": return .boolean
+        case "bytea": return .blob
+        default: return .string
+        }
+    }
+}
