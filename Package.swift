@@ -8,11 +8,15 @@ let package = Package(
         .library(name: "Sift", targets: ["Sift"]),
         .library(name: "SiftSQL", targets: ["SiftSQL"]),
         .library(name: "SiftSQLite", targets: ["SiftSQLite"]),
+        // Runs lowered fetches on PostgreSQL through PostgresNIO. A product
+        // of its own, so that only the packages that use it build NIO.
+        .library(name: "SiftPostgres", targets: ["SiftPostgres"]),
         .executable(name: "sift", targets: ["sift"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -40,11 +44,18 @@ let package = Package(
         ),
         // Reading a schema from a database's catalog: the rules that turn
         // tables, keys and foreign keys into entities and relationships, and
-        // PostgreSQL's catalog query. Driver-free, so that SQLite's reader
-        // and any PostgreSQL client share them.
+        // PostgreSQL's catalog query. Driver-free, so that SQLite's reader,
+        // SiftPostgres and any other PostgreSQL client share them.
         .target(
             name: "SiftCatalog",
             dependencies: ["SiftSQL"]
+        ),
+        .target(
+            name: "SiftPostgres",
+            dependencies: [
+                "Sift", "SiftSQL", "SiftCatalog",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         // libpq, for running lowered statements on a real PostgreSQL server
         // in the tests; the library itself stays driver-free.
@@ -76,7 +87,16 @@ let package = Package(
         ),
         .testTarget(
             name: "SiftSQLTests",
-            dependencies: ["SiftSQL", "SiftSQLite", "Sift", "CLibPQ", "CZlib"]
+            dependencies: [
+                "SiftSQL", "SiftSQLite", "Sift", "CLibPQ", "CZlib", "SiftPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "SiftPostgresTests",
+            dependencies: [
+                "SiftPostgres", "SiftSQL", "Sift", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "SiftToolTests",

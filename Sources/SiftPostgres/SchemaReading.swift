@@ -1,0 +1,48 @@
+import PostgresNIO
+import SiftCatalog
+import SiftSQL
+
+extension Schema {
+    /// The schema of the tables of a PostgreSQL schema (the connection's
+    /// current one, usually `public`, when `schemaName` is nil), read from
+    /// the catalog with the rules SiftSQLite's `Schema.read(from:)` uses
+    /// for a plain SQLite database:
+    ///
+    /// - every ordinary or partitioned table with a single-column primary
+    ///   key is an entity named like the table; PostgreSQL has no rowid, so
+    ///   a table without one is left out, unless it is a join table;
+    /// - attributes: every column under its own name, optional unless
+    ///   `NOT NULL`; `smallint`, `integer`, `bigint` are `.integer`; `real`,
+    ///   `double precision`, `numeric` `.double`; `boolean` `.boolean`;
+    ///   `bytea` `.blob`; the character types and any other type `.string`;
+    /// - a single-column foreign key to another table's key is a to-one
+    ///   named after the column without `_id`, `Id` or `ID` (`author_id` →
+    ///   `author`), with the inverse to-many on the parent named after the
+    ///   child table (`books`);
+    /// - a table of two such keys and nothing else is a many-to-many on
+    ///   both sides, each named after the other table.
+    ///
+    /// ```swift
+    /// let schema = try await Schema.read(from: client)
+    /// print(String(decoding: try schema.jsonData(), as: UTF8.self))
+    /// ```
+    public static func read(from runner: some SiftPostgresQueryRunner, schemaName: String? = nil)
+        async throws(SiftPostgresError) -> Schema
+    {
+        let name: String
+        if let schemaName {
+            name = schemaName
+        } else {
+            guard case .text(let current)? = try await runner.rows(SQLStatement(sql: "SELECT current_schema()::text", bindings: [])).first?.first
+            else { throw SiftPostgresError(.server, "the connection has no current schema (search_path is empty)") }
+            name = current
+        }
+        let columns = try await runner.rows(SQLStatement(sql: PostgresCatalog.columns, bindings: [.text(name)]))
+        let foreignKeys = try await runner.rows(SQLStatement(sql: PostgresCatalog.foreignKeys, bindings: [.text(name)]))
+        do {
+            return try PostgresCatalog.schema(columns: columns, foreignKeys: foreignKeys)
+        } catch {
+            throw SiftPostgresError(.server, "schema \(name): \(error.message)")
+        }
+    }
+}

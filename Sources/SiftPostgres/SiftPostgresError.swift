@@ -1,0 +1,95 @@
+import PostgresNIO
+import SiftSQL
+
+/// What went wrong running a fetch on PostgreSQL, said in words: the kind,
+/// the server's message (or the client's), the SQLSTATE when the server
+/// sent one, and the statement.
+public struct SiftPostgresError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of failure a caller may want to tell apart.
+    public enum Kind: String, Sendable, Hashable {
+        /// The server could not be reached, or the connection was lost.
+        case connection
+        /// The server refused the user, the password or the database
+        /// (SQLSTATE classes 28 and 3D).
+        case authentication
+        /// A table the statement names does not exist (42P01): the schema
+        /// is not this database's.
+        case unknownTable
+        /// A value does not fit its column or parameter: out of range, a
+        /// text containing NUL, a type Sift does not read (classes 22 and
+        /// 42804).
+        case valueDoesNotFit
+        /// The request has no SQL form for this schema (see
+        /// ``SiftSQL/SQLLoweringError``).
+        case lowering
+        /// Any other error the server reported.
+        case server
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The SQLSTATE code, such as `42P01`, when the server sent one.
+    public var sqlState: String?
+    /// The statement that failed; empty when there was none.
+    public var sql: String
+
+    public init(_ kind: Kind, _ message: String, sqlState: String? = nil, sql: String = "") {
+        self.kind = kind
+        self.message = message
+        self.sqlState = sqlState
+        self.sql = sql
+    }
+
+    /// An error PostgresNIO threw (connecting, say), in these terms: its
+    /// kind from the server's SQLSTATE or from the client's error code.
+    /// Any other error is kept as `.valueDoesNotFit` with its description.
+    public init(_ error: any Error, sql: String = "") {
+        if let error = error as? SiftPostgresError {
+            self = error
+            if self.sql.isEmpty { self.sql = sql }
+            return
+        }
+        guard let error = error as? PSQLError else {
+            self.init(.valueDoesNotFit, "\(error)", sql: sql)
+            return
+        }
+        if let info = error.serverInfo, let state = info[.sqlState] {
+            var message = info[.message] ?? "error \(state)"
+            if let detail = info[.detail] { message += " (\(detail))" }
+            self.init(Self.kind(sqlState: state), message, sqlState: state, sql: sql)
+            return
+        }
+        let underlying = error.underlying.map { ": \($0)" } ?? ""
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+            .sslUnsupported, .failedToAddSSLHandler:
+            self.init(.connection, "cannot reach the server (\(error.code))\(underlying)", sql: sql)
+        case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
+            self.init(.authentication, "the server refused to authenticate (\(error.code))\(underlying)", sql: sql)
+        default:
+            self.init(.server, "\(error.code)\(underlying)", sql: sql)
+        }
+    }
+
+    /// The kind of a SQLSTATE.
+    static func kind(sqlState state: String) -> Kind {
+        switch state {
+        case "42P01": return .unknownTable
+        case "42804": return .valueDoesNotFit
+        default: break
+        }
+        switch state.prefix(2) {
+        case "28", "3D": return .authentication
+        case "08", "57": return .connection
+        case "22": return .valueDoesNotFit
+        default: return .server
+        }
+    }
+
+    public var description: String {
+        var text = "PostgreSQL: " + message
+        if let sqlState { text += " [\(sqlState)]" }
+        if !sql.isEmpty { text += "\n  in: " + sql }
+        return text
+    }
+}
