@@ -1,13 +1,15 @@
 import Foundation
 import GRDB
+import PostgresNIO
 import Sift
+import SiftPostgres
 import SiftSQL
 import SiftSQLite
 import XCTest
 
 /// The backbone: for generated predicates and sort orders over generated
 /// data, the primary keys in order from memory, from SQLite and from
-/// PostgreSQL must be identical.
+/// PostgreSQL (through SiftPostgres) must be identical.
 final class DifferentialTests: XCTestCase {
     static let seed: UInt64 = {
         if let s = ProcessInfo.processInfo.environment["SIFT_SEED"], let n = UInt64(s) { return n }
@@ -18,25 +20,59 @@ final class DifferentialTests: XCTestCase {
     struct Engines {
         let library: Library
         let sqlite: DatabaseQueue
-        let postgres: PostgresClient?
+        let postgres: PostgresConnection?
     }
 
-    static func engines(seed: UInt64) throws -> Engines {
+    static func engines(seed: UInt64) async throws -> Engines {
         let library = Library(seed: seed)
-        let db = try DatabaseQueue(configuration: .sift)
-        try db.write { db in
-            for s in Library.schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
-            for s in library.inserts(.sqlite) { try db.execute(sql: s.sql, arguments: s.arguments) }
-        }
-        var postgres: PostgresClient?
-        if let pg = try PostgresClient.fromEnvironment() {
+        let db = try sqliteDatabase(Library.schema, library.inserts(.sqlite))
+        var postgres: PostgresConnection?
+        if let pg = try await PostgresServer.connect() {
             let tables = ["book_tags", "chapters", "books", "tags", "authors"]
-            try pg.execute("DROP TABLE IF EXISTS " + tables.map { SQLDialect.postgreSQL.quote($0) }.joined(separator: ", "))
-            for s in Library.schema.createStatements(dialect: .postgreSQL) { try pg.execute(s) }
-            for s in library.inserts(.postgreSQL) { _ = try pg.query(s) }
+            let drop = "DROP TABLE IF EXISTS " + tables.map { SQLDialect.postgreSQL.quote($0) }.joined(separator: ", ")
+            try await PostgresServer.setUp(pg, [drop] + Library.schema.createStatements(dialect: .postgreSQL))
+            try await PostgresServer.setUp(pg, library.inserts(.postgreSQL))
             postgres = pg
         }
         return Engines(library: library, sqlite: db, postgres: postgres)
+    }
+
+    /// The tables of `schema` in a SQLite database in memory, with
+    /// `inserts` run (synchronous: the tests that call it are async for
+    /// PostgreSQL's sake).
+    static func sqliteDatabase(_ schema: Schema, _ inserts: [SQLStatement]) throws -> DatabaseQueue {
+        let db = try DatabaseQueue(configuration: .sift)
+        try db.write { db in
+            for s in schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
+            for s in inserts { try db.execute(sql: s.sql, arguments: s.arguments) }
+        }
+        return db
+    }
+
+    static func sqliteCount(_ c: SQLStatement, _ db: DatabaseQueue) throws -> Int? {
+        try db.read { try Int.fetchOne($0, sql: c.sql, arguments: c.arguments) }
+    }
+
+    /// A projection's rows, its properties in order, as the plain values
+    /// ``plain(_:)`` compares.
+    static func projectionRows(_ values: [Value], _ properties: [String]) -> [[SQLValue]] {
+        values.map { row in
+            guard case .dictionary(let d) = row else { return [] }
+            return properties.map { plain(d[$0] ?? .null) }
+        }
+    }
+
+    static func plain(_ v: Value) -> SQLValue {
+        switch v {
+        case .int(let i): return .integer(Int64(i))
+        case .double(let d): return .real(d)
+        case .string(let s): return .text(s)
+        default: return .null
+        }
+    }
+
+    static func sqliteProjection(_ request: Sift.FetchRequest, _ db: DatabaseQueue) throws -> [Value] {
+        try db.read { try request.fetchValues($0, schema: Library.schema) }
     }
 
     /// The ids from the evaluator, or nil if it raises.
@@ -54,17 +90,20 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
-    static func postgresIDs(_ query: SQLQuery, _ pg: PostgresClient) throws -> [Int] {
-        try pg.query(query.statement).map { row in
-            if case .integer(let i)? = row.first { return Int(i) }
-            return -1
+    /// The ids SiftPostgres fetches (its binding, decoding and reading
+    /// back by attribute type).
+    static func postgresIDs(_ request: Sift.FetchRequest, _ schema: Schema, _ pg: PostgresConnection) async throws -> [Int] {
+        try await request.fetchValues(pg, schema: schema).map { row in
+            guard case .dictionary(let d) = row, case .int(let id)? = d["id"] else { return -1 }
+            return id
         }
     }
 
-    func testGeneratedPredicates() throws {
+    func testGeneratedPredicates() async throws {
         let seed = Self.seed
         print("differential seed \(seed) (SIFT_SEED=\(seed) SIFT_CASES=\(Self.cases) reproduces)")
-        let engines = try Self.engines(seed: seed)
+        let engines = try await Self.engines(seed: seed)
+        defer { PostgresServer.close(engines.postgres) }
         var generator = PredicateGenerator(seed: seed)
         var compared = 0, raised = 0, refusedPG = 0
         var failures: [String] = []
@@ -100,7 +139,7 @@ final class DifferentialTests: XCTestCase {
                 do {
                     let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
                     do {
-                        let got = try Self.postgresIDs(q, pg)
+                        let got = try await Self.postgresIDs(request, Library.schema, pg)
                         if got != expected {
                             failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement)")
                         }
@@ -123,10 +162,11 @@ final class DifferentialTests: XCTestCase {
 
     /// Sort orders (with their collations and nil placement), offsets,
     /// limits and counts, on filtered and unfiltered requests.
-    func testGeneratedFetches() throws {
+    func testGeneratedFetches() async throws {
         let seed = Self.seed &+ 1
         print("differential fetch seed \(seed)")
-        let engines = try Self.engines(seed: seed)
+        let engines = try await Self.engines(seed: seed)
+        defer { PostgresServer.close(engines.postgres) }
         var generator = PredicateGenerator(seed: seed)
         let keys = ["title", "year", "price", "published", "author.name", "author.age", "code", "author.active"]
         var failures: [String] = []
@@ -154,7 +194,7 @@ final class DifferentialTests: XCTestCase {
                 let got = try Self.sqliteIDs(q, engines.sqlite)
                 if got != expected { failures.append("\(label)\n  memory \(expected)\n  sqlite \(got)\n  \(q.statement)") }
                 let c = try request.countSQL(in: Library.schema, dialect: .sqlite)
-                let count = try engines.sqlite.read { try Int.fetchOne($0, sql: c.sql, arguments: c.arguments) }
+                let count = try Self.sqliteCount(c, engines.sqlite)
                 if count != expectedCount { failures.append("\(label): count memory \(expectedCount) sqlite \(count ?? -1)\n  \(c)") }
             } catch {
                 failures.append("\(label): SQLite: \(error)")
@@ -162,12 +202,11 @@ final class DifferentialTests: XCTestCase {
             if let pg = engines.postgres, !sort.contains(where: { $0.comparison != .compare && $0.comparison != .caseInsensitive }) {
                 do {
                     let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
-                    let got = try Self.postgresIDs(q, pg)
+                    let got = try await Self.postgresIDs(request, Library.schema, pg)
                     if got != expected { failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement)") }
-                    let c = try request.countSQL(in: Library.schema, dialect: .postgreSQL)
-                    let count = try pg.query(c).first?.first
-                    if count != .integer(Int64(expectedCount)) {
-                        failures.append("\(label): count memory \(expectedCount) postgres \(String(describing: count))\n  \(c)")
+                    let count = try await request.fetchCount(pg, schema: Library.schema)
+                    if count != expectedCount {
+                        failures.append("\(label): count memory \(expectedCount) postgres \(count)")
                     }
                 } catch {
                     failures.append("\(label): PostgreSQL: \(error)")
@@ -181,20 +220,13 @@ final class DifferentialTests: XCTestCase {
     }
 
     /// Fetched properties, with and without DISTINCT.
-    func testGeneratedProjections() throws {
+    func testGeneratedProjections() async throws {
         let seed = Self.seed &+ 2
-        let engines = try Self.engines(seed: seed)
+        let engines = try await Self.engines(seed: seed)
+        defer { PostgresServer.close(engines.postgres) }
         var generator = PredicateGenerator(seed: seed)
         let keys = ["year", "author.name", "title", "price", "author.age"]
         var failures: [String] = []
-        func plain(_ v: Value) -> SQLValue {
-            switch v {
-            case .int(let i): return .integer(Int64(i))
-            case .double(let d): return .real(d)
-            case .string(let s): return .text(s)
-            default: return .null
-            }
-        }
         for n in 0..<(Self.cases / 10) {
             var properties: [String] = []
             for _ in 0..<Int.random(in: 1...2, using: &generator.rng) {
@@ -211,10 +243,7 @@ final class DifferentialTests: XCTestCase {
             }
             let request = Sift.FetchRequest(entity: "Book", filter: filter, sort: sort, distinct: distinct, properties: properties)
             guard let rows = try? request.execute(on: engines.library.books) else { continue }
-            let expected: [[SQLValue]] = rows.map { row in
-                guard case .dictionary(let d) = row else { return [] }
-                return properties.map { plain(d[$0] ?? .null) }
-            }
+            let expected = Self.projectionRows(rows, properties)
             // Without a sort covering every column, DISTINCT rows come in an
             // unspecified order: compare them as sets then.
             let ordered = !distinct || sort.count == properties.count
@@ -223,19 +252,14 @@ final class DifferentialTests: XCTestCase {
             }
             let label = "projection \(n) \(properties) sort \(sort) distinct \(distinct)"
             do {
-                let got: [[SQLValue]] = try engines.sqlite.read { db in
-                    try request.fetchValues(db, schema: Library.schema).map { row in
-                        guard case .dictionary(let d) = row else { return [] }
-                        return properties.map { plain(d[$0] ?? .null) }
-                    }
-                }
+                let got = Self.projectionRows(try Self.sqliteProjection(request, engines.sqlite), properties)
                 if !same(got, expected) { failures.append("\(label)\n  memory \(expected)\n  sqlite \(got)") }
             } catch {
                 failures.append("\(label): SQLite: \(error)")
             }
             if let pg = engines.postgres {
                 do {
-                    let got = try pg.query(try request.sql(in: Library.schema, dialect: .postgreSQL).statement)
+                    let got = Self.projectionRows(try await request.fetchValues(pg, schema: Library.schema), properties)
                     if !same(got, expected) { failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)") }
                 } catch {
                     failures.append("\(label): PostgreSQL: \(error)")
@@ -264,7 +288,7 @@ final class DifferentialTests: XCTestCase {
         ]),
     ])
 
-    func testKeysWithoutTheVariableInsideSubqueryReadTheOuterRow() throws {
+    func testKeysWithoutTheVariableInsideSubqueryReadTheOuterRow() async throws {
         // Person id → name, age.
         let people: [Int: (String?, Int?)] = [
             1: ("Bob", 40), 2: ("Carol", 25), 3: ("Cecil", 30), 4: ("Chloe", nil), 5: ("Dan", 50), 6: (nil, 35),
@@ -297,15 +321,12 @@ final class DifferentialTests: XCTestCase {
                 "author": r.author.map(person) ?? .null, "authors": .array(r.authors.map(person)),
             ]))
         }
-        let sqlite = try DatabaseQueue(configuration: .sift)
-        try sqlite.write { db in
-            for s in Self.records.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
-            for s in Library.inserts(rows, .sqlite) { try db.execute(sql: s.sql, arguments: s.arguments) }
-        }
-        let postgres = try PostgresClient.fromEnvironment(schema: "sift_subquery_outer")
+        let sqlite = try Self.sqliteDatabase(Self.records, Library.inserts(rows, .sqlite))
+        let postgres = try await PostgresServer.connect(schema: "sift_subquery_outer")
+        defer { PostgresServer.close(postgres) }
         if let pg = postgres {
-            for s in Self.records.createStatements(dialect: .postgreSQL) { try pg.execute(s) }
-            for s in Library.inserts(rows, .postgreSQL) { _ = try pg.query(s) }
+            try await PostgresServer.setUp(pg, Self.records.createStatements(dialect: .postgreSQL))
+            try await PostgresServer.setUp(pg, Library.inserts(rows, .postgreSQL))
         }
         let formats = [
             // The fuzz input: `name` is the record's.
@@ -339,7 +360,7 @@ final class DifferentialTests: XCTestCase {
             }
             if let pg = postgres {
                 do {
-                    let got = try Self.postgresIDs(try request.sql(in: Self.records, dialect: .postgreSQL), pg)
+                    let got = try await Self.postgresIDs(request, Self.records, pg)
                     if got != expected { failures.append("\(format): PostgreSQL \(got), expected \(expected)") }
                 } catch {
                     failures.append("\(format): PostgreSQL: \(error)")
