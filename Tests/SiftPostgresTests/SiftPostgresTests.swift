@@ -111,6 +111,26 @@ final class SiftPostgresTests: XCTestCase {
         XCTAssertEqual(inListCount, 2)
     }
 
+    /// Lists go as arrays of their elements' type; integers among doubles
+    /// as doubles; a list PostgreSQL cannot hold is refused before sending.
+    func testArrayParameters() async throws {
+        let db = try await makeLibrary("sift_pg_arrays")
+        defer { PostgresServer.close(db) }
+        let mixed = try await db.rows(SQLStatement(
+            sql: "SELECT 2.5 = ANY($1), pg_typeof($1)::text", bindings: [.array([.integer(2), .real(2.5)])]))
+        XCTAssertEqual(mixed, [[.boolean(true), .text("double precision[]")]])
+        let texts = try await db.rows(SQLStatement(
+            sql: "SELECT 'b' = ANY($1), pg_typeof($1)::text", bindings: [.array([.text("a"), .text("b")])]))
+        XCTAssertEqual(texts, [[.boolean(true), .text("text[]")]])
+        do {
+            _ = try await db.rows(SQLStatement(sql: "SELECT $1", bindings: [.array([.integer(1), .text("a")])]))
+            XCTFail("bound a list of an integer and a text")
+        } catch {
+            XCTAssertEqual(error.kind, .valueDoesNotFit)
+            XCTAssertTrue(error.message.contains("mixes types"), error.description)
+        }
+    }
+
     func testUnknownTable() async throws {
         let db = try await makeLibrary("sift_pg_unknown")
         defer { PostgresServer.close(db) }
