@@ -111,6 +111,31 @@ final class SiftPostgresTests: XCTestCase {
         XCTAssertEqual(inListCount, 2)
     }
 
+    /// The README's example, as written there (but for the connection
+    /// string, the throwaway server's, and the checks).
+    func testReadmeExample() async throws {
+        let db = try await makeLibrary("public")
+        PostgresServer.close(db)
+        guard let conninfo = ProcessInfo.processInfo.environment["SIFT_POSTGRES"] else { return }
+
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(connectionString: conninfo), id: 1, logger: Logger(label: "app"))
+        let schema = try await Schema.read(from: connection)
+        let request = FetchRequest(entity: "books", filter: try Filter("author.name BEGINSWITH %@", "A"),
+                                   sort: [.descending("year")], limit: 20)
+
+        struct Book: Decodable { var id: Int; var title: String; var year: Int? }
+        let books = try await request.fetch(Book.self, connection, schema: schema)
+        let count = try await request.fetchCount(connection, schema: schema)
+        var streamed = 0
+        for try await _ in try await request.stream(connection, schema: schema) { streamed += 1 }
+        try await connection.close()
+
+        XCTAssertEqual(books.map(\.title), ["Alpha", "Gamma"])  // NULLs last, descending
+        XCTAssertEqual(count, 2)
+        XCTAssertEqual(streamed, 2)
+    }
+
     /// Lists go as arrays of their elements' type; integers among doubles
     /// as doubles; a list PostgreSQL cannot hold is refused before sending.
     func testArrayParameters() async throws {
