@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import SiftSQL
 
@@ -41,16 +42,21 @@ public struct SiftPostgresError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// An error PostgresNIO threw (connecting, say), in these terms: its
-    /// kind from the server's SQLSTATE or from the client's error code.
-    /// Any other error is kept as `.valueDoesNotFit` with its description.
+    /// kind from the server's SQLSTATE or from the client's error code; a
+    /// decoding error is `.valueDoesNotFit`, and any other error `.server`,
+    /// with its description.
     public init(_ error: any Error, sql: String = "") {
         if let error = error as? SiftPostgresError {
             self = error
             if self.sql.isEmpty { self.sql = sql }
             return
         }
-        guard let error = error as? PSQLError else {
+        if error is PostgresDecodingError || error is DecodingError {
             self.init(.valueDoesNotFit, "\(error)", sql: sql)
+            return
+        }
+        guard let error = error as? PSQLError else {
+            self.init(.server, "\(error)", sql: sql)
             return
         }
         if let info = error.serverInfo, let state = info[.sqlState] {

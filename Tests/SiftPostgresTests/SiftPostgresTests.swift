@@ -267,6 +267,14 @@ final class SiftPostgresTests: XCTestCase {
         }
     }
 
+    func testErrorsOfOtherKinds() {
+        XCTAssertEqual(SiftPostgresError(CancellationError()).kind, .server)
+        let decoding = DecodingError.typeMismatch(Int.self, .init(codingPath: [], debugDescription: "text"))
+        XCTAssertEqual(SiftPostgresError(decoding).kind, .valueDoesNotFit)
+        let kept = SiftPostgresError(.unknownTable, "gone")
+        XCTAssertEqual(SiftPostgresError(kept, sql: "SELECT 1"), SiftPostgresError(.unknownTable, "gone", sql: "SELECT 1"))
+    }
+
     func testConnectionStrings() throws {
         let url = try PostgresConnection.Configuration(
             connectionString: "postgresql://ann:s%40cret@db.example:6543/shop", environment: [:])
