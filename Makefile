@@ -42,6 +42,9 @@ build: system-deps
 
 # The tests run against a throwaway PostgreSQL server of their own
 # (SIFT_POSTGRES); scripts/postgres.sh starts it and removes it afterwards.
+# SiftPostgresTests and the differential suite reach it through SiftPostgres
+# (PostgresNIO, whose first build is most of a clean build's time), the
+# other SQL suites through the test-only libpq client.
 # The REPL is driven in tmux, which must be there (SIFT_REQUIRE_TMUX).
 # Then the suites that evaluate run again on other evaluation paths, with
 # the same expectations:
