@@ -10,7 +10,8 @@ extension PostgresConnection.Configuration {
     /// socket (`.s.PGSQL.<port>` inside it). What the string leaves out
     /// comes from `PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD` and
     /// `PGDATABASE` in `environment`, then from libpq's defaults
-    /// (localhost, 5432, the user `postgres`). TLS is not used.
+    /// (localhost, 5432, the user `postgres`). TLS is not used; any other
+    /// key (`sslmode`, `connect_timeout`…) is refused rather than ignored.
     public init(connectionString: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(SiftPostgresError)
     {
@@ -33,6 +34,13 @@ extension PostgresConnection.Configuration {
                 }
                 fields[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
             }
+        }
+        // A key left unread would be a setting silently dropped (sslmode=require
+        // among them): refused instead.
+        let known: Set<String> = ["host", "port", "user", "password", "dbname"]
+        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+            throw SiftPostgresError(
+                .connection, "\(unknown) in the connection string is not supported (host, port, user, password, dbname)")
         }
         let defaults = ["host": "PGHOST", "port": "PGPORT", "user": "PGUSER", "password": "PGPASSWORD", "dbname": "PGDATABASE"]
         for (key, variable) in defaults where fields[key] == nil {

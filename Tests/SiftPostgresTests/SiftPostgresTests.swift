@@ -291,5 +291,10 @@ final class SiftPostgresTests: XCTestCase {
         XCTAssertEqual(pairs.database, "lib")
         XCTAssertThrowsError(try PostgresConnection.Configuration(connectionString: "host", environment: [:]))
         XCTAssertThrowsError(try PostgresConnection.Configuration(connectionString: "port=99999", environment: [:]))
+        for unread in ["postgresql://h/db?sslmode=require", "host=h sslmode=require"] {
+            XCTAssertThrowsError(try PostgresConnection.Configuration(connectionString: unread, environment: [:])) {
+                XCTAssertTrue("\($0)".contains("sslmode in the connection string is not supported"), "\($0)")
+            }
+        }
     }
 }
