@@ -1,7 +1,26 @@
 import Foundation
 import PostgresNIO
 
-extension PostgresConnection.Configuration {
+/// The configurations that a libpq connection string can make:
+/// `PostgresConnection.Configuration` for one connection and
+/// `PostgresClient.Configuration` for a pool.
+public protocol SiftPostgresConfiguration {
+    associatedtype TLS
+    /// No TLS.
+    static var withoutTLS: TLS { get }
+    init(host: String, port: Int, username: String, password: String?, database: String?, tls: TLS)
+    init(unixSocketPath: String, username: String, password: String?, database: String?)
+}
+
+extension PostgresConnection.Configuration: SiftPostgresConfiguration {
+    public static var withoutTLS: TLS { .disable }
+}
+
+extension PostgresClient.Configuration: SiftPostgresConfiguration {
+    public static var withoutTLS: TLS { .disable }
+}
+
+extension SiftPostgresConfiguration {
     /// A configuration from a libpq connection string: a URL
     /// (`postgresql://user:password@host:port/database`, or `postgres://`)
     /// or `key=value` pairs (`host=127.0.0.1 port=5432 user=postgres
@@ -15,6 +34,28 @@ extension PostgresConnection.Configuration {
     public init(connectionString: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(SiftPostgresError)
     {
+        let c = try ConnectionString(connectionString, environment: environment)
+        if let socket = c.unixSocketPath {
+            self.init(unixSocketPath: socket, username: c.user, password: c.password, database: c.database)
+        } else {
+            self.init(
+                host: c.host, port: c.port, username: c.user, password: c.password, database: c.database,
+                tls: Self.withoutTLS)
+        }
+    }
+}
+
+/// The settings of a libpq connection string that both configurations take.
+struct ConnectionString {
+    var host: String
+    var port: Int
+    var user: String
+    var password: String?
+    var database: String?
+    /// The socket's path when `host` is a directory.
+    var unixSocketPath: String? { host.hasPrefix("/") ? host + "/.s.PGSQL.\(port)" : nil }
+
+    init(_ connectionString: String, environment: [String: String]) throws(SiftPostgresError) {
         var fields: [String: String] = [:]
         if connectionString.hasPrefix("postgresql://") || connectionString.hasPrefix("postgres://") {
             guard let url = URLComponents(string: connectionString) else {
@@ -50,15 +91,10 @@ extension PostgresConnection.Configuration {
         guard let port = Int(fields["port"] ?? "5432"), (1...65535).contains(port) else {
             throw SiftPostgresError(.connection, "port \(fields["port"] ?? "") is not a port number")
         }
-        let user = fields["user"] ?? "postgres"
-        if host.hasPrefix("/") {
-            self.init(
-                unixSocketPath: host + "/.s.PGSQL.\(port)", username: user, password: fields["password"],
-                database: fields["dbname"])
-        } else {
-            self.init(
-                host: host, port: port, username: user, password: fields["password"], database: fields["dbname"],
-                tls: .disable)
-        }
+        self.host = host
+        self.port = port
+        user = fields["user"] ?? "postgres"
+        password = fields["password"]
+        database = fields["dbname"]
     }
 }

@@ -267,6 +267,23 @@ final class SiftPostgresTests: XCTestCase {
         }
     }
 
+    /// A running `PostgresClient` (a pool) runs statements as a
+    /// connection does.
+    func testPool() async throws {
+        guard let conninfo = ProcessInfo.processInfo.environment["SIFT_POSTGRES"], !conninfo.isEmpty else {
+            _ = try await PostgresServer.connect()  // fails under SIFT_REQUIRE_POSTGRES=1
+            throw XCTSkip("SIFT_POSTGRES is not set")
+        }
+        let client = PostgresClient(
+            configuration: try .init(connectionString: conninfo), backgroundLogger: Logger(label: "tests"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            let rows = try await client.rows(SQLStatement(sql: "SELECT $1::bigint + 1", bindings: [.integer(41)]))
+            XCTAssertEqual(rows, [[.integer(42)]])
+            group.cancelAll()
+        }
+    }
+
     func testErrorsOfOtherKinds() {
         XCTAssertEqual(SiftPostgresError(CancellationError()).kind, .server)
         let decoding = DecodingError.typeMismatch(Int.self, .init(codingPath: [], debugDescription: "text"))
