@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -105,3 +106,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make tsan` builds the tests instrumented by ThreadSanitizer to run
+// ConcurrencyTests, which need neither PostgreSQL nor NIO. With
+// SIFT_WITHOUT_POSTGRES=1 the SiftPostgres product and the suites that reach
+// PostgreSQL through it are left out, so that NIO (most of a clean build's
+// time) is not built a second time, instrumented.
+if ProcessInfo.processInfo.environment["SIFT_WITHOUT_POSTGRES"] == "1" {
+    let postgres: Set<String> = ["SiftPostgres", "SiftPostgresTests", "SiftSQLTests"]
+    package.targets.removeAll { postgres.contains($0.name) }
+    package.products.removeAll { $0.name == "SiftPostgres" }
+}
