@@ -102,7 +102,7 @@ struct Lowering {
             let lhs = try operand(c.lhs, scope)
             guard case .toMany(let many) = lhs else {
                 throw error(
-                    .unsupported, "\(c.modifier == .any ? "ANY" : "ALL") needs a to-many key path on its left",
+                    .unsupported, "\(c.modifier.keyword ?? "") needs a to-many key path on its left",
                     entity: scope.entity, range: c.lhs.range ?? range)
             }
             let rhs = try operand(c.rhs, scope)

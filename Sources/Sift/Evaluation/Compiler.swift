@@ -386,7 +386,7 @@ struct Compiler<Root> {
                 default:
                     throw EvaluationError(
                         .notACollection,
-                        "the left side of \(isAny ? "ANY" : "ALL") must be an array or a set, not \(Functions.describe(collection))",
+                        "the left side of \((isAny ? ComparisonModifier.any : .all).keyword ?? "") must be an array or a set, not \(Functions.describe(collection))",
                         range: lhsRange ?? SourceRange(0, source.utf8.count), source: source)
                 }
                 do throws(Failure) {
