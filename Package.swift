@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
@@ -106,6 +107,39 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The @KeyValueReadable macro, which writes a type's key table. A product of
+// its own: only packages that use it build swift-syntax (about two minutes
+// on a clean debug build); `Sift` alone never does. SIFT_WITHOUT_MACROS=1
+// leaves it out, as `make tsan` does (ConcurrencyTests need no macro, and
+// swift-syntax would be built a second time, instrumented).
+if ProcessInfo.processInfo.environment["SIFT_WITHOUT_MACROS"] != "1" {
+    package.products.append(.library(name: "SiftMacros", targets: ["SiftMacros"]))
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"))
+    package.targets += [
+        .macro(
+            name: "SiftMacroPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "SiftMacros",
+            dependencies: ["Sift", "SiftMacroPlugin"]
+        ),
+        .testTarget(
+            name: "SiftMacrosTests",
+            dependencies: [
+                "SiftMacros", "SiftMacroPlugin", "Sift",
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ]
+        ),
+    ]
+}
 
 // `make tsan` builds the tests instrumented by ThreadSanitizer to run
 // ConcurrencyTests, which need neither PostgreSQL nor NIO. With

@@ -1,0 +1,10 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct SiftMacroPlugin: CompilerPlugin {
+    let providingMacros: [Macro.Type] = [
+        KeyValueReadableMacro.self,
+        PropertyMarkMacro.self,
+    ]
+}
