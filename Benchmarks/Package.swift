@@ -46,6 +46,7 @@ let package = Package(
             name: "EvalSupport",
             dependencies: [
                 .product(name: "Sift", package: "Sift"),
+                .product(name: "SiftMacros", package: "Sift"),
             ],
             path: "Support/EvalSupport"
         ),

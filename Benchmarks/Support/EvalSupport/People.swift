@@ -1,21 +1,21 @@
-import Sift
+import SiftMacros
 
 // The data set of the evaluation benchmarks: typed structs, the same objects
 // as `Value` dictionaries, and the same objects as JSON for the GNUstep peer.
 
-public struct Author: KeyValueReadable, Sendable {
+@KeyValueReadable
+public struct Author: Sendable {
     public var name: String
 
     public init(name: String) {
         self.name = name
     }
-
-    public static let keyTable = KeyTable<Author>(typed: [
-        "name": .string(\.name),
-    ])
 }
 
-public struct Person: KeyValueReadable, Sendable {
+// The key tables are derived by @KeyValueReadable: the same typed, in-place
+// readers a hand-written table gives with key paths (.string(\.name), ...).
+@KeyValueReadable
+public struct Person: Sendable {
     public var name: String
     public var age: Int
     public var score: Double
@@ -29,14 +29,6 @@ public struct Person: KeyValueReadable, Sendable {
         self.tags = tags
         self.author = author
     }
-
-    public static let keyTable = KeyTable<Person>(typed: [
-        "name": .string(\.name),
-        "age": .int(\.age),
-        "score": .double(\.score),
-        "tags": .strings(\.tags),
-        "author": .object(\.author),
-    ])
 }
 
 extension Person {
