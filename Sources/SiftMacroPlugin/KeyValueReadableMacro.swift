@@ -114,9 +114,13 @@ private struct Keys {
         var failed = false
         var seen: [String: Syntax] = [:]
         for member in members.members {
+            // Which branch of an #if is compiled is not known here; methods
+            // and static properties in one do not matter.
             if let block = member.decl.as(IfConfigDeclSyntax.self) {
-                context.diagnose(Diagnostic(node: block, message: MacroDiagnostic.conditionalMembers))
-                failed = true
+                if Self.declaresInstanceProperties(block) {
+                    context.diagnose(Diagnostic(node: block, message: MacroDiagnostic.conditionalMembers))
+                    failed = true
+                }
                 continue
             }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
@@ -188,6 +192,17 @@ private struct Keys {
             }
         }
         if failed { return nil }
+    }
+
+    static func declaresInstanceProperties(_ block: IfConfigDeclSyntax) -> Bool {
+        block.clauses.contains { clause in
+            guard case .decls(let members) = clause.elements else { return false }
+            return members.contains { member in
+                if let nested = member.decl.as(IfConfigDeclSyntax.self) { return declaresInstanceProperties(nested) }
+                guard let variable = member.decl.as(VariableDeclSyntax.self) else { return false }
+                return !variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+            }
+        }
     }
 
     /// A property with a getter (or a block that is one); `willSet` and

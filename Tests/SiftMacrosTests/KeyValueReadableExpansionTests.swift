@@ -320,12 +320,16 @@ final class KeyValueReadableExpansionTests: XCTestCase {
             ])
     }
 
-    func testConditionalMembersAreAnError() {
+    func testConditionalPropertiesAreAnError() {
         expand(
             """
             @KeyValueReadable
             struct S {
                 #if DEBUG
+                func dump() {}
+                #elseif os(Linux)
+                static let platform = "Linux"
+                #else
                 var trace: String
                 #endif
             }
@@ -333,6 +337,10 @@ final class KeyValueReadableExpansionTests: XCTestCase {
             """
             struct S {
                 #if DEBUG
+                func dump() {}
+                #elseif os(Linux)
+                static let platform = "Linux"
+                #else
                 var trace: String
                 #endif
             }
@@ -343,6 +351,28 @@ final class KeyValueReadableExpansionTests: XCTestCase {
                         + "or write the key table by hand",
                     line: 3, column: 5)
             ])
+    }
+
+    /// Methods and static properties inside #if are no keys, so no error.
+    func testConditionalMethodsAreAllowed() {
+        expand(
+            """
+            @KeyValueReadable
+            struct S {
+                var name: String
+                #if DEBUG
+                func dump() {}
+                static let level = 1
+                #endif
+            }
+            """,
+            adding: """
+                extension S: Sift.KeyValueReadable {
+                    static let keyTable = Sift.KeyTable<S>(typed: [
+                        "name": .property(\\S.name),
+                    ])
+                }
+                """)
     }
 
     func testMarksOutsideAnAnnotatedTypeAreErrors() {
