@@ -4,7 +4,7 @@ import Testing
 
 // The README's example of @KeyValueReadable, as it is printed there.
 
-enum Genre: String, Sendable { case fiction, poetry }
+enum Genre: String { case fiction, poetry }
 
 @KeyValueReadable
 struct Author {
@@ -29,17 +29,15 @@ struct ReadmeMacroExampleTests {
     @Test func readmeExample() throws {
         let gaiman = Author(name: "Neil Gaiman")
         let books = [
-            Book(
-                title: "Stardust", year: 1999, tags: ["fairy"], genre: .fiction, published: nil, editor: gaiman,
-                authors: [gaiman], isbn: "9780061142024", cover: Data()),
-            Book(
-                title: "Coraline", year: 2002, tags: [], genre: .fiction, published: Date(timeIntervalSince1970: 0),
-                editor: gaiman, authors: [gaiman], isbn: "9780380977789", cover: Data()),
+            Book(title: "Stardust", year: 1999, tags: ["fairy"], genre: .fiction, published: nil,
+                 editor: gaiman, authors: [gaiman], isbn: "9780061142024", cover: Data()),
+            Book(title: "Coraline", year: 2002, tags: [], genre: .fiction, published: Date(timeIntervalSince1970: 0),
+                 editor: gaiman, authors: [gaiman], isbn: "9780380977789", cover: Data()),
         ]
 
         let early = try Filter("ANY authors.name CONTAINS[c] 'gaiman' AND year < 2000 AND genre == 'fiction'")
             .compiled(for: Book.self)
-        let hits = try books.filter(early)                                              // [Stardust]
+        let hits = try books.filter(early)
         #expect(hits.map(\.title) == ["Stardust"])
         #expect(try books.count(where: Filter("isbn_13 BEGINSWITH '978038'").compiled(for: Book.self)) == 1)
         #expect(try books.count(where: Filter("published == nil").compiled(for: Book.self)) == 1)

@@ -127,6 +127,7 @@ final class SiftPostgresTests: XCTestCase {
         struct Book: Decodable { var id: Int; var title: String; var year: Int? }
         let books = try await request.fetch(Book.self, connection, schema: schema)
         let count = try await request.fetchCount(connection, schema: schema)
+        for try await row in try await request.stream(connection, schema: schema) { print(row) }
         var streamed = 0
         for try await _ in try await request.stream(connection, schema: schema) { streamed += 1 }
         try await connection.close()

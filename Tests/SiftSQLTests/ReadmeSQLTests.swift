@@ -55,6 +55,7 @@ final class ReadmeSQLTests: XCTestCase {
             if case .dictionary(let d) = row { return d["title"]?.stringValue }
             return nil
         }, ["It", "Carrie"])
-        XCTAssertEqual(try db.read { try request.fetchCount($0, schema: schema) }, 2)
+        let count = try db.read { try request.fetchCount($0, schema: schema) }
+        XCTAssertEqual(count, 2)
     }
 }

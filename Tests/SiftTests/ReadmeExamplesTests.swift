@@ -31,6 +31,11 @@ struct ReadmeExamplesTests {
     }
 
     @Test func errors() throws {
+        do {
+            _ = try Filter("name == 'ste' AND year >")
+        } catch {
+            print(error.rendered())
+        }
         #expect {
             try Filter("name == 'ste' AND year >")
         } throws: { error in
@@ -57,8 +62,9 @@ struct ReadmeExamplesTests {
         #expect(try filter.evaluate(with: book))
         #expect(try Filter("reviews.@avg.stars >= 4 AND year / 4 == 494").evaluate(with: book))
         #expect(throws: EvaluationError.self) { try Filter("title < 5").evaluate(with: book) }
-        let books: [Value] = [book, ["title": "Other", "tags": []]]
-        #expect(try books.filter(filter) == [book])
+        let books: [Value] = [book, ["title": "Carrie", "year": 1974, "tags": []]]
+        let matches = try books.filter(filter)
+        #expect(matches == [book])
     }
 
     @Test func readingValues() throws {
@@ -67,6 +73,9 @@ struct ReadmeExamplesTests {
             "author": ["name": "Stephen King"],
             "reviews": [["stars": 5], ["stars": 3]],
         ]
+        print(book["title"]!)
+        print(book[keyPath: "reviews.@avg.stars"]!)
+        print([book["year"]!, book["tags"]!])
         #expect(book["title"]!.description == #""The Stand""#)
         #expect(book[keyPath: "reviews.@avg.stars"]!.description == "4.0")
         #expect(String(describing: [book["year"]!, book["tags"]!]) == #"[1978, {"horror", "epic"}]"#)
@@ -90,6 +99,8 @@ struct ReadmeExamplesTests {
         ]
         let table = ValueTable(rows)
         let hits = try table.filter(Filter("age > 30 AND author.name == 'Ann'"))
+        _ = try table.count(where: Filter("ANY tags == 'x'"))
+        _ = try table.indices(where: Filter("name BEGINSWITH[c] $p"), variables: ["p": "ab"])
         #expect(hits == [rows[0], rows[2]])
         #expect(try table.count(where: Filter("ANY tags == 'x'")) == 2)
         #expect(try table.indices(where: Filter("name BEGINSWITH[c] $p"), variables: ["p": "ab"]) == [0, 1])
@@ -120,26 +131,42 @@ struct ReadmeExamplesTests {
             Book(title: "It", year: 1986, tags: [], editor: Author(name: "Al"), authors: [Author(name: "Stephen King")]),
         ]
         let gaiman = try Filter("ANY authors.name CONTAINS[c] 'gaiman' AND year < 2000").compiled(for: Book.self)
-        #expect(try books.filter(gaiman).map(\.title) == ["Good Omens"])
+        let hits = try books.filter(gaiman)
+        #expect(hits.map(\.title) == ["Good Omens"])
+        _ = try books.first(where: gaiman)
         #expect(try books.first(where: gaiman)?.year == 1990)
         #expect(try books.count(where: gaiman) == 1)
         #expect(try books.count(where: Filter("editor.name == 'Al' AND NOT 'comedy' IN tags").compiled(for: Book.self)) == 1)
     }
 
+    @Test func sortAndFetch() throws {
+        let books: [Value] = [
+            ["title": "It", "year": 1986, "author": ["name": "Stephen King"]],
+            ["title": "Beloved", "year": 1987, "author": ["name": "Toni Morrison"]],
+            ["title": "Carrie", "year": 1974, "author": ["name": "Stephen King"]],
+            ["title": "Misery", "year": 1987, "author": ["name": "Stephen King"]],
+        ]
+        let order = try SortKey.parse("author.name ASC caseInsensitive, year DESC")
+        #expect(order == [.ascending("author.name", .caseInsensitive), .descending("year")])
+        let sorted = try books.sorted(by: order)
+        #expect(sorted.map { $0["title"] } == ["Misery", "It", "Carrie", "Beloved"])
+
+        let request = FetchRequest(
+            entity: "Book", filter: try Filter("year > %d", 1980), sort: order, offset: 1, limit: 10)
+        let page = try request.execute(on: books)
+        #expect(page.map { $0["title"] } == ["It", "Beloved"])
+        let years = try FetchRequest(sort: [.ascending("year")], distinct: true, properties: ["year"])
+            .execute(on: books)
+        #expect(years == [["year": 1974], ["year": 1986], ["year": 1987]])
+    }
+
     @Test func untrustedPredicates() throws {
         let policy = PredicatePolicy.untrusted(keyPaths: ["title", "year", "author.name", "tags.*"])
         let queryParameter = "title BEGINSWITH[c] 'a' AND ANY tags.name == 'x'"
-        #expect(try Filter(queryParameter).checked(by: policy).format == queryParameter.replacingOccurrences(of: "'", with: "\""))
-        try policy.check(try SortKey.parse("year DESC, author.name"))
-        var filter = try Filter("body CONTAINS[cd] %@", "needle").checked(by: .untrusted(keyPaths: ["body"]))
-        #expect(filter.evaluationBudget == 1_000_000)
-        filter.evaluationBudget = 50_000
-        #expect {
-            try filter.evaluate(with: ["body": .string(String(repeating: "a", count: 100_000))])
-        } throws: { error in
-            (error as? EvaluationError)?.code == .limit
-                && (error as? EvaluationError)?.message.hasPrefix("the evaluation of one object went over its budget of 50000 units") == true
-        }
+        let sortParameter = "year DESC, author.name"
+        let filter = try Filter(queryParameter).checked(by: policy)
+        #expect(filter.format == queryParameter.replacingOccurrences(of: "'", with: "\""))
+        try policy.check(try SortKey.parse(sortParameter))
         let cost = try Filter("ANY tags IN %@ OR SUBQUERY(authors, $a, $a.name IN tags).@count > 0", ["x"]).costEstimate
         #expect(cost.degree == 3)
         #expect(cost.units(forInputSize: 1_000) > 1_000_000)
@@ -151,6 +178,18 @@ struct ReadmeExamplesTests {
                  | year > 1 AND secret == 'x'
                  |              ^~~~~~
                 """
+        }
+    }
+
+    @Test func evaluationBudget() throws {
+        var filter = try Filter("body CONTAINS[cd] %@", "needle").checked(by: .untrusted(keyPaths: ["body"]))
+        #expect(filter.evaluationBudget == 1_000_000)
+        filter.evaluationBudget = 50_000
+        #expect {
+            try filter.evaluate(with: ["body": .string(String(repeating: "a", count: 100_000))])
+        } throws: { error in
+            (error as? EvaluationError)?.code == .limit
+                && (error as? EvaluationError)?.message.hasPrefix("the evaluation of one object went over its budget of 50000 units") == true
         }
     }
 }
