@@ -137,6 +137,46 @@ struct InPlaceReaderTests {
         #expect(try ArraySlice(Self.members).filter(typed).map(\.name) == names)
     }
 
+    /// A fetch request on an array of a KeyValueReadable type filters it in
+    /// place and sorts by the key table's readers; it answers as the same
+    /// request on the objects' values and on dictionaries of the same data.
+    @Test(arguments: formats)
+    func fetchRequestsAgreeWithValues(format: String) throws {
+        let filter = try format.contains("%d") ? Filter(format, 1) : Filter(format)
+        let sorts: [[SortKey]] = [
+            [], [.ascending("name", .caseInsensitive)], [.descending("mentor.level"), .ascending("age")],
+            [.ascending("extra"), .descending("shout", .localizedStandard)], [.descending("score")],
+        ]
+        let dictionaries = Self.members.map(Self.dynamicValue)
+        var request = FetchRequest(entity: "StoredMember", filter: filter)
+        for (n, sort) in sorts.enumerated() {
+            request.sort = sort
+            (request.offset, request.limit) = [(0, nil), (3, 5), (1, 0), (0, 1), (500, nil)][n]
+            let typed = try request.execute(on: Self.members).map(\.name)
+            #expect(typed == (try request.execute(valuesOf: Self.members)).map(\.name), "\(sort)")
+            var plain = request
+            plain.entity = nil
+            #expect(typed == (try plain.execute(on: dictionaries)).map { $0["name"]?.stringValue }, "\(sort)")
+        }
+        let typed = filter.compiled(for: StoredMember.self)
+        #expect(try Self.members.indices(where: typed).map { Self.members[$0].name } == Self.members.filter(typed).map(\.name))
+    }
+
+    /// Sorting by a key the type lacks, or by SELF, answers as the values
+    /// do; another entity gives nothing, and a class's objects are checked
+    /// one by one.
+    @Test func fetchRequestsOnTypedArraysEdgeCases() throws {
+        let missing = FetchRequest(filter: try Filter("age > 30"), sort: [.ascending("nickname")])
+        #expect(throws: EvaluationError.self) { try missing.execute(on: Self.members) }
+        #expect(try FetchRequest(entity: "Other").execute(on: Self.members).isEmpty)
+        let objects = Self.members.map(MemberObject.init)
+        let request = FetchRequest(entity: "MemberObject", filter: try Filter("age > 30"), sort: [.descending("age")], limit: 3)
+        #expect(try request.execute(on: objects).map(\.age) == Array(Self.members.map(\.age).filter { $0 > 30 }.sorted(by: >).prefix(3)))
+        #expect(throws: EvaluationError.self) {
+            try FetchRequest(filter: try Filter("name < 5")).execute(on: Self.members)
+        }
+    }
+
     @Test(arguments: ["age > 30", "name BEGINSWITH[c] 'ab'", "ANY tags == 'x'", "mentor.name == 'Ann'", "score < 0.5"])
     func classReadersAgree(format: String) throws {
         let filter = try Filter(format)

@@ -132,6 +132,15 @@ default:
     case "hand": body = { people.count(where: c.handWritten) }
     case "opaque": body = { opaqueCount(people, c.handWritten) }
     case "predicate": body = { try predicateCount(people, c.predicate) }
+    // A fetch: the matches sorted by name, the first 20 (FetchRequest on
+    // the typed array, which filters in place and sorts by the key table's
+    // readers), against the same request on the people's values, and the
+    // hand-written filter and sort.
+    case "fetch": body = { try fetchRequest(parsed).execute(on: people).count }
+    case "fetch-values":
+        let boxed = people.map(\.predicateValue)
+        body = { try fetchRequest(parsed).execute(on: boxed).count }
+    case "fetch-hand": body = { Array(people.filter(c.handWritten).sorted { $0.name < $1.name }.prefix(20)).count }
     case "sqlite", "sqlite-indexed": body = { try sqlite!.count() }
     case "parse":
         body = {
@@ -185,4 +194,8 @@ func longKeyPath(keys: Int, shape: String) -> String {
     case "variable": return "$x." + path + " == 1"
     default: return path + " == 1"
     }
+}
+
+func fetchRequest(_ filter: Filter) -> FetchRequest {
+    FetchRequest(filter: filter, sort: [.ascending("name")], limit: 20)
 }

@@ -194,6 +194,27 @@ extension Array where Element: KeyValueReadable {
         return try siftFilterInPlace { p, s throws(EvaluationError) in try filter.test(ObjectAddress(p), s) }
     }
 
+    /// The positions of the elements that match, in order (read in place,
+    /// not copied).
+    @inlinable
+    public func indices(where filter: TypedFilter<Element>) throws(EvaluationError) -> [Int] {
+        try withUnsafeBufferPointer { buffer throws(EvaluationError) in
+            var out: [Int] = []
+            guard let base = buffer.baseAddress else { return out }
+            if let program = filter.program {
+                var i = program.firstIndex(base, from: 0, to: buffer.count, stride: MemoryLayout<Element>.stride)
+                while i < buffer.count {
+                    out.append(i)
+                    i = program.firstIndex(base, from: i + 1, to: buffer.count, stride: MemoryLayout<Element>.stride)
+                }
+            } else {
+                let scope = Scope(variables: [:])
+                for i in 0..<buffer.count where try filter.test(ObjectAddress(base + i), scope) { out.append(i) }
+            }
+            return out
+        }
+    }
+
     /// The first element that matches (read in place, not copied).
     @inlinable
     public func first(where filter: TypedFilter<Element>) throws(EvaluationError) -> Element? {

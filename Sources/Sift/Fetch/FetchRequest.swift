@@ -60,6 +60,12 @@ public struct FetchRequest: Sendable, Hashable {
     /// The typed elements that match, sorted and sliced (`properties` and
     /// `distinct` apply to values; use ``execute(on:)`` for those).
     public func execute<Element: ValueConvertible>(on elements: [Element]) throws(EvaluationError) -> [Element] {
+        try execute(valuesOf: elements)
+    }
+
+    /// The elements that match, each read through its value.
+    @usableFromInline
+    func execute<Element: ValueConvertible>(valuesOf elements: [Element]) throws(EvaluationError) -> [Element] {
         let values = elements.map { $0.predicateValue }
         var indices: [Int] = []
         let compiled = filter?.compiled()
@@ -69,6 +75,26 @@ public struct FetchRequest: Sendable, Hashable {
         }
         let order = try Sorting.permutation(indices.map { values[$0] }, by: sort)
         return page(order.map { elements[indices[$0]] })
+    }
+
+    /// The objects of a ``KeyValueReadable`` type that match, sorted and
+    /// sliced, as the same request answers on their values: the filter is
+    /// compiled for `Element` and tests each element where it is in the
+    /// array (as a ``TypedFilter`` does), and sorting reads only the matches'
+    /// sort keys, through the type's key table.
+    ///
+    /// A class's objects may be of subclasses, whose entity names differ:
+    /// with an ``entity``, they take the path of values, which checks each.
+    @inlinable
+    public func execute<Element: KeyValueReadable>(on elements: [Element]) throws(EvaluationError) -> [Element] {
+        if let entity {
+            if Element.self is AnyClass { return try execute(valuesOf: elements) }
+            guard String(describing: Element.self) == entity else { return [] }
+        }
+        var indices = try filter.map { f throws(EvaluationError) in try elements.indices(where: f.compiled(for: Element.self)) }
+            ?? Array(elements.indices)
+        if !sort.isEmpty { indices = try Sorting.permutation(indices, of: elements, by: sort) }
+        return page(indices).map { elements[$0] }
     }
 
     /// How many values match (offset and limit apply, as to a count fetch).
@@ -89,7 +115,8 @@ public struct FetchRequest: Sendable, Hashable {
     }
 
     /// The part of `rows` that `offset` and `limit` select.
-    private func page<T>(_ rows: [T]) -> [T] {
+    @usableFromInline
+    func page<T>(_ rows: [T]) -> [T] {
         let start = min(max(0, offset), rows.count)
         let end = limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
         return Array(rows[start..<end])

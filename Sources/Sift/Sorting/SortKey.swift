@@ -194,15 +194,25 @@ public enum Sorting {
 
     /// The indices of `values` in sorted order (stable).
     public static func permutation(_ values: [Value], by keys: [SortKey]) throws(EvaluationError) -> [Int] {
-        guard !keys.isEmpty, values.count > 1 else { return Array(values.indices) }
+        try permutation(count: values.count, by: keys) { i, n throws(Failure) in
+            try KeyValueAccess.value(values[i], path: keys[n].keyPath)
+        }
+    }
+
+    /// The order of `count` elements (stable), whose value for each sort key
+    /// is read once, by `keyValue(element, key)` (their positions).
+    static func permutation(
+        count: Int, by keys: [SortKey], keyValue: (Int, Int) throws(Failure) -> Value
+    ) throws(EvaluationError) -> [Int] {
+        guard !keys.isEmpty, count > 1 else { return Array(0..<count) }
         var rows: [(index: Int, keys: [Value])] = []
-        rows.reserveCapacity(values.count)
-        for (i, v) in values.enumerated() {
+        rows.reserveCapacity(count)
+        for i in 0..<count {
             var row: [Value] = []
             row.reserveCapacity(keys.count)
-            for key in keys {
+            for (n, key) in keys.enumerated() {
                 do throws(Failure) {
-                    row.append(try KeyValueAccess.value(v, path: key.keyPath))
+                    row.append(try keyValue(i, n))
                 } catch {
                     throw sortError(error, key)
                 }
@@ -225,6 +235,25 @@ public enum Sorting {
         }
         if let failure { throw failure }
         return rows.map { $0.index }
+    }
+
+    /// The order of the elements of `objects` at `indices` (stable), each
+    /// sort key read through the type's key table: the first key by its
+    /// reader, the rest of the key path from the value it gives.
+    @usableFromInline
+    static func permutation<Root: KeyValueReadable>(
+        _ indices: [Int], of objects: [Root], by keys: [SortKey]
+    ) throws(EvaluationError) -> [Int] {
+        let table = Root.keyTable
+        let readers = keys.map { key in key.keyPath.first.flatMap { table.reader(forKey: $0) } }
+        return try permutation(count: indices.count, by: keys) { i, n throws(Failure) in
+            let object = objects[indices[i]]
+            guard let read = readers[n] else {
+                // `self`, or a key the table lacks: as the object's value answers.
+                return try KeyValueAccess.value(object.predicateValue, path: keys[n].keyPath)
+            }
+            return try KeyValueAccess.value(read(object), path: keys[n].keyPath.dropFirst())
+        }.map { indices[$0] }
     }
 
     private static func sortError(_ f: Failure, _ key: SortKey) -> EvaluationError {
