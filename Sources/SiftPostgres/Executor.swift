@@ -38,7 +38,7 @@ enum SiftPostgres {
 
 extension SiftPostgresQueryRunner {
     /// Runs `statement` (with `$1`, `$2`, … bound to its values) and
-    /// returns its rows as ``SiftSQL/SQLValue``s, each by its column's
+    /// returns its rows as `SQLValue`s, each by its column's
     /// PostgreSQL type.
     public func rows(_ statement: SQLStatement) async throws(SiftPostgresError) -> [[SQLValue]] {
         let sequence = try await start(statement)
