@@ -19,6 +19,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // `swift package generate-documentation` (make docs). A command
+        // plugin: no target uses it, so `swift build` never builds it, and a
+        // package that depends on Sift does not even fetch it (SwiftPM
+        // resolves only what the products it uses need); here it adds two
+        // small clones to `swift package resolve`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
