@@ -235,7 +235,8 @@ public struct Entity: Sendable, Hashable, Codable {
         case name, table, primaryKey, attributes, relationships, discriminator, parent, abstract, unsupportedKeys
     }
 
-    /// Decodes an entity from the JSON form described at ``Schema``; left-out parts take their defaults.
+    /// Decodes an entity from the JSON form described at ``Schema``; left-out parts take their
+    /// defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -319,7 +320,9 @@ public struct Attribute: Sendable, Hashable, Codable {
         case name, column, type, optional, dateEncoding, uuidEncoding
     }
 
-    /// Decodes an attribute: `name`, `type` (`integer`, `double`, `decimal`, `string`, `boolean`, `date`, `blob`, `uuid`, `transformable`), and optionally `column`, `optional`, `dateEncoding` and `uuidEncoding`.
+    /// Decodes an attribute: `name`, `type` (`integer`, `double`, `decimal`, `string`, `boolean`,
+    /// `date`, `blob`, `uuid`, `transformable`), and optionally `column`, `optional`,
+    /// `dateEncoding` and `uuidEncoding`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -482,7 +485,8 @@ public struct Relationship: Sendable, Hashable, Codable {
         Relationship(name, destination, .toMany(inverseColumn: inverseColumn))
     }
 
-    /// A many-to-many through `joinTable`, whose `sourceColumn` holds this row's key and `destinationColumn` the other's.
+    /// A many-to-many through `joinTable`, whose `sourceColumn` holds this row's key and
+    /// `destinationColumn` the other's.
     public static func manyToMany(
         _ name: String, _ destination: String, joinTable: String, sourceColumn: String, destinationColumn: String
     ) -> Relationship {
@@ -500,7 +504,9 @@ public struct Relationship: Sendable, Hashable, Codable {
         case name, destination, toOne, toMany, joinTable, sourceColumn, destinationColumn, inverse, ordered
     }
 
-    /// Decodes a relationship: `name`, `destination`, and one of `toOne` (the column), `toMany` (the inverse column) or `joinTable` with `sourceColumn` and `destinationColumn`; optionally `inverse` and `ordered`.
+    /// Decodes a relationship: `name`, `destination`, and one of `toOne` (the column), `toMany`
+    /// (the inverse column) or `joinTable` with `sourceColumn` and `destinationColumn`; optionally
+    /// `inverse` and `ordered`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)

@@ -81,7 +81,8 @@ public struct CoreDataModel: Sendable, Hashable {
         case attribute(type: Int)
         /// A derived attribute: a column Core Data computes; read-only.
         case derived(type: Int)
-        /// A relationship to the entity `destination`, with its inverse's name if the model gives one.
+        /// A relationship to the entity `destination`, with its inverse's name if the model gives
+        /// one.
         case relationship(destination: String, toMany: Bool, inverse: String?, ordered: Bool)
         /// A fetched property: a fetch request of its own, no column.
         case fetched

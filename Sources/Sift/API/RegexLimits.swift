@@ -33,6 +33,7 @@ public struct RegexLimits: Sendable, Hashable {
         self.heapLimit = heapLimit
     }
 
-    /// Patterns up to 10,000 bytes, 10,000,000 backtracking steps, a depth of 100,000, and 64 MiB a match.
+    /// Patterns up to 10,000 bytes, 10,000,000 backtracking steps, a depth of 100,000, and 64 MiB a
+    /// match.
     public static let `default` = RegexLimits()
 }

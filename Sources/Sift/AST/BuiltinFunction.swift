@@ -89,7 +89,8 @@ public enum BuiltinFunction: String, Sendable, Hashable, Codable, CaseIterable {
     // Hints
     /// `noindex:(x)`: a Core Data hint that gives `x` unchanged.
     case noindex = "noindex:"
-    /// `distinct:(x)`: a Core Data fetch hint with no meaning in memory (an ``EvaluationError/Code/unsupported`` error).
+    /// `distinct:(x)`: a Core Data fetch hint with no meaning in memory (an
+    /// ``EvaluationError/Code/unsupported`` error).
     case distinct = "distinct:"
 
     /// The selector, e.g. `"modulus:by:"`: how the function is written

@@ -12,7 +12,8 @@ extension Value: Codable {
         case null, nsNull, bool, int, double, decimal, string, date, data, uuid, array, set, dictionary, object
     }
 
-    /// Encodes the value as an object with one key naming its kind (`{"int": 3}`, `{"date": 12.5}`), so that integers, doubles and Booleans keep their kind through JSON.
+    /// Encodes the value as an object with one key naming its kind (`{"int": 3}`,
+    /// `{"date": 12.5}`), so that integers, doubles and Booleans keep their kind through JSON.
     public func encode(to encoder: any Encoder) throws {
         try CodingStack.check(self, decoding: false)
         var c = encoder.container(keyedBy: Key.self)
@@ -171,7 +172,8 @@ extension Comparison {
 }
 
 extension ExpressionNode {
-    /// Encodes the expression as `{"kind": …, "range": …}`; a tree too deep for the thread's stack is an `EncodingError`.
+    /// Encodes the expression as `{"kind": …, "range": …}`; a tree too deep for the thread's stack
+    /// is an `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
         try CodingStack.encode(self, kind, range, to: encoder)
     }
@@ -185,7 +187,8 @@ extension PredicateNode {
         self.init(try c.decode(Kind.self, forKey: .kind), range: try c.decodeIfPresent(SourceRange.self, forKey: .range))
     }
 
-    /// Encodes the predicate as `{"kind": …, "range": …}`; a tree too deep for the thread's stack is an `EncodingError`.
+    /// Encodes the predicate as `{"kind": …, "range": …}`; a tree too deep for the thread's stack
+    /// is an `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
         try CodingStack.encode(self, kind, range, to: encoder)
     }

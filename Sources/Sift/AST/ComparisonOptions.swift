@@ -9,7 +9,8 @@
 /// `Evaluation/StringSemantics.swift`; their SQL is `StringForms.fold` in
 /// SiftSQL's `StringForms.swift`.
 public struct ComparisonOptions: OptionSet, Sendable, Hashable, Codable {
-    /// Apple's bits: `caseInsensitive` 1, `diacriticInsensitive` 2, `normalized` 4, `localeSensitive` 8.
+    /// Apple's bits: `caseInsensitive` 1, `diacriticInsensitive` 2, `normalized` 4,
+    /// `localeSensitive` 8.
     public let rawValue: Int
     /// The options whose bits are set in `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }

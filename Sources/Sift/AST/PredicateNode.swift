@@ -14,7 +14,8 @@ public struct PredicateNode: Sendable {
         self.range = range
     }
 
-    /// The kinds of predicate: constants, compounds and comparisons, as Apple's `NSPredicate` subclasses.
+    /// The kinds of predicate: constants, compounds and comparisons, as Apple's `NSPredicate`
+    /// subclasses.
     public indirect enum Kind: Sendable, Hashable {
         /// `TRUEPREDICATE` / `FALSEPREDICATE`
         case constant(Bool)

@@ -99,7 +99,8 @@ public struct KeyReader<Root>: Sendable {
         self.offset = offset
     }
 
-    /// A key read by a closure that returns a ``Value`` (for optionals: `{ $0.subtitle.predicateValue }`).
+    /// A key read by a closure that returns a ``Value`` (for optionals:
+    /// `{ $0.subtitle.predicateValue }`).
     public static func value(_ read: @escaping @Sendable (Root) -> Value) -> KeyReader { KeyReader(kind: .value(read)) }
     /// An integer read by a closure: `.int { $0.pages.count }`.
     public static func int(_ read: @escaping @Sendable (Root) -> Int) -> KeyReader { KeyReader(kind: .int(read)) }
