@@ -19,6 +19,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // `swift package generate-documentation` (make docs). A command
+        // plugin that no target uses: a package that depends on Sift does not
+        // even fetch it (SwiftPM resolves only what the products it uses
+        // need). Here it adds two small clones to `swift package resolve`,
+        // and a build of the whole package compiles its two plugin scripts
+        // once (a few seconds), as it does argument-parser's; its tools are
+        // built only when the plugin runs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

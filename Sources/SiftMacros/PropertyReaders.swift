@@ -6,7 +6,7 @@ import Sift
 /// `@KeyValueReadable` writes `.property(\Book.year)` for each key and the
 /// compiler picks the overload here for the property's type; the most
 /// specific one wins (`Int` over any integer, a `KeyValueReadable` type over
-/// any ``ValueConvertible`` one). Tables written by hand can use them too.
+/// any `ValueConvertible` one). Tables written by hand can use them too.
 extension KeyReader {
     // Read in place, at the property's offset, when it is stored inline.
 
@@ -20,7 +20,7 @@ extension KeyReader {
     public static func property(_ path: KeyPath<Root, Bool> & Sendable) -> KeyReader { .bool(path) }
     /// An array of strings: a to-many attribute (`ANY tags == 'x'`).
     public static func property(_ path: KeyPath<Root, [String]> & Sendable) -> KeyReader { .strings(path) }
-    /// A ``Value``, as it is.
+    /// A `Value`, as it is.
     public static func property(_ path: KeyPath<Root, Value> & Sendable) -> KeyReader { .value(path) }
 
     /// A to-one relationship: key paths through it (`editor.name`) are

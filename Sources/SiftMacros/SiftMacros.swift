@@ -1,7 +1,7 @@
 @_exported import Sift
 
-/// Makes a struct or a final class ``Sift/KeyValueReadable``, with a
-/// ``Sift/KeyTable`` of its stored properties.
+/// Makes a struct or a final class `KeyValueReadable`, with a
+/// `KeyTable` of its stored properties.
 ///
 /// ```swift
 /// import SiftMacros
@@ -29,14 +29,14 @@
 ///
 /// The reader of each key is `KeyReader.property(_:)` on the
 /// property's key path, whose overloads follow the property's type:
-/// `Int`, `Double`, `String`, `Bool`, `[String]` and ``Sift/Value`` are read
-/// in place by a ``Sift/TypedFilter``, as are the stored properties of nested
+/// `Int`, `Double`, `String`, `Bool`, `[String]` and `Value` are read
+/// in place by a `TypedFilter`, as are the stored properties of nested
 /// structs that are `KeyValueReadable`; arrays of those are to-many
 /// relationships; other integers and `Float` are read as numbers; `Date`,
 /// `Decimal`, `UUID`, `Data`, optionals (nil when absent), arrays, sets and
 /// dictionaries of these as values; `RawRepresentable` enums as their raw
 /// values. A property of any other type is an error at compile time, in the
-/// macro's expansion: conform the type to ``Sift/ValueConvertible`` or mark the
+/// macro's expansion: conform the type to `ValueConvertible` or mark the
 /// property `@SiftIgnored`.
 ///
 /// The macro is an error on an enum, a protocol, an actor or a class that is

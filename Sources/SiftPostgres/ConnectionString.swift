@@ -5,18 +5,23 @@ import PostgresNIO
 /// `PostgresConnection.Configuration` for one connection and
 /// `PostgresClient.Configuration` for a pool.
 public protocol SiftPostgresConfiguration {
+    /// The configuration's TLS setting.
     associatedtype TLS
     /// No TLS.
     static var withoutTLS: TLS { get }
+    /// A configuration for a server at `host` and `port`.
     init(host: String, port: Int, username: String, password: String?, database: String?, tls: TLS)
+    /// A configuration for a server listening on the Unix socket at `unixSocketPath`.
     init(unixSocketPath: String, username: String, password: String?, database: String?)
 }
 
 extension PostgresConnection.Configuration: SiftPostgresConfiguration {
+    /// TLS disabled: connection strings that ask for TLS are refused.
     public static var withoutTLS: TLS { .disable }
 }
 
 extension PostgresClient.Configuration: SiftPostgresConfiguration {
+    /// TLS disabled: connection strings that ask for TLS are refused.
     public static var withoutTLS: TLS { .disable }
 }
 

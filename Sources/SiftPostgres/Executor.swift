@@ -12,12 +12,14 @@ public protocol SiftPostgresQueryRunner: Sendable {
 }
 
 extension PostgresClient: SiftPostgresQueryRunner {
+    /// Runs `query` on a connection of the pool.
     public func runSiftQuery(_ query: PostgresQuery) async throws -> PostgresRowSequence {
         try await self.query(query)
     }
 }
 
 extension PostgresConnection: SiftPostgresQueryRunner {
+    /// Runs `query` on this connection.
     public func runSiftQuery(_ query: PostgresQuery) async throws -> PostgresRowSequence {
         try await self.query(query, logger: SiftPostgres.quietLogger)
     }
@@ -36,7 +38,7 @@ enum SiftPostgres {
 
 extension SiftPostgresQueryRunner {
     /// Runs `statement` (with `$1`, `$2`, … bound to its values) and
-    /// returns its rows as ``SiftSQL/SQLValue``s, each by its column's
+    /// returns its rows as `SQLValue`s, each by its column's
     /// PostgreSQL type.
     public func rows(_ statement: SQLStatement) async throws(SiftPostgresError) -> [[SQLValue]] {
         let sequence = try await start(statement)
@@ -140,24 +142,30 @@ extension Sift.FetchRequest {
 /// double stands for, dates by their encoding, UUIDs from their text or
 /// bytes.
 public struct SiftPostgresRows: AsyncSequence, Sendable {
+    /// A row: a dictionary from attribute name (or fetched key path) to value.
     public typealias Element = Value
+    /// Errors are ``SiftPostgresError``s.
     public typealias Failure = SiftPostgresError
 
     let rows: PostgresRowSequence
     let query: SQLQuery
 
+    /// An iterator over the rows as they arrive.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(rows: rows.makeAsyncIterator(), query: query)
     }
 
+    /// Reads the rows of a ``SiftPostgresRows`` one at a time.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var rows: PostgresRowSequence.AsyncIterator
         let query: SQLQuery
 
+        /// The next row, or nil after the last.
         public mutating func next() async throws(SiftPostgresError) -> Value? {
             try await next(isolation: nil)
         }
 
+        /// The next row, or nil after the last, read on `actor`.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(SiftPostgresError) -> Value? {
             let row: PostgresRow?
             do {

@@ -21,19 +21,22 @@ public struct SiftPostgresError: Error, Sendable, Hashable, CustomStringConverti
         /// 42804).
         case valueDoesNotFit
         /// The request has no SQL form for this schema (see
-        /// ``SiftSQL/SQLLoweringError``).
+        /// `SQLLoweringError` of SiftSQL).
         case lowering
         /// Any other error the server reported.
         case server
     }
 
+    /// What kind of failure this is.
     public var kind: Kind
+    /// The server's message, or the client's.
     public var message: String
     /// The SQLSTATE code, such as `42P01`, when the server sent one.
     public var sqlState: String?
     /// The statement that failed; empty when there was none.
     public var sql: String
 
+    /// An error of `kind` saying `message`, about `sql`.
     public init(_ kind: Kind, _ message: String, sqlState: String? = nil, sql: String = "") {
         self.kind = kind
         self.message = message
@@ -92,6 +95,7 @@ public struct SiftPostgresError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// The message, the SQLSTATE and the statement, for a log.
     public var description: String {
         var text = "PostgreSQL: " + message
         if let sqlState { text += " [\(sqlState)]" }

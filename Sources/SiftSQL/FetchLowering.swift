@@ -4,6 +4,7 @@ import Sift
 /// A fetch request lowered to SQL, with what the executor needs to read its
 /// rows back.
 public struct SQLQuery: Sendable, Hashable {
+    /// The SQL text and its bound values.
     public var statement: SQLStatement
     /// The selected columns, in order: the key each row's value is reported
     /// under and its storage type.
@@ -11,11 +12,14 @@ public struct SQLQuery: Sendable, Hashable {
     /// The entity fetched.
     public var entity: Entity
 
+    /// One selected column of a ``SQLQuery``.
     public struct ResultColumn: Sendable, Hashable {
         /// The attribute name, or the key path as written for fetched
         /// properties (`author.name`); the primary key under its column name.
         public var name: String
+        /// The column's storage type, which says how to read its value back.
         public var type: AttributeType
+        /// Whether this is the entity's primary key.
         public var isPrimaryKey: Bool
     }
 }

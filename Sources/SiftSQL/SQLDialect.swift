@@ -35,6 +35,7 @@ public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStrin
     /// Dialects are equal when their names are.
     public static func == (a: SQLDialect, b: SQLDialect) -> Bool { a.rawValue == b.rawValue }
 
+    /// Hashes the dialect's name.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// Decodes the dialect's name (`"sqlite"`, `"postgres"`); another

@@ -12,10 +12,12 @@ public struct SQLLoweringOptions: Sendable, Hashable {
     /// (`registerSiftFunctions(regexLimits:)` in SiftSQLite).
     public var regexLimits: RegexLimits
 
+    /// Options; each defaults to the value in ``default``.
     public init(maximumBindings: Int = 10_000, regexLimits: RegexLimits = .default) {
         self.maximumBindings = maximumBindings
         self.regexLimits = regexLimits
     }
 
+    /// At most 10,000 bound values, and the default `RegexLimits`.
     public static let `default` = SQLLoweringOptions()
 }

@@ -4,10 +4,15 @@ import Sift
 /// A value bound to a statement parameter, in the storage type of its
 /// column. Values are always bound, never written into the SQL text.
 public enum SQLValue: Sendable, Hashable {
+    /// SQL `NULL`.
     case null
+    /// An integer (`INTEGER`, `bigint`).
     case integer(Int64)
+    /// A double (`REAL`, `double precision`).
     case real(Double)
+    /// Text.
     case text(String)
+    /// Bytes (`BLOB`, `bytea`).
     case blob(Data)
     /// A boolean: PostgreSQL's `boolean`; SQLite stores it as 0 or 1.
     case boolean(Bool)
@@ -21,14 +26,18 @@ public enum SQLValue: Sendable, Hashable {
 /// SQLite statements use `?1`, `?2`, … and PostgreSQL statements `$1`,
 /// `$2`, …: the numbers index ``bindings``.
 public struct SQLStatement: Sendable, Hashable, CustomStringConvertible {
+    /// The SQL text, with numbered placeholders.
     public var sql: String
+    /// The values of the placeholders, in order: `bindings[0]` is `?1` or `$1`.
     public var bindings: [SQLValue]
 
+    /// A statement of `sql` with `bindings`.
     public init(sql: String, bindings: [SQLValue]) {
         self.sql = sql
         self.bindings = bindings
     }
 
+    /// The SQL, and the bound values on a comment line after it.
     public var description: String {
         bindings.isEmpty ? sql : sql + "\n-- bindings: " + bindings.map(\.literalDescription).joined(separator: ", ")
     }

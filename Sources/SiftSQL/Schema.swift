@@ -23,8 +23,10 @@ import Foundation
 /// ])
 /// ```
 public struct Schema: Sendable, Hashable, Codable {
+    /// The entities, in the order they were declared.
     public var entities: [Entity]
 
+    /// A schema of `entities`; relationships name their destination entities by ``Entity/name``.
     public init(_ entities: [Entity]) {
         self.entities = entities
     }
@@ -119,10 +121,13 @@ extension Schema {
     /// How a relationship relates its entity to its destination, as Core
     /// Data's model says it.
     public enum RelationshipKind: String, Sendable, Hashable {
+        /// A to-one whose inverse is a to-many, or that has no inverse.
         case toOne = "to-one"
         /// A to-one whose inverse is a to-one too.
         case oneToOne = "one-to-one"
+        /// A to-many whose inverse is a to-one, or that has no inverse.
         case toMany = "to-many"
+        /// A to-many whose inverse is a to-many: a join table.
         case manyToMany = "many-to-many"
     }
 
@@ -141,19 +146,26 @@ extension Schema {
 
 /// A schema that does not hold together.
 public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, naming the entity or key.
     public var message: String
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message, after `error: `.
     public var description: String { "error: " + message }
 }
 
 /// An entity: a table whose rows are its objects.
 public struct Entity: Sendable, Hashable, Codable {
+    /// The name predicates and sort keys use (`Book`).
     public var name: String
+    /// The table its rows are in.
     public var table: String
     /// The primary-key column (an integer or text key). Sorting always ends
     /// with it, so that equal sort keys give a stable order.
     public var primaryKey: String
+    /// The columns it has as keys.
     public var attributes: [Attribute]
+    /// Its relationships to other entities.
     public var relationships: [Relationship]
     /// For tables shared by several entities (Core Data's sub-entities): the
     /// column telling them apart and this entity's values in it.
@@ -168,6 +180,7 @@ public struct Entity: Sendable, Hashable, Codable {
     /// names it.
     public var unsupportedKeys: [UnsupportedKey]
 
+    /// An entity; `table` defaults to `name` and the primary key to `id`.
     public init(
         _ name: String, table: String? = nil, primaryKey: String = "id", attributes: [Attribute],
         relationships: [Relationship] = [], discriminator: Discriminator? = nil, parent: String? = nil,
@@ -222,6 +235,8 @@ public struct Entity: Sendable, Hashable, Codable {
         case name, table, primaryKey, attributes, relationships, discriminator, parent, abstract, unsupportedKeys
     }
 
+    /// Decodes an entity from the JSON form described at ``Schema``; left-out parts take their
+    /// defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -254,11 +269,13 @@ public struct Entity: Sendable, Hashable, Codable {
 
 /// A key of an entity that has no SQL form, and why.
 public struct UnsupportedKey: Sendable, Hashable, Codable {
+    /// The key's name.
     public var name: String
     /// The message a key path naming it gets, e.g. "feedbacks is a fetched
     /// property of Author: it is a fetch of its own, with no column".
     public var reason: String
 
+    /// A key `name` that lowering refuses with `reason`.
     public init(_ name: String, reason: String) {
         self.name = name
         self.reason = reason
@@ -267,9 +284,12 @@ public struct UnsupportedKey: Sendable, Hashable, Codable {
 
 /// Core Data's `Z_ENT`: which rows of a shared table belong to an entity.
 public struct Discriminator: Sendable, Hashable, Codable {
+    /// The column holding the entity numbers (`Z_ENT`).
     public var column: String
+    /// The entity numbers of this entity and its sub-entities.
     public var values: [Int]
 
+    /// Rows whose `column` holds one of `values`.
     public init(column: String, values: [Int]) {
         self.column = column
         self.values = values
@@ -278,13 +298,17 @@ public struct Discriminator: Sendable, Hashable, Codable {
 
 /// An attribute: a column with a storage type.
 public struct Attribute: Sendable, Hashable, Codable {
+    /// The key predicates use.
     public var name: String
+    /// The column it is stored in.
     public var column: String
+    /// How values are stored and compared.
     public var type: AttributeType
     /// Whether the column may hold NULL. Non-optional columns need no nil
     /// handling in the SQL.
     public var isOptional: Bool
 
+    /// An attribute `name` of `type`, in `column` (by default, `name`).
     public init(_ name: String, _ type: AttributeType, column: String? = nil, optional: Bool = true) {
         self.name = name
         self.column = column ?? name
@@ -296,6 +320,9 @@ public struct Attribute: Sendable, Hashable, Codable {
         case name, column, type, optional, dateEncoding, uuidEncoding
     }
 
+    /// Decodes an attribute: `name`, `type` (`integer`, `double`, `decimal`, `string`, `boolean`,
+    /// `date`, `blob`, `uuid`, `transformable`), and optionally `column`, `optional`,
+    /// `dateEncoding` and `uuidEncoding`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -313,6 +340,7 @@ public struct Attribute: Sendable, Hashable, Codable {
         type = t
     }
 
+    /// Encodes the attribute in the form ``init(from:)`` reads.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
@@ -414,9 +442,11 @@ public enum DateEncoding: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A relationship from one entity to another.
 public struct Relationship: Sendable, Hashable, Codable {
+    /// The key predicates use (`author`, `tags`).
     public var name: String
     /// The entity at the other end.
     public var destination: String
+    /// How the tables are joined.
     public var kind: Kind
     /// The relationship at the other end that mirrors this one, if the
     /// model names one (Core Data's inverse relationship).
@@ -425,6 +455,7 @@ public struct Relationship: Sendable, Hashable, Codable {
     /// relationships); predicates treat it as a set all the same.
     public var isOrdered: Bool
 
+    /// How a relationship's tables are joined.
     public enum Kind: Sendable, Hashable {
         /// This table's `column` holds the destination's primary key.
         case toOne(column: String)
@@ -435,6 +466,7 @@ public struct Relationship: Sendable, Hashable, Codable {
         case manyToMany(table: String, sourceColumn: String, destinationColumn: String)
     }
 
+    /// A relationship `name` to the entity `destination`.
     public init(_ name: String, _ destination: String, _ kind: Kind, inverse: String? = nil, ordered: Bool = false) {
         self.name = name
         self.destination = destination
@@ -443,14 +475,18 @@ public struct Relationship: Sendable, Hashable, Codable {
         self.isOrdered = ordered
     }
 
+    /// A to-one: this table's `column` holds the key of a `destination` row (`author_id`).
     public static func toOne(_ name: String, _ destination: String, column: String) -> Relationship {
         Relationship(name, destination, .toOne(column: column))
     }
 
+    /// A to-many: the `destination` table's `inverseColumn` holds this row's key.
     public static func toMany(_ name: String, _ destination: String, inverseColumn: String) -> Relationship {
         Relationship(name, destination, .toMany(inverseColumn: inverseColumn))
     }
 
+    /// A many-to-many through `joinTable`, whose `sourceColumn` holds this row's key and
+    /// `destinationColumn` the other's.
     public static func manyToMany(
         _ name: String, _ destination: String, joinTable: String, sourceColumn: String, destinationColumn: String
     ) -> Relationship {
@@ -458,6 +494,7 @@ public struct Relationship: Sendable, Hashable, Codable {
             name, destination, .manyToMany(table: joinTable, sourceColumn: sourceColumn, destinationColumn: destinationColumn))
     }
 
+    /// Whether a key path through it reaches many objects.
     public var isToMany: Bool {
         if case .toOne = kind { return false }
         return true
@@ -467,6 +504,9 @@ public struct Relationship: Sendable, Hashable, Codable {
         case name, destination, toOne, toMany, joinTable, sourceColumn, destinationColumn, inverse, ordered
     }
 
+    /// Decodes a relationship: `name`, `destination`, and one of `toOne` (the column), `toMany`
+    /// (the inverse column) or `joinTable` with `sourceColumn` and `destinationColumn`; optionally
+    /// `inverse` and `ordered`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -488,6 +528,7 @@ public struct Relationship: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the relationship in the form ``init(from:)`` reads.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)

@@ -6,7 +6,7 @@ import SiftSQL
 /// inheritance), read without Core Data from any of its stored forms:
 ///
 /// - a store's `Z_MODELCACHE` (a raw DEFLATE stream of the compiled model),
-///   see ``init(modelCache:source:)``;
+///   see ``init(modelCache:source:maximumSize:)``;
 /// - a compiled `.mom` file or a `.momd` folder (its current version);
 /// - an Xcode `.xcdatamodel` or `.xcdatamodeld` folder, or its `contents`
 ///   XML file;
@@ -19,14 +19,16 @@ import SiftSQL
 ///
 /// Every read is bounded: at most ``maximumSize`` bytes of model (after
 /// inflating), every reference checked; a damaged file gives a
-/// ``SchemaError`` naming the file and what is wrong with it.
+/// `SchemaError` naming the file and what is wrong with it.
 public struct CoreDataModel: Sendable, Hashable {
     /// The largest model read, in bytes, after inflating a model cache
     /// (64 MiB; real models are kilobytes).
     public static let maximumSize = 64 << 20
 
+    /// The model's entities, parents before their sub-entities.
     public var entities: [Entity]
 
+    /// A model of `entities`, for a store that caches none (or for tests).
     public init(entities: [Entity]) {
         self.entities = entities
     }
@@ -34,11 +36,16 @@ public struct CoreDataModel: Sendable, Hashable {
     /// An entity of the model, with the properties it declares itself (not
     /// those it inherits from ``parent``).
     public struct Entity: Sendable, Hashable {
+        /// The entity's name in the model (`Book`).
         public var name: String
+        /// The name of the entity it inherits from, if any.
         public var parent: String?
+        /// Whether it has no objects of its own.
         public var isAbstract: Bool
+        /// The properties it declares itself.
         public var properties: [Property]
 
+        /// An entity `name` declaring `properties`.
         public init(_ name: String, parent: String? = nil, isAbstract: Bool = false, properties: [Property]) {
             self.name = name
             self.parent = parent
@@ -47,13 +54,18 @@ public struct CoreDataModel: Sendable, Hashable {
         }
     }
 
+    /// A property of an entity: an attribute, a relationship or a fetched property.
     public struct Property: Sendable, Hashable {
+        /// The property's name in the model (`firstName`).
         public var name: String
+        /// What the property is.
         public var kind: Kind
+        /// Whether it may be nil.
         public var isOptional: Bool
         /// Transient properties live in memory only: no column holds them.
         public var isTransient: Bool
 
+        /// A property `name` of `kind`.
         public init(_ name: String, _ kind: Kind, optional: Bool = true, transient: Bool = false) {
             self.name = name
             self.kind = kind
@@ -62,12 +74,15 @@ public struct CoreDataModel: Sendable, Hashable {
         }
     }
 
+    /// The kinds of property a Core Data model declares.
     public enum Kind: Sendable, Hashable {
         /// A stored attribute, with Core Data's type code
         /// (`NSAttributeType`: 100 Integer 16 … 1800 Transformable).
         case attribute(type: Int)
         /// A derived attribute: a column Core Data computes; read-only.
         case derived(type: Int)
+        /// A relationship to the entity `destination`, with its inverse's name if the model gives
+        /// one.
         case relationship(destination: String, toMany: Bool, inverse: String?, ordered: Bool)
         /// A fetched property: a fetch request of its own, no column.
         case fetched

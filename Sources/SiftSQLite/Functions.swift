@@ -5,7 +5,7 @@ import SiftSQL
 
 extension Database {
     /// Registers the functions and collations that lowered SQLite
-    /// statements call (``SQLiteFunctions``): the evaluator's own string
+    /// statements call (`SQLiteFunctions`): the evaluator's own string
     /// folding, comparison, search, LIKE and PCRE2 MATCHES, so that a
     /// predicate answers the same in SQL as in memory.
     ///

@@ -155,8 +155,11 @@ public enum ReadOnlyDatabase {
 
 /// A database file that cannot be opened for reading.
 public struct DatabaseFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, naming the file.
     public var message: String
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 

@@ -15,7 +15,7 @@ extension Schema {
     /// ```
     ///
     /// Inference is a guess. To correct it, write the result out with
-    /// ``Schema/jsonData()``, edit it, and load it with ``Schema/init(json:)``:
+    /// `Schema.jsonData()`, edit it, and load it with `Schema(json:)`:
     /// a schema file always overrides inference (`sift query --schema FILE`;
     /// `sift schema DB.sqlite` prints the inferred one).
     ///
@@ -96,14 +96,14 @@ extension Schema {
     ///   and `Tag.books`). A relationship that is its own inverse (a
     ///   `REFLEXIVE` column) is not read.
     /// - Sub-entities share their root entity's table; each entity of such a
-    ///   table gets a ``Discriminator`` on `Z_ENT` with its number and its
+    ///   table gets a `Discriminator` on `Z_ENT` with its number and its
     ///   sub-entities', and all the table's attributes and to-one
     ///   relationships, since the store does not say which entity declared a
     ///   column.
     ///
     /// **Core Data stores with a model.** A store whose `Z_MODELCACHE` holds
     /// the compiled model (Core Data writes it since macOS 10.13 / iOS 11,
-    /// SwiftData always) is read through it, as ``read(from:model:)`` reads
+    /// SwiftData always) is read through it, as ``read(from:model:)-(_,CoreDataModel?)`` reads
     /// it with a model given; the rules above are then not used.
     public static func read(from db: Database) throws -> Schema {
         try read(from: db, model: nil as CoreDataModel?)
@@ -137,7 +137,7 @@ extension Schema {
     ///   to-one's column, else a join table `Z_<n><NAME>` (many-to-many);
     ///   a one-to-one is a to-one on each side.
     /// - Fetched properties, transient properties, and a to-many the store
-    ///   keeps nowhere are ``Entity/unsupportedKeys``: a key path naming one
+    ///   keeps nowhere are `Entity.unsupportedKeys`: a key path naming one
     ///   gets an error saying why. Tables of entities the model does not
     ///   have (persistent history: `ACHANGE`, `ATRANSACTION`) are not
     ///   entities.
@@ -162,15 +162,15 @@ extension Schema {
     }
 
     /// The schema of a Core Data store described by the model file or folder
-    /// at `model` (see ``CoreDataModel/init(contentsOf:)`` and
-    /// ``read(from:model:)``).
+    /// at `model` (see ``CoreDataModel/init(contentsOf:maximumSize:)`` and
+    /// ``read(from:model:)-(_,CoreDataModel?)``).
     public static func read(from db: Database, model: URL) throws -> Schema {
         try read(from: db, model: try CoreDataModel(contentsOf: model))
     }
 
     /// The schema of the SQLite file at `path`, opened with
     /// ``ReadOnlyDatabase/open(path:configuration:)`` (nothing next to it is
-    /// written); see ``read(from:)``, and ``read(from:model:)`` for `model`.
+    /// written); see ``read(from:)``, and ``read(from:model:)-(_,CoreDataModel?)`` for `model`.
     public static func read(sqliteFile path: String, model: URL? = nil) throws -> Schema {
         guard FileManager.default.fileExists(atPath: path) else { throw SchemaError("no such file: \(path)") }
         let coreDataModel = try model.map { url throws(SchemaError) in try CoreDataModel(contentsOf: url) }

@@ -1,6 +1,7 @@
 /// A ``Filter`` compiled for evaluation: build it once, evaluate it many
 /// times, from any thread.
 public struct CompiledFilter: Sendable {
+    /// The filter this was compiled from.
     public let filter: Filter
     @usableFromInline let test: CompiledTest<Value>
 
@@ -41,6 +42,7 @@ public struct CompiledFilter: Sendable {
 /// inlinable, so that they are specialised for the element type in the
 /// caller's module and read elements in place.
 public struct TypedFilter<Root: KeyValueReadable>: Sendable {
+    /// The filter this was compiled from.
     public let filter: Filter
     /// The test of the object at an address (an element in place, or a
     /// value given to ``evaluate(with:variables:)``).
@@ -313,7 +315,7 @@ extension Filter {
     }
 
     /// Whether `object` matches (compiling the filter each time; keep a
-    /// ``compiled()`` filter to evaluate many objects).
+    /// ``compiled(regexLimits:paths:)`` filter to evaluate many objects).
     public func evaluate(with object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
         try compiled().evaluate(with: object, variables: variables)
     }

@@ -55,12 +55,15 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
         source = format
     }
 
+    /// Whether two filters have the same syntax tree (source text and ranges aside).
     public static func == (lhs: Filter, rhs: Filter) -> Bool { lhs.predicate == rhs.predicate }
+    /// Hashes the syntax tree, as ``==(_:_:)`` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(predicate) }
 
     /// Apple's canonical `predicateFormat` text.
     public var format: String { FormatPrinter.format(predicate) }
 
+    /// The canonical format, as ``format``.
     public var description: String { format }
 
     /// The names of the `$VARIABLES` still to be substituted.

@@ -69,6 +69,7 @@ public struct PredicatePolicy: Sendable, Hashable {
     /// megabyte of text searched for each object.
     public static let defaultEvaluationBudget = 1_000_000
 
+    /// A policy; every part left out allows everything (nil) or is allowed (true).
     public init(
         keyPaths: Set<String>? = nil, operators: Set<ComparisonOperator>? = nil,
         functions: Set<BuiltinFunction>? = nil, allowsInvocations: Bool = true, allowsSubqueries: Bool = true,
@@ -142,25 +143,39 @@ extension Filter {
 public struct PolicyViolation: SourceDiagnostic, Sendable, Hashable {
     /// What was refused.
     public enum Part: Sendable, Hashable {
+        /// A key path the policy does not list.
         case keyPath(String)
+        /// A comparison operator the policy does not allow.
         case `operator`(ComparisonOperator)
+        /// A built-in function (or arithmetic operator) the policy does not allow, by name.
         case function(String)
+        /// A `FUNCTION(receiver, "selector", …)`, by selector.
         case invocation(String)
+        /// A `SUBQUERY`.
         case subquery
+        /// A `$VARIABLE` (not a `SUBQUERY`'s own variable).
         case variable(String)
+        /// A `CAST`.
         case cast
+        /// A collection operator (`@sum`, `@avg`, …), by name.
         case collectionOperator(String)
+        /// More comparisons than ``PredicatePolicy/maximumComparisons``: the number found.
         case size(Int)
         /// Nesting deeper than the thread's stack allows checking (a
         /// thread with a small stack, in a debug build).
         case nesting(Int)
     }
 
+    /// What was refused.
     public var part: Part
+    /// A one-line description, without position.
     public var message: String
+    /// The UTF-8 byte range, in ``source``, of the refused part.
     public var range: SourceRange
+    /// The predicate's format (or the sort keys' text) that was checked.
     public var source: String
 
+    /// A violation of `part`, at `range` in `source`.
     public init(_ part: Part, _ message: String, range: SourceRange, source: String) {
         self.part = part
         self.message = message

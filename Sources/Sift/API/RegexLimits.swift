@@ -22,6 +22,7 @@ public struct RegexLimits: Sendable, Hashable {
     /// kibibytes (PCRE2's heap limit).
     public var heapLimit: Int
 
+    /// Limits; each defaults to the value in ``default``.
     public init(
         maximumPatternLength: Int = 10_000, matchLimit: Int = 10_000_000, depthLimit: Int = 100_000,
         heapLimit: Int = 64 * 1024
@@ -32,5 +33,7 @@ public struct RegexLimits: Sendable, Hashable {
         self.heapLimit = heapLimit
     }
 
+    /// Patterns up to 10,000 bytes, 10,000,000 backtracking steps, a depth of 100,000, and 64 MiB a
+    /// match.
     public static let `default` = RegexLimits()
 }

@@ -59,6 +59,10 @@ public struct ValueTable: Sendable {
     /// The most columns a table builds.
     public static let maximumColumns = 256
 
+    /// A table of `rows`, with a column for every key that at least one row in
+    /// eight has (at most ``maximumColumns``). Reads every row twice. Rows that
+    /// are not all dictionaries make a table without columns, which filters as
+    /// the array does.
     public init(_ rows: [Value]) {
         self.rows = rows
         // Which keys are common enough for a column (keys are the

@@ -5,7 +5,7 @@
 /// how many arguments it takes and what they must be, what it gives, how
 /// it prints, whether ``PredicatePolicy/untrusted(keyPaths:)`` allows it,
 /// what ``CostEstimate`` counts for it, and why it has no SQL form) is its
-/// row in ``row``. The parser checks names and argument counts against it
+/// row in `row`. The parser checks names and argument counts against it
 /// when it builds the tree, as Apple does (`nosuchfunction(1)` and
 /// `sqrt()` are parse errors); the printer, decoding, the REPL's completion,
 /// the policy and the cost model read it. What a function does is
@@ -13,47 +13,84 @@
 /// cases.
 public enum BuiltinFunction: String, Sendable, Hashable, Codable, CaseIterable {
     // Statistics over a collection
+    /// `sum:(numbers)`: the sum of a collection of numbers.
     case sum = "sum:"
+    /// `count:(collection)`: the number of elements.
     case count = "count:"
+    /// `min:(numbers)`: the smallest element; an error for an empty collection.
     case min = "min:"
+    /// `max:(numbers)`: the largest element; an error for an empty collection.
     case max = "max:"
+    /// `average:(numbers)`: the mean.
     case average = "average:"
+    /// `median:(numbers)`: the middle element (the mean of the two middle ones).
     case median = "median:"
+    /// `mode:(values)`: the most frequent elements, as an array.
     case mode = "mode:"
+    /// `stddev:(numbers)`: the population standard deviation.
     case stddev = "stddev:"
     // Arithmetic (the operators + - * / ** and unary minus build these)
+    /// `add:to:(a, b)`, written `a + b`.
     case add = "add:to:"
+    /// `from:subtract:(a, b)`, written `a - b`.
     case subtract = "from:subtract:"
+    /// `multiply:by:(a, b)`, written `a * b`.
     case multiply = "multiply:by:"
+    /// `divide:by:(a, b)`, written `a / b`: integer division for two integers.
     case divide = "divide:by:"
+    /// `modulus:by:(a, b)`: the remainder (the language has no `%` operator).
     case modulus = "modulus:by:"
+    /// `raise:toPower:(a, b)`, written `a ** b`: always a double.
     case raise = "raise:toPower:"
     // One-number functions
+    /// `sqrt:(x)`: the square root.
     case sqrt = "sqrt:"
+    /// `log:(x)`: the base-10 logarithm.
     case log = "log:"
+    /// `ln:(x)`: the natural logarithm.
     case ln = "ln:"
+    /// `exp:(x)`: e raised to `x`.
     case exp = "exp:"
+    /// `floor:(x)`: the largest integer not above `x`.
     case floor = "floor:"
+    /// `ceiling:(x)`: the smallest integer not below `x`.
     case ceiling = "ceiling:"
+    /// `abs:(x)`: the absolute value.
     case abs = "abs:"
+    /// `trunc:(x)`: `x` without its fractional part.
     case trunc = "trunc:"
     // Random numbers and time
+    /// `random()`: a double between 0 and 1.
     case random = "random"
+    /// `randomn:(n)`: an integer from 0 up to, not including, `n`.
     case randomn = "randomn:"
+    /// `now()`: the current date.
     case now = "now"
     // Strings
+    /// `lowercase:(s)`: the string in lower case.
     case lowercase = "lowercase:"
+    /// `uppercase:(s)`: the string in upper case.
     case uppercase = "uppercase:"
+    /// `length:(s)`: the string's length in UTF-16 code units, as `NSString` counts.
     case length = "length:"
     // Bitwise (the operators & | ^ << >> ~ build these)
+    /// `bitwiseAnd:with:(a, b)`, written `a & b`.
     case bitwiseAnd = "bitwiseAnd:with:"
+    /// `bitwiseOr:with:(a, b)`, written `a | b`.
     case bitwiseOr = "bitwiseOr:with:"
+    /// `bitwiseXor:with:(a, b)`, written `a ^ b`.
     case bitwiseXor = "bitwiseXor:with:"
+    /// `leftshift:by:(a, n)`, written `a << n`.
     case leftshift = "leftshift:by:"
+    /// `rightshift:by:(a, n)`, written `a >> n`.
     case rightshift = "rightshift:by:"
+    /// `onesComplement:(a)`, written `~a`.
     case onesComplement = "onesComplement:"
     // Hints
+    /// `noindex:(x)`: a Core Data hint that gives `x` unchanged.
     case noindex = "noindex:"
+    /// `distinct:(x)`: a Core Data fetch hint with no meaning in memory (an
+    /// ``EvaluationError/Code/unsupported`` error).
     case distinct = "distinct:"
 
     /// The selector, e.g. `"modulus:by:"`: how the function is written

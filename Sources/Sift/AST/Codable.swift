@@ -12,6 +12,8 @@ extension Value: Codable {
         case null, nsNull, bool, int, double, decimal, string, date, data, uuid, array, set, dictionary, object
     }
 
+    /// Encodes the value as an object with one key naming its kind (`{"int": 3}`,
+    /// `{"date": 12.5}`), so that integers, doubles and Booleans keep their kind through JSON.
     public func encode(to encoder: any Encoder) throws {
         try CodingStack.check(self, decoding: false)
         var c = encoder.container(keyedBy: Key.self)
@@ -38,6 +40,7 @@ extension Value: Codable {
         }
     }
 
+    /// Decodes a value from the form ``encode(to:)`` writes.
     public init(from decoder: any Decoder) throws {
         try CodingStack.check(Value.self, decoding: true)
         let c = try decoder.container(keyedBy: Key.self)
@@ -86,11 +89,13 @@ extension Value: Codable {
 /// a custom selector as the selector itself (`"isFoo:"`). The names are
 /// the table's (see ``ComparisonOperator/symbol``).
 extension ComparisonOperator: Codable {
+    /// Encodes the operator as its canonical spelling.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(symbol)
     }
 
+    /// Decodes an operator from its spelling; an unknown word is a custom selector.
     public init(from decoder: any Decoder) throws {
         self.init(symbol: try decoder.singleValueContainer().decode(String.self))
     }
@@ -106,6 +111,7 @@ extension ComparisonOperator: Codable {
 // that the evaluator, the printer or the SQL lowering were not written for.
 
 extension ExpressionNode {
+    /// Decodes an expression, refusing any shape the parser never builds (a `DecodingError`).
     public init(from decoder: any Decoder) throws {
         try CodingStack.check(Self.self, decoding: true)
         let c = try decoder.container(keyedBy: CodingStack.NodeKeys.self)
@@ -143,6 +149,7 @@ extension ExpressionNode.Kind {
 extension Comparison {
     enum CodingKeys: String, CodingKey { case lhs, op, rhs, modifier, options }
 
+    /// Decodes a comparison, refusing options its operator does not take (a `DecodingError`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let op = try c.decode(ComparisonOperator.self, forKey: .op)
@@ -165,18 +172,23 @@ extension Comparison {
 }
 
 extension ExpressionNode {
+    /// Encodes the expression as `{"kind": …, "range": …}`; a tree too deep for the thread's stack
+    /// is an `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
         try CodingStack.encode(self, kind, range, to: encoder)
     }
 }
 
 extension PredicateNode {
+    /// Decodes a predicate; a tree too deep for the thread's stack is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         try CodingStack.check(Self.self, decoding: true)
         let c = try decoder.container(keyedBy: CodingStack.NodeKeys.self)
         self.init(try c.decode(Kind.self, forKey: .kind), range: try c.decodeIfPresent(SourceRange.self, forKey: .range))
     }
 
+    /// Encodes the predicate as `{"kind": …, "range": …}`; a tree too deep for the thread's stack
+    /// is an `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
         try CodingStack.encode(self, kind, range, to: encoder)
     }

@@ -1,7 +1,7 @@
 /// How a comparison treats a collection on its left side.
 ///
 /// The words that may come before a comparison (`ANY`, `SOME`, `ALL`,
-/// `NONE`) are ``spellings``, the one table of them: the lexer's keywords,
+/// `NONE`) are `spellings`, the one table of them: the lexer's keywords,
 /// the parser, the printer and the REPL's completion read it. A modifier's
 /// name in JSON is its raw value. What a modifier does is the loop over
 /// the elements in the compiler's general comparison

@@ -2,7 +2,7 @@
 ///
 /// What the language says of each operator with a fixed spelling (how it is
 /// written, how it prints, which options it takes, its name in JSON) is its
-/// row in ``Builtin/row``, the one table of comparison operators: the
+/// row in `Builtin.row`, the one table of comparison operators: the
 /// lexer's keywords, the parser, the printer, `Codable`, the REPL's
 /// completion and ``standard`` are read from it. What an operator does is
 /// in `Evaluation/Operators.swift` (`Operators.make`, by the same case), and

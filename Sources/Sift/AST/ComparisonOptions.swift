@@ -1,6 +1,6 @@
 /// `[c]`, `[d]`, `[n]`, `[l]` and their combinations. Raw values are Apple's.
 ///
-/// Each option's letter and meaning is its row in ``table``, the one table
+/// Each option's letter and meaning is its row in `table`, the one table
 /// of them: the parser reads the letters from it, the printer writes them
 /// in its order, and decoding accepts exactly its options. An option set
 /// is stored in JSON as its raw value. Which operators take options is
@@ -9,7 +9,10 @@
 /// `Evaluation/StringSemantics.swift`; their SQL is `StringForms.fold` in
 /// SiftSQL's `StringForms.swift`.
 public struct ComparisonOptions: OptionSet, Sendable, Hashable, Codable {
+    /// Apple's bits: `caseInsensitive` 1, `diacriticInsensitive` 2, `normalized` 4,
+    /// `localeSensitive` 8.
     public let rawValue: Int
+    /// The options whose bits are set in `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// `[c]`: case-insensitive.

@@ -2,15 +2,18 @@
 ///
 /// An immutable value. Equality and hashing ignore ``range``.
 public struct ExpressionNode: Sendable {
+    /// What the expression is.
     public var kind: Kind
     /// Where the expression came from in its format string, if it was parsed.
     public var range: SourceRange?
 
+    /// An expression of `kind`, from `range` of its format string if it was parsed.
     public init(_ kind: Kind, range: SourceRange? = nil) {
         self.kind = kind
         self.range = range
     }
 
+    /// The kinds of expression: one case for each form of Apple's `NSExpression`.
     public indirect enum Kind: Sendable, Hashable {
         /// A literal or a substituted value: `42`, `"text"`, `nil`, `{1, 2}`, `%@`.
         case constant(Value)
@@ -59,6 +62,7 @@ public struct ExpressionNode: Sendable {
 
     /// The index of a subscript expression.
     public indirect enum Subscript: Sendable, Hashable {
+        /// `[i]`: an index (or a dictionary key) computed by an expression.
         case expression(ExpressionNode)
         /// `[FIRST]`
         case first
@@ -70,13 +74,16 @@ public struct ExpressionNode: Sendable {
 }
 
 extension ExpressionNode: Hashable {
+    /// Whether two expressions have the same tree, ranges aside.
     public static func == (lhs: ExpressionNode, rhs: ExpressionNode) -> Bool { lhs.kind == rhs.kind }
+    /// Hashes the tree, ranges aside.
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 }
 
 // MARK: - Builders
 
 extension ExpressionNode {
+    /// `SELF`.
     public static let evaluatedObject = ExpressionNode(.evaluatedObject)
 
     /// A constant.

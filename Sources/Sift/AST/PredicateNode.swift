@@ -3,15 +3,19 @@
 /// An immutable value. Equality and hashing ignore ``range``, so a parsed tree
 /// equals a hand-built one.
 public struct PredicateNode: Sendable {
+    /// What the predicate is.
     public var kind: Kind
     /// Where the predicate came from in its format string, if it was parsed.
     public var range: SourceRange?
 
+    /// A predicate of `kind`, from `range` of its format string if it was parsed.
     public init(_ kind: Kind, range: SourceRange? = nil) {
         self.kind = kind
         self.range = range
     }
 
+    /// The kinds of predicate: constants, compounds and comparisons, as Apple's `NSPredicate`
+    /// subclasses.
     public indirect enum Kind: Sendable, Hashable {
         /// `TRUEPREDICATE` / `FALSEPREDICATE`
         case constant(Bool)
@@ -27,14 +31,18 @@ public struct PredicateNode: Sendable {
 }
 
 extension PredicateNode: Hashable {
+    /// Whether two predicates have the same tree, ranges aside.
     public static func == (lhs: PredicateNode, rhs: PredicateNode) -> Bool { lhs.kind == rhs.kind }
+    /// Hashes the tree, ranges aside.
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 }
 
 // MARK: - Builders
 
 extension PredicateNode {
+    /// `TRUEPREDICATE`.
     public static let truePredicate = PredicateNode(.constant(true))
+    /// `FALSEPREDICATE`.
     public static let falsePredicate = PredicateNode(.constant(false))
 
     /// A comparison `lhs OP rhs`.
@@ -76,12 +84,18 @@ extension PredicateNode {
 
 /// `lhs OP[options] rhs`, with an optional `ANY`/`ALL` modifier.
 public struct Comparison: Sendable, Hashable {
+    /// The left operand.
     public var lhs: ExpressionNode
+    /// The operator.
     public var op: ComparisonOperator
+    /// The right operand.
     public var rhs: ExpressionNode
+    /// `ANY` or `ALL` on the left operand, or ``ComparisonModifier/direct``.
     public var modifier: ComparisonModifier
+    /// The `[cdn]` options.
     public var options: ComparisonOptions
 
+    /// The comparison `lhs op[options] rhs`, with `modifier` on the left side.
     public init(
         _ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
         modifier: ComparisonModifier = .direct, options: ComparisonOptions = []

@@ -48,6 +48,9 @@ public enum DiagnosticRenderer {
         return (line, column)
     }
 
+    /// `message` with the line of `source` that holds `range` and a caret
+    /// under it (`^~~~`), and the position as (column N) or (line L, column N).
+    /// `colors` adds ANSI colours for a terminal.
     public static func render(message: String, range: SourceRange, source: String, colors: Bool) -> String {
         let bytes = Array(source.utf8)
         let lower = min(max(0, range.lowerBound), bytes.count)

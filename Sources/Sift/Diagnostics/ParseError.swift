@@ -25,11 +25,16 @@ public struct ParseError: SourceDiagnostic, Hashable, Sendable {
         }
     }
 
+    /// What kind of error this is.
     public var code: Code
+    /// A one-line description, without position (see ``SourceDiagnostic/rendered(colors:)``).
     public var message: String
+    /// The UTF-8 byte range, in ``source``, that the error is about.
     public var range: SourceRange
+    /// The format string that was parsed.
     public var source: String
 
+    /// An error with its code, message, and the range it is about in `source`.
     public init(_ code: Code, _ message: String, range: SourceRange, source: String) {
         self.code = code
         self.message = message

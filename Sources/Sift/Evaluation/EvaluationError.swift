@@ -2,6 +2,7 @@
 /// cases where Apple's Foundation raises an exception instead of answering.
 /// Carries the range of the sub-expression at fault.
 public struct EvaluationError: SourceDiagnostic, Hashable, Sendable {
+    /// What went wrong, for programs that react to particular errors.
     public enum Code: String, Sendable, Hashable, Codable {
         /// An operator got a kind of value it cannot work on: `name < 5`,
         /// `age BEGINSWITH "3"`, `name + 1`.
@@ -46,11 +47,16 @@ public struct EvaluationError: SourceDiagnostic, Hashable, Sendable {
         case limit
     }
 
+    /// What kind of error this is.
     public var code: Code
+    /// A one-line description, without position (see ``SourceDiagnostic/rendered(colors:)``).
     public var message: String
+    /// The UTF-8 byte range, in ``source``, of the node at fault.
     public var range: SourceRange
+    /// The format string of the predicate that was evaluated.
     public var source: String
 
+    /// An error with its code, message, and the range of the node at fault in `source`.
     public init(_ code: Code, _ message: String, range: SourceRange, source: String) {
         self.code = code
         self.message = message

@@ -1,16 +1,20 @@
 /// A fetch request, as Core Data's `NSFetchRequest`: which objects, in which
 /// order, which slice, and which of their properties.
 ///
-/// In memory, ``execute(on:)`` applies the parts in the order a database
+/// In memory, `execute(on:)` applies the parts in the order a database
 /// does: entity and filter, then sort, then distinct, then offset and limit.
 /// The SQL lowering of the same request gives the same rows.
 public struct FetchRequest: Sendable, Hashable {
     /// The entity: objects of a ``KeyValueReadable`` type whose name differs
     /// are left out. Dictionaries have no entity and always qualify.
     public var entity: String?
+    /// Which objects to fetch; nil fetches all of them.
     public var filter: Filter?
+    /// The order of the results, first key first; empty keeps the input's order.
     public var sort: [SortKey]
+    /// How many results to skip, after sorting.
     public var offset: Int
+    /// The most results to return, after the offset; nil for all.
     public var limit: Int?
     /// Leave out repeated results (rows equal in every fetched property, or
     /// equal objects when no properties are named).
@@ -20,6 +24,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// dictionary result type.
     public var properties: [String]?
 
+    /// A request; every part is optional and defaults to "all, in input order".
     public init(
         entity: String? = nil, filter: Filter? = nil, sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil,
         distinct: Bool = false, properties: [String]? = nil

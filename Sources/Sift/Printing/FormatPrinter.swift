@@ -15,12 +15,14 @@ import Foundation
 /// itself does not parse back (`<null>`, keys that are not identifiers,
 /// dictionaries).
 public enum FormatPrinter {
+    /// The canonical text of a predicate: `FormatPrinter.format(filter.predicate)`.
     public static func format(_ predicate: PredicateNode) -> String {
         var out = ""
         write(predicate, into: &out)
         return out
     }
 
+    /// The canonical text of an expression: `price * (1 + 0.2)`.
     public static func format(_ expression: ExpressionNode) -> String {
         var out = ""
         write(expression, into: &out)

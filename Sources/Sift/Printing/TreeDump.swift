@@ -7,12 +7,14 @@
 ///     │  └─ constant "ste"
 ///     …
 public enum TreeDump {
+    /// The outline of a predicate, one node a line.
     public static func dump(_ predicate: PredicateNode) -> String {
         var lines: [String] = []
         visit(predicate, prefix: "", childPrefix: "", into: &lines)
         return lines.joined(separator: "\n")
     }
 
+    /// The outline of an expression, one node a line.
     public static func dump(_ expression: ExpressionNode) -> String {
         var lines: [String] = []
         visit(expression, prefix: "", childPrefix: "", into: &lines)

@@ -37,7 +37,9 @@ public struct SortKey: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The key path, split at dots (`["author", "name"]`).
     public var keyPath: [String]
+    /// Whether smaller values come first.
     public var ascending: Bool
+    /// How two values are compared.
     public var comparison: Comparison
 
     /// The locale of the localized comparisons: the root locale (Unicode's
@@ -45,16 +47,19 @@ public struct SortKey: Sendable, Hashable, Codable, CustomStringConvertible {
     /// machine. (`en_US_POSIX` would not do: its collation is code-point order.)
     public static let locale = Locale(identifier: "")
 
+    /// A sort key on `keyPath` (dotted, as in `author.name`).
     public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .compare) {
         self.keyPath = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         self.ascending = ascending
         self.comparison = comparison
     }
 
+    /// Ascending order of `keyPath`: `.ascending("year")`.
     public static func ascending(_ keyPath: String, _ comparison: Comparison = .compare) -> SortKey {
         SortKey(keyPath, ascending: true, comparison: comparison)
     }
 
+    /// Descending order of `keyPath`: `.descending("year", .caseInsensitive)`.
     public static func descending(_ keyPath: String, _ comparison: Comparison = .compare) -> SortKey {
         SortKey(keyPath, ascending: false, comparison: comparison)
     }

@@ -18,6 +18,7 @@ public struct ParseOptions: Sendable, Hashable {
     /// them an error instead.
     public var rejectsExtraArguments: Bool
 
+    /// Options; each defaults to the value in ``default``.
     public init(
         maximumDepth: Int = 100, maximumLength: Int = 1 << 20, maximumSubqueryDepth: Int = 8,
         rejectsExtraArguments: Bool = false
@@ -28,13 +29,14 @@ public struct ParseOptions: Sendable, Hashable {
         self.rejectsExtraArguments = rejectsExtraArguments
     }
 
+    /// Depth 100, 1 MiB of text, `SUBQUERY` 8 deep, extra arguments ignored.
     public static let `default` = ParseOptions()
 }
 
 /// Parses format strings into syntax trees, substituting format arguments
 /// (`%@`, `%K`, `%d`, …) as it goes, left to right, as Apple's parser does.
 /// `$VARIABLES` are kept; substitute them with
-/// ``PredicateNode/substituting(_:)``.
+/// ``PredicateNode/substituting(_:allowingUnbound:)``.
 public enum FormatParser {
     /// Parses a predicate: `name BEGINSWITH[c] %@ AND year > %d`.
     public static func parsePredicate(

@@ -20,14 +20,20 @@ import Foundation
 ///   (`1e400`): no value would compare as it should (`JSONSerialization`
 ///   refuses it too).
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits in an `Int`.
     case int(Int)
+    /// A number whose shortest `Double` form is the number as written.
     case double(Double)
     /// A number that neither `Int` nor the shortest form of a `Double` gives
     /// back as it was written.
     indirect case number(JSONNumber)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
     /// Members in document order.
     case object(JSONObject)
@@ -67,15 +73,19 @@ extension JSONNumber {
 /// them (`JSONSerialization` would keep both, as `NSString` keys compare
 /// literally).
 public struct JSONObject: Sendable, Hashable {
+    /// The members, in document order.
     public private(set) var members: [(key: String, value: JSONValue)] = []
     private var index: [String: Int] = [:]
 
+    /// An empty object.
     public init() {}
 
+    /// An object of `members`, in order; a repeated key keeps its last value.
     public init(_ members: [(String, JSONValue)]) {
         for (k, v) in members { self[k] = v }
     }
 
+    /// The value of `key`, or nil. Setting nil removes the member; setting a new key appends it.
     public subscript(key: String) -> JSONValue? {
         get { index[key].map { members[$0].value } }
         set {
@@ -106,14 +116,18 @@ public struct JSONObject: Sendable, Hashable {
         return nil
     }
 
+    /// The keys, in document order.
     public var keys: [String] { members.map { $0.key } }
+    /// The number of members.
     public var count: Int { members.count }
 
+    /// Whether two objects have the same members in the same order.
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
         a.members.count == b.members.count
             && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// Hashes the members in order.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(members.count)
         for m in members {
@@ -125,8 +139,11 @@ public struct JSONObject: Sendable, Hashable {
 
 /// A JSON text that cannot be read, with the byte offset of the problem.
 public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
     public var message: String
+    /// The offset of the problem, in bytes from the start of the text.
     public var offset: Int
+    /// The message and the offset: `expected a value at byte 7`.
     public var description: String { "\(message) at byte \(offset)" }
 }
 

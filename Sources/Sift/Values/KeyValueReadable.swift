@@ -28,6 +28,7 @@ public protocol KeyValueReadable: ValueConvertible, Sendable {
 }
 
 extension KeyValueReadable {
+    /// The object, as ``Value/object(_:)``: keys are read through its ``KeyTable``.
     public var predicateValue: Value { .object(ObjectValue(self)) }
 }
 
@@ -40,6 +41,7 @@ extension KeyValueReadable {
 /// direct integer comparison, and `author.name` reads through the nested
 /// type's table when compiling.
 public struct KeyTable<Root>: Sendable {
+    /// A reader that returns the key's value as a ``Value``.
     public typealias Reader = @Sendable (Root) -> Value
 
     let readers: [String: KeyReader<Root>]
@@ -64,6 +66,7 @@ public struct KeyTable<Root>: Sendable {
         readers[key]
     }
 
+    /// The keys of the table, sorted.
     public var keys: [String] { readers.keys.sorted() }
 }
 
@@ -96,10 +99,16 @@ public struct KeyReader<Root>: Sendable {
         self.offset = offset
     }
 
+    /// A key read by a closure that returns a ``Value`` (for optionals:
+    /// `{ $0.subtitle.predicateValue }`).
     public static func value(_ read: @escaping @Sendable (Root) -> Value) -> KeyReader { KeyReader(kind: .value(read)) }
+    /// An integer read by a closure: `.int { $0.pages.count }`.
     public static func int(_ read: @escaping @Sendable (Root) -> Int) -> KeyReader { KeyReader(kind: .int(read)) }
+    /// A double read by a closure.
     public static func double(_ read: @escaping @Sendable (Root) -> Double) -> KeyReader { KeyReader(kind: .double(read)) }
+    /// A string read by a closure.
     public static func string(_ read: @escaping @Sendable (Root) -> String) -> KeyReader { KeyReader(kind: .string(read)) }
+    /// A Boolean read by a closure.
     public static func bool(_ read: @escaping @Sendable (Root) -> Bool) -> KeyReader { KeyReader(kind: .bool(read)) }
     /// A to-many attribute of strings (`tags`).
     public static func strings(_ read: @escaping @Sendable (Root) -> [String]) -> KeyReader {
@@ -119,10 +128,15 @@ public struct KeyReader<Root>: Sendable {
 
     // Stored properties by key path.
 
+    /// A ``Value`` property, read in place when `path` is stored.
     public static func value(_ path: KeyPath<Root, Value> & Sendable) -> KeyReader { stored(path, Kind.value) }
+    /// An `Int` property: `.int(\\.year)`, read in place when stored.
     public static func int(_ path: KeyPath<Root, Int> & Sendable) -> KeyReader { stored(path, Kind.int) }
+    /// A `Double` property, read in place when stored.
     public static func double(_ path: KeyPath<Root, Double> & Sendable) -> KeyReader { stored(path, Kind.double) }
+    /// A `String` property, read in place when stored.
     public static func string(_ path: KeyPath<Root, String> & Sendable) -> KeyReader { stored(path, Kind.string) }
+    /// A `Bool` property, read in place when stored.
     public static func bool(_ path: KeyPath<Root, Bool> & Sendable) -> KeyReader { stored(path, Kind.bool) }
     /// A to-many attribute of strings (`tags`).
     public static func strings(_ path: KeyPath<Root, [String]> & Sendable) -> KeyReader { stored(path, Kind.strings) }
@@ -209,8 +223,10 @@ public struct KeyReader<Root>: Sendable {
 /// otherwise. Nothing is computed when the object is wrapped: reading a key
 /// goes straight to the type's ``KeyTable``.
 public struct ObjectValue: Sendable, Hashable, CustomStringConvertible {
+    /// The wrapped object.
     public let base: any KeyValueReadable
 
+    /// Wraps `base`; nothing is read until a key is.
     public init<T: KeyValueReadable>(_ base: T) {
         self.base = base
     }
@@ -218,8 +234,10 @@ public struct ObjectValue: Sendable, Hashable, CustomStringConvertible {
     /// The value for `key`, or nil if the type has no such key.
     public func value(forKey key: String) -> Value? { base.predicateValue(forKey: key) }
 
+    /// The name of the object's type, which a ``FetchRequest``'s entity is compared with.
     public var typeName: String { String(describing: type(of: base)) }
 
+    /// The object's own description.
     public var description: String { String(describing: base) }
 
     private var identity: AnyHashable? {
@@ -228,11 +246,13 @@ public struct ObjectValue: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The object's own `==` when it is `Hashable`, identity for class instances, otherwise false.
     public static func == (a: ObjectValue, b: ObjectValue) -> Bool {
         guard let x = a.identity, let y = b.identity else { return false }
         return x == y
     }
 
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(identity)
     }

@@ -14,17 +14,27 @@ public enum Value: Sendable {
     /// `NSNull`: the placeholder collections use for "no value". It behaves as
     /// nil in comparisons but prints as `<null>`.
     case nsNull
+    /// A Boolean (`YES`, `TRUE`), which compares with numbers as 1 or 0.
     case bool(Bool)
+    /// An integer.
     case int(Int)
+    /// A double.
     case double(Double)
+    /// A decimal (`NSDecimalNumber`), compared with doubles as the decimal the double stands for.
     case decimal(Decimal)
+    /// A string.
     case string(String)
     /// A point in time (printed as `CAST(<seconds since 2001-01-01>, "NSDate")`).
     case date(Date)
+    /// Bytes (`NSData`).
     case data(Data)
+    /// A UUID (`NSUUID`).
     case uuid(UUID)
+    /// An array (`NSArray`).
     case array([Value])
+    /// A set (`NSSet`).
     case set(Set<Value>)
+    /// A dictionary (`NSDictionary`): its keys are read by key paths, missing keys as nil.
     case dictionary([String: Value])
     /// An object of the user's type, read through ``KeyValueReadable``.
     /// (Boxed, so that every other value stays small: 21 bytes.)
@@ -244,7 +254,7 @@ extension Value: Hashable {
     /// Equal values hash alike: a number by its value as an `Int` when it is
     /// a whole number in range, and otherwise as the double it equals (a
     /// decimal by its correctly rounded double: the decimal a double equals
-    /// reads back as that double, ``NumericValue/decimal(equalTo:)``).
+    /// reads back as that double, `NumericValue.decimal(equalTo:)`).
     public func hash(into hasher: inout Hasher) {
         if let n = NumericValue(self) {
             hasher.combine(0 as UInt8)
@@ -281,12 +291,19 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expres
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral,
     ExpressibleByDictionaryLiteral
 {
+    /// `"text"` as ``string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `42` as ``int(_:)``.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// `4.2` as ``double(_:)``.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` as ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `[1, "a"]` as ``array(_:)``.
     public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    /// `nil` as ``null``.
     public init(nilLiteral: ()) { self = .null }
+    /// `["name": "Ann"]` as ``dictionary(_:)``; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, Value)...) {
         self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

@@ -35,6 +35,7 @@ extension Value {
 /// let adults = try people.filter(Filter("age >= 18").compiled(encoding: Person.self))
 /// ```
 public struct EncodableFilter<Root: Encodable>: Sendable {
+    /// The filter this was compiled from.
     public let filter: Filter
     let compiled: CompiledFilter
 
