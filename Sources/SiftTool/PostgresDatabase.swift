@@ -195,6 +195,7 @@ final class PostgresDatabase: Sendable {
         return message + (error.sqlState.map { " [\($0)]" } ?? "")
     }
 }
+
 /// `close(2)`, which inside ``PostgresDatabase`` its own `close()` hides.
 private func closeDescriptor(_ descriptor: Int32) {
     close(descriptor)
