@@ -93,10 +93,13 @@ bench-deps:
 # Sift against hand-written Swift, #Predicate, SQLite, Go's expr and GNUstep
 # on the same 1,000,000 people: medians, spread, ratios, memory; then Sift
 # from 10^3 to 10^7 people and 1 to 5,000 terms; then `sift filter` on a
-# 1,000,000-record JSON file against DuckDB, orjson, jq and gojq.
+# 1,000,000-record JSON file against DuckDB, orjson, jq and gojq; then lowered
+# fetches against hand-written SQL on 10,000,000 books in a throwaway
+# PostgreSQL server.
 bench: system-deps bench-deps
 	$(PYTHON) Benchmarks/peers/compare.py --scaling --markdown Benchmarks/.build/peers/last-run.md
 	$(PYTHON) Benchmarks/peers/files.py --markdown Benchmarks/.build/files/last-run.md
+	$(PYTHON) Benchmarks/peers/postgres.py --markdown Benchmarks/.build/postgres/last-run.md
 
 # The same harness on 2,000 people in a debug build: a smoke run so that it
 # cannot rot (part of make test).

@@ -3,6 +3,21 @@ import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
+// `make tsan` builds the tests instrumented by ThreadSanitizer to run
+// ConcurrencyTests, which need neither PostgreSQL nor NIO. With
+// SIFT_WITHOUT_POSTGRES=1 the SiftPostgres product and the suites that reach
+// PostgreSQL through it are left out, so that NIO (most of a clean build's
+// time) is not built a second time, instrumented; the `sift` tool is then
+// built without its PostgreSQL commands (no SIFT_POSTGRES define).
+let withPostgres = ProcessInfo.processInfo.environment["SIFT_WITHOUT_POSTGRES"] != "1"
+
+/// For the tool and its tests: SiftPostgres and the define that turns on the
+/// code using it, or nothing without PostgreSQL.
+let toolPostgres: (dependencies: [Target.Dependency], settings: [SwiftSetting]) =
+    withPostgres
+    ? (["SiftPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], [.define("SIFT_POSTGRES")])
+    : ([], [])
+
 let package = Package(
     name: "Sift",
     platforms: [.macOS(.v14)],
@@ -85,7 +100,8 @@ let package = Package(
                 "Sift", "SiftSQL", "SiftSQLite", "CSiftEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ] + toolPostgres.dependencies,
+            swiftSettings: toolPostgres.settings
         ),
         .executableTarget(
             name: "sift",
@@ -100,17 +116,21 @@ let package = Package(
             dependencies: [
                 "SiftSQL", "SiftSQLite", "Sift", "CLibPQ", "CZlib", "SiftPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            swiftSettings: [.define("SIFT_POSTGRES")]
         ),
         .testTarget(
             name: "SiftPostgresTests",
             dependencies: [
                 "SiftPostgres", "SiftSQL", "Sift", .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            swiftSettings: [.define("SIFT_POSTGRES")]
         ),
         .testTarget(
             name: "SiftToolTests",
             dependencies: ["SiftTool", "Sift", "SiftSQL", "SiftSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+                + toolPostgres.dependencies,
+            swiftSettings: toolPostgres.settings
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -149,12 +169,8 @@ if ProcessInfo.processInfo.environment["SIFT_WITHOUT_MACROS"] != "1" {
     ]
 }
 
-// `make tsan` builds the tests instrumented by ThreadSanitizer to run
-// ConcurrencyTests, which need neither PostgreSQL nor NIO. With
-// SIFT_WITHOUT_POSTGRES=1 the SiftPostgres product and the suites that reach
-// PostgreSQL through it are left out, so that NIO (most of a clean build's
-// time) is not built a second time, instrumented.
-if ProcessInfo.processInfo.environment["SIFT_WITHOUT_POSTGRES"] == "1" {
+// Without PostgreSQL (see `withPostgres` above).
+if !withPostgres {
     let postgres: Set<String> = ["SiftPostgres", "SiftPostgresTests", "SiftSQLTests"]
     package.targets.removeAll { postgres.contains($0.name) }
     package.products.removeAll { $0.name == "SiftPostgres" }

@@ -70,13 +70,37 @@ public struct SiftPostgresError: Error, Sendable, Hashable, CustomStringConverti
         }
         let underlying = error.underlying.map { ": \($0)" } ?? ""
         switch error.code {
-        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+        case .connectionError:
+            let reason = error.underlying.map { ": " + Self.reason($0) } ?? ""
+            self.init(.connection, "cannot reach the server\(reason)", sql: sql)
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
             .sslUnsupported, .failedToAddSSLHandler:
             self.init(.connection, "cannot reach the server (\(error.code))\(underlying)", sql: sql)
         case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
             self.init(.authentication, "the server refused to authenticate (\(error.code))\(underlying)", sql: sql)
         default:
             self.init(.server, "\(error.code)\(underlying)", sql: sql)
+        }
+    }
+
+    /// Why connecting failed, in a few words: each address tried and the
+    /// system's reason (`127.0.0.1:1: Connection refused`), or the name
+    /// that did not resolve, rather than NIO's nested descriptions.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let e as NIOConnectionError:
+            if e.connectionErrors.isEmpty {
+                let lookup = (e.dnsAError ?? e.dnsAAAAError).map { reason($0) } ?? "no address"
+                return "\(e.host):\(e.port): \(lookup)"
+            }
+            return e.connectionErrors.map { failure in
+                let address = failure.target.ipAddress.map { "\($0):\(e.port)" } ?? "\(e.host):\(e.port)"
+                return address + ": " + reason(failure.error)
+            }.joined(separator: "; ")
+        case let e as IOError:
+            return String(cString: strerror(e.errnoCode))
+        default:
+            return "\(error)"
         }
     }
 

@@ -207,8 +207,12 @@ struct FetchLowering {
                         source: key.description)
                 }
             }
-            // NULLs first ascending and last descending, as in memory.
-            terms.append(SQLOrderingTerm(expression: term, ascending: key.ascending, nullsFirst: key.ascending))
+            // NULLs first ascending and last descending, as in memory: the
+            // opposite of PostgreSQL's default. A column that holds no NULL
+            // says nothing of them, so that an index in the default order
+            // serves the sort.
+            terms.append(
+                SQLOrderingTerm(expression: term, ascending: key.ascending, nullsFirst: c.nullable ? key.ascending : nil))
         }
         if request.distinct, let selectedKeys {
             // Rows equal in every sort key come in the order of their columns.

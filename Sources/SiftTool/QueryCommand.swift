@@ -8,7 +8,7 @@ import SiftSQLite
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Print the rows of a SQLite database that match a predicate.",
+        abstract: "Print the rows of a SQLite or PostgreSQL database that match a predicate.",
         discussion: """
             Opens DATABASE read-only, writing nothing next to it (not even the -shm of a WAL database), infers \
             its schema (plain tables with foreign keys, or Core Data's layout: entity Book is table ZBOOK, \
@@ -18,13 +18,21 @@ struct QueryCommand: ParsableCommand {
             data as base64. Exits with 1 when nothing matches (--count still prints 0), 2 on a usage, parse \
             or lowering error.
 
+            DATABASE may be a PostgreSQL URL (postgresql://user:password@host:port/database, or postgres://): \
+            the schema is read from the catalog of its current schema (public) and the fetch runs on the \
+            server. What the URL leaves out comes from PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE. \
+            Connection and server errors are one line, without the password; Ctrl-C cancels the statement \
+            on the server.
+
             Examples:
               sift query Library.sqlite Book \\
                 'year > 1980 AND author.name BEGINSWITH[cd] "e"' --sort 'title'
               sift query Library.sqlite Book 'tags.@count == 0' --count
+              sift query postgresql://ann@db.example.com/library books \\
+                'author.name BEGINSWITH "A"' --sort 'year DESC' --limit 20
             """)
 
-    @Argument(help: "The SQLite database.")
+    @Argument(help: "The SQLite database, or a postgresql:// URL.")
     var database: String
 
     @Argument(help: "The entity to fetch (see `sift schema DB`).")
@@ -47,6 +55,68 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         let filter = try input.filter()
         try policy.check(filter)
+        let store = try open()
+        defer { store.close() }
+        let request = try fetch.request(entity: entity, filter: filter)
+        try policy.check(sort: request.sort, parsedFrom: fetch.sort)
+
+        if fetch.count {
+            let statement: SQLStatement
+            do {
+                statement = try request.countSQL(in: store.schema, dialect: store.dialect)
+            } catch {
+                throw error.report()
+            }
+            let count = try store.count(statement)
+            print(count)
+            if count == 0 { throw ExitCode(1) }
+            return
+        }
+
+        let query: SQLQuery
+        do {
+            query = try request.sql(in: store.schema, dialect: store.dialect)
+        } catch {
+            throw error.report()
+        }
+        let rows = try store.rows(query)
+        let names = query.columns.map(\.name)
+        var out = OutputBuffer()
+        switch output ?? .default {
+        case .jsonl:
+            for row in rows { out.write(RowFormatting.object(names, row).jsonText) }
+        case .json:
+            out.write(rows.isEmpty ? "[]" : "[\n" + rows.map { "  " + RowFormatting.object(names, $0).jsonText }
+                .joined(separator: ",\n") + "\n]")
+        case .table:
+            for line in RowFormatting.table(names, rows, types: query.columns.map(\.type)) { out.write(line) }
+        }
+        out.flush()
+        if rows.isEmpty { throw ExitCode(1) }
+    }
+}
+
+extension QueryCommand {
+    /// Where the fetch runs: its schema, its SQL dialect, and how it runs a
+    /// count and a query.
+    struct Store {
+        var schema: Schema
+        var dialect: SQLDialect
+        var count: (SQLStatement) throws -> Int
+        var rows: (SQLQuery) throws -> [[Value]]
+        var close: () -> Void = {}
+    }
+
+    /// The SQLite file, or the PostgreSQL database a URL names, with the
+    /// schema read from it unless --schema gives one.
+    func open() throws -> Store {
+        if PostgresURL.matches(database) {
+            if model.model != nil { throw PostgresURL.modelGiven }
+            let database = try PostgresDatabase.open(database, schema: try schema.map { try SchemaFile.load($0) })
+            return Store(
+                schema: database.schema, dialect: .postgreSQL, count: database.count, rows: database.rows,
+                close: database.close)
+        }
         try InputFile.requireRegular(database)
         let coreDataModel = try model.load()
         let queue: DatabaseQueue
@@ -63,8 +133,6 @@ struct QueryCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(database): " + SchemaFile.describe(error))
         }
-        let request = try fetch.request(entity: entity, filter: filter)
-        try policy.check(sort: request.sort, parsedFrom: fetch.sort)
         func run<T>(_ body: (Database) throws -> T) throws -> T {
             do {
                 return try queue.read(body)
@@ -72,44 +140,18 @@ struct QueryCommand: ParsableCommand {
                 throw CommandFailure(SchemaFile.describe(error))
             }
         }
-
-        if fetch.count {
-            let statement: SQLStatement
-            do {
-                statement = try request.countSQL(in: schema, dialect: .sqlite)
-            } catch {
-                throw error.report()
-            }
-            let count = try run { db in try Int.fetchOne(db, sql: statement.sql, arguments: statement.arguments) ?? 0 }
-            print(count)
-            if count == 0 { throw ExitCode(1) }
-            return
-        }
-
-        let query: SQLQuery
-        do {
-            query = try request.sql(in: schema, dialect: .sqlite)
-        } catch {
-            throw error.report()
-        }
-        let rows: [[Value]] = try run { db in
-            try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { row in
-                query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }
-            }
-        }
-        let names = query.columns.map(\.name)
-        var out = OutputBuffer()
-        switch output ?? .default {
-        case .jsonl:
-            for row in rows { out.write(RowFormatting.object(names, row).jsonText) }
-        case .json:
-            out.write(rows.isEmpty ? "[]" : "[\n" + rows.map { "  " + RowFormatting.object(names, $0).jsonText }
-                .joined(separator: ",\n") + "\n]")
-        case .table:
-            for line in RowFormatting.table(names, rows, types: query.columns.map(\.type)) { out.write(line) }
-        }
-        out.flush()
-        if rows.isEmpty { throw ExitCode(1) }
+        return Store(
+            schema: schema, dialect: .sqlite,
+            count: { statement in
+                try run { db in try Int.fetchOne(db, sql: statement.sql, arguments: statement.arguments) ?? 0 }
+            },
+            rows: { query in
+                try run { db in
+                    try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { row in
+                        query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }
+                    }
+                }
+            })
     }
 }
 

@@ -8,7 +8,7 @@ import SiftSQLite
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the schema of a SQLite file or Core Data store (its model, else inferred), as JSON.",
+        abstract: "Print the schema of a SQLite file, Core Data store or PostgreSQL database, as JSON.",
         discussion: """
             Plain tables with foreign keys, or Core Data's layout. Edit the output and pass it to `sift query \
             --schema` or `sift sql --schema` where the inference is wrong. Given a JSON schema, checks it and \
@@ -18,19 +18,32 @@ struct SchemaCommand: ParsableCommand {
             names (a .mom, .momd, .xcdatamodel(d) folder, or its contents or elements file); without either, \
             the schema is inferred from the tables.
 
+            A PostgreSQL URL (postgresql://user:password@host:port/database, or postgres://; PGHOST, PGPORT, \
+            PGUSER, PGPASSWORD and PGDATABASE fill in what it leaves out) is read from the catalog of its \
+            current schema (public), with the rules used for a plain SQLite file.
+
             Examples:
               sift schema Library.sqlite > schema.json
               sift schema Recipes.sqlite --model Recipes.xcdatamodeld
               sift schema schema.json
+              sift schema postgresql://ann@db.example.com/library
             """)
 
-    @Argument(help: "A SQLite file, or a schema JSON file.")
+    @Argument(help: "A SQLite file, a schema JSON file, or a postgresql:// URL.")
     var file: String
 
     @OptionGroup var model: ModelOption
 
     func run() throws {
-        let schema = try SchemaFile.load(file, model: try model.load())
+        let schema: Schema
+        if PostgresURL.matches(file) {
+            if model.model != nil { throw PostgresURL.modelGiven }
+            let database = try PostgresDatabase.open(file)
+            database.close()
+            schema = database.schema
+        } else {
+            schema = try SchemaFile.load(file, model: try model.load())
+        }
         print(String(decoding: try schema.jsonData(), as: UTF8.self))
     }
 }

@@ -1,3 +1,6 @@
+// SIFT_POSTGRES: the suites that include this file are built with SiftPostgres
+// (SiftToolTests only when it is, see Package.swift).
+#if SIFT_POSTGRES
 import Foundation
 import PostgresNIO
 import SiftPostgres
@@ -73,3 +76,4 @@ enum PostgresServer {
         Task { try await connection.close() }
     }
 }
+#endif

@@ -23,4 +23,15 @@ int sift_edit_write_history(const char *path, int limit);
 /// Replaces the words offered by tab completion.
 void sift_edit_set_words(const char *const *words, int count);
 
+/// Ctrl-C while the tool waits for a server: from now on SIGINT writes a
+/// byte to a pipe instead of ending the process. Returns the pipe's read end
+/// (the caller closes it), or -1 on failure, SIGINT then left as it was.
+/// (A dispatch signal source does not do: on Linux it reads a signalfd,
+/// which sees only signals every thread blocks, and NIO's threads do not.)
+int sift_interrupts_catch(void);
+
+/// Puts SIGINT back as it was before `sift_interrupts_catch` and closes the
+/// pipe's write end.
+void sift_interrupts_release(void);
+
 #endif

@@ -24,6 +24,9 @@ struct Dataset {
     var collections: [Collection]
     var schema: Schema?
     var database: DatabaseQueue?
+    /// For a PostgreSQL database: the connection predicates run on. Its
+    /// collections hold no rows; each predicate is a fetch on the server.
+    var server: PostgresDatabase?
 
     /// How many relationships deep the objects of a database are built:
     /// `book.authors.books.title` follows three.
@@ -42,6 +45,10 @@ struct Dataset {
 
     /// A JSON array, JSON Lines, or a SQLite file (its schema read from it).
     static func load(path: String, model: CoreDataModel? = nil) throws -> Dataset {
+        if PostgresURL.matches(path) {
+            if model != nil { throw PostgresURL.modelGiven }
+            return Dataset(server: try PostgresDatabase.open(path))
+        }
         try InputFile.requireRegular(path)
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CommandFailure(
@@ -75,6 +82,32 @@ struct Dataset {
         self.collections = collections
         self.schema = schema
         self.database = database
+    }
+
+    /// The entities of a PostgreSQL database, whose rows stay on the server.
+    init(server: PostgresDatabase) {
+        origin = server.name
+        schema = server.schema
+        self.server = server
+        collections = server.schema.entities.map { entity in
+            Collection(
+                name: entity.name, rows: [], columns: entity.attributes.map(\.name),
+                keyPaths: Self.keyPaths(entity, in: server.schema), primaryKeys: nil)
+        }
+    }
+
+    /// The key paths completion offers for `entity`: its attributes, its
+    /// relationships (and `@count` of the to-many ones), and their
+    /// destinations' attributes.
+    private static func keyPaths(_ entity: Entity, in schema: Schema) -> [String] {
+        var paths: [String] = []
+        for a in entity.attributes { paths.append(a.name) }
+        for r in entity.relationships {
+            paths.append(r.name)
+            if r.isToMany { paths.append(r.name + ".@count") }
+            for a in schema.entity(named: r.destination)?.attributes ?? [] { paths.append(r.name + "." + a.name) }
+        }
+        return paths
     }
 
     /// Reads every entity's rows, building the objects' relationships
@@ -156,17 +189,10 @@ struct Dataset {
         collections = schema.entities.map { entity in
             let order = keys[entity.name] ?? []
             let objects = level[entity.name] ?? [:]
-            var paths: [String] = []
-            for a in entity.attributes { paths.append(a.name) }
-            for r in entity.relationships {
-                paths.append(r.name)
-                if r.isToMany { paths.append(r.name + ".@count") }
-                for a in schema.entity(named: r.destination)?.attributes ?? [] { paths.append(r.name + "." + a.name) }
-            }
             return Collection(
                 name: entity.name, rows: order.map { objects[$0] ?? .null },
-                columns: entity.attributes.map(\.name) + entity.relationships.map(\.name), keyPaths: paths,
-                primaryKeys: order)
+                columns: entity.attributes.map(\.name) + entity.relationships.map(\.name),
+                keyPaths: Self.keyPaths(entity, in: schema), primaryKeys: order)
         }
     }
 

@@ -8,7 +8,10 @@ struct ReplCommand: ParsableCommand {
         abstract: "Try predicates interactively on sample data, JSON or a SQLite file.",
         discussion: """
             With no DATA, loads the built-in sample (books, authors, tags, memos). DATA may be a JSON array, \
-            JSON Lines, or a SQLite file (entities read from its schema). Type a predicate to see the matching \
+            JSON Lines, a SQLite file (entities read from its schema), or a PostgreSQL URL \
+            (postgresql://user:password@host:port/database, or postgres://; PGHOST, PGPORT, PGUSER, PGPASSWORD \
+            and PGDATABASE fill in what it leaves out), whose predicates run on the server: each one is a \
+            fetch there, :sql shows its statement, Ctrl-C cancels it. Type a predicate to see the matching \
             rows; :help lists the commands (:ast, :format, :sql, :why N, :sort, :limit, :set, :args, :use, \
             :load, :schema, :quit). History is kept in ~/.sift_history (or $SIFT_HISTORY).
 
@@ -16,9 +19,10 @@ struct ReplCommand: ParsableCommand {
               sift repl
               sift repl books.json
               sift repl Library.sqlite --use Book
+              sift repl postgresql://ann@db.example.com/library --use books
             """)
 
-    @Argument(help: "A JSON, JSON Lines or SQLite file; the sample data when omitted.")
+    @Argument(help: "A JSON, JSON Lines or SQLite file, or a postgresql:// URL; the sample data when omitted.")
     var data: String?
 
     @OptionGroup var model: ModelOption
@@ -35,6 +39,7 @@ struct ReplCommand: ParsableCommand {
         let interactive = isatty(0) != 0 && isatty(1) != 0
         let colors = Terminal.stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let session = ReplSession(dataset: dataset, colors: colors, width: Terminal.columns)
+        defer { session.dataset.server?.close() }
         if let use {
             guard dataset.collection(named: use) != nil else {
                 throw CommandFailure(

@@ -59,7 +59,8 @@ final class ReplSession {
     private var loadedDescription: String {
         let names = dataset.collections.map { c in
             let name = TerminalText.visible(c.name)
-            return (c.name == collection.name ? style.bold(name) : name) + " (\(c.rows.count))"
+            let shown = c.name == collection.name ? style.bold(name) : name
+            return dataset.server == nil ? shown + " (\(c.rows.count))" : shown
         }
         return "Loaded \(TerminalText.visible(dataset.origin)): " + names.joined(separator: ", ")
             + (dataset.collections.count > 1 ? ". Predicates run on \(collectionName); :use switches." : ".")
@@ -124,6 +125,7 @@ final class ReplSession {
 
     private func failure(_ error: any Error) -> Reply {
         if let d = error as? any SourceDiagnostic { return Reply(output: d.rendered(colors: style.enabled), isError: true) }
+        if let e = error as? CommandFailure { return failure(e.message) }
         return failure("\(error)")
     }
 
@@ -169,6 +171,7 @@ final class ReplSession {
             return failure(error)
         }
         lastSource = source
+        if let server = dataset.server { return run(filter, on: server) }
         let rows = collection.rows
         let rowTable = tables[current] ?? ValueTable(rows)
         tables[current] = rowTable
@@ -198,6 +201,39 @@ final class ReplSession {
         return Reply(output: lines.joined(separator: "\n"))
     }
 
+    /// `filter` run on the server: the first matches (`:limit`, else
+    /// ``defaultShown``) and the number of matches, counted there too.
+    private func run(_ filter: Filter, on server: PostgresDatabase) -> Reply {
+        let shown = Sift.FetchRequest(
+            entity: collection.name, filter: filter, sort: sort, limit: limit ?? Self.defaultShown)
+        let all = Sift.FetchRequest(entity: collection.name, filter: filter)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let query: SQLQuery
+        let rows: [[Value]]
+        let count: Int
+        do {
+            query = try shown.sql(in: server.schema, dialect: .postgreSQL)
+            rows = try server.rows(query)
+            count = try server.count(all.countSQL(in: server.schema, dialect: .postgreSQL))
+        } catch {
+            return failure(error)
+        }
+        let elapsed = clock.now - start
+        let objects = rows.map { row in
+            Value.dictionary(Dictionary(zip(query.columns.map(\.name), row), uniquingKeysWith: { a, _ in a }))
+        }
+        var lines: [String] = []
+        if !objects.isEmpty { lines += table(objects, numbers: Array(1...objects.count)) }
+        var summary = count == 1 ? "1 match" : "\(count) matches"
+        summary += " (\(Self.duration(elapsed)), on the server)"
+        if rows.count < count {
+            summary += limit == nil ? "; first \(rows.count) shown, :limit N for more" : "; limit \(rows.count)"
+        }
+        lines.append(style.dim(summary))
+        return Reply(output: lines.joined(separator: "\n"))
+    }
+
     static func duration(_ d: Duration) -> String {
         let (seconds, attoseconds) = d.components
         let micro = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
@@ -211,15 +247,19 @@ final class ReplSession {
     /// The rows at `indices` (0-based positions in the collection) as a
     /// table: `#` (the row number `:why` takes), then as many columns as fit.
     func table(_ indices: [Int]) -> [String] {
-        let rows = collection.rows
+        table(indices.map { collection.rows[$0] }, numbers: indices.map { $0 + 1 })
+    }
+
+    /// `rows` as a table, each numbered in the `#` column.
+    private func table(_ rows: [Value], numbers: [Int]) -> [String] {
         let maxCell = 32
         var header = ["#"]
-        var cells: [[String]] = indices.map { [String($0 + 1)] }
+        var cells: [[String]] = numbers.map { [String($0)] }
         var widths = [max(1, cells.map { $0[0].count }.max() ?? 1)]
         var numeric = [true]
         var used = widths[0]
         for column in collection.columns {
-            let values = indices.map { Self.member(rows[$0], column) }
+            let values = rows.map { Self.member($0, column) }
             let texts = values.map { RowFormatting.cell($0, width: maxCell) }
             let name = TerminalText.visible(column)
             let w = max(name.count, texts.map(\.count).max() ?? 0)
@@ -250,6 +290,9 @@ final class ReplSession {
         let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
         guard let first = parts.first, let n = Int(first) else {
             return failure("usage: :why N [predicate] — N is the row number in the # column")
+        }
+        if dataset.server != nil {
+            return failure(":why evaluates rows in memory; on a PostgreSQL server the rows stay there (try :sql)")
         }
         guard n >= 1 && n <= collection.rows.count else {
             return failure("no row \(n): \(collection.name) has rows 1 to \(collection.rows.count)")
@@ -328,7 +371,7 @@ final class ReplSession {
 
     fileprivate func sql(_ argument: String) -> Reply {
         let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
-        var dialect = SQLDialect.sqlite
+        var dialect = dataset.server == nil ? SQLDialect.sqlite : .postgreSQL
         var predicate = argument
         if let w = words.first, ["sqlite", "postgres", "postgresql"].contains(w.lowercased()) {
             dialect = w.lowercased() == "sqlite" ? .sqlite : .postgreSQL
@@ -486,14 +529,16 @@ final class ReplSession {
             sort = []
             lastSource = nil
         }
-        return Reply(output: "\(collectionName): \(collection.rows.count) rows")
+        return Reply(output: dataset.server == nil ? "\(collectionName): \(collection.rows.count) rows" : "\(collectionName)")
     }
 
     fileprivate func load(_ argument: String) -> Reply {
         guard !argument.isEmpty else { return failure("usage: :load FILE (JSON, JSON Lines or SQLite), or :load sample") }
-        let path = (argument as NSString).expandingTildeInPath
+        let path = PostgresURL.matches(argument) ? argument : (argument as NSString).expandingTildeInPath
         do {
-            dataset = argument == "sample" ? try Dataset.sample() : try Dataset.load(path: path)
+            let loaded = argument == "sample" ? try Dataset.sample() : try Dataset.load(path: path)
+            dataset.server?.close()
+            dataset = loaded
         } catch let e as CommandFailure {
             return failure(e.message)
         } catch {
@@ -523,7 +568,8 @@ final class ReplSession {
             let count = dataset.collections.first { $0.name == entity.name }?.rows.count ?? 0
             // Names come from the database, which may hold any character.
             let name = TerminalText.visible(entity.name)
-            var about = ["table \(TerminalText.visible(entity.table))", "\(count) rows"]
+            var about = ["table \(TerminalText.visible(entity.table))"]
+            if dataset.server == nil { about.append("\(count) rows") }
             if entity.isAbstract { about.append("abstract") }
             if let parent = entity.parent { about.append("parent \(TerminalText.visible(parent))") }
             lines.append(style.bold(name) + style.dim(" (" + about.joined(separator: ", ") + ")"))

@@ -1,0 +1,223 @@
+import Foundation
+import Sift
+import SiftSQL
+
+// `sift query`, `sift schema` and `sift repl` take a PostgreSQL URL in place
+// of a SQLite file. They run through SiftPostgres (PostgresNIO) rather than
+// libpq: one executor, the one the differential suite checks against memory
+// and SQLite (binding each value in its column's type, reading each cell
+// back by the attribute's type), instead of a second one only the tool would
+// use; and no libpq headers to install to build the tool. Building the root
+// package builds SiftPostgres anyway; only `swift build --product sift` now
+// builds NIO too. SIFT_WITHOUT_POSTGRES=1 (`make tsan`) leaves SiftPostgres
+// out, and then the tool is built without it: the SIFT_POSTGRES define is
+// set only when it is there, and a URL is refused with the reason.
+
+/// `postgresql://` and `postgres://` URLs, which name a PostgreSQL database
+/// where the SQL commands take a SQLite file.
+enum PostgresURL {
+    static func matches(_ argument: String) -> Bool {
+        argument.hasPrefix("postgresql://") || argument.hasPrefix("postgres://")
+    }
+
+    /// The error for `--model` with a URL.
+    static let modelGiven = CommandFailure("--model describes a Core Data store, not a PostgreSQL database")
+}
+
+#if SIFT_POSTGRES
+import CSiftEdit
+import PostgresNIO
+import SiftPostgres
+import Synchronization
+
+/// A connection to a PostgreSQL database and the schema read from its
+/// catalog, for commands that run synchronously (ArgumentParser's `run`,
+/// libedit's REPL): every call waits for the server's answer.
+final class PostgresDatabase: Sendable {
+    /// The URL as it may be shown: without its password.
+    let name: String
+    let schema: Schema
+    private let connection: PostgresConnection
+    private let configuration: PostgresConnection.Configuration
+    /// The server process serving the connection, which a cancel request
+    /// names.
+    private let backend: Int64
+
+    private init(
+        name: String, schema: Schema, connection: PostgresConnection,
+        configuration: PostgresConnection.Configuration, backend: Int64
+    ) {
+        self.name = name
+        self.schema = schema
+        self.connection = connection
+        self.configuration = configuration
+        self.backend = backend
+    }
+
+    /// Connects to `url` (`postgresql://user:password@host:port/database`;
+    /// what it leaves out comes from `PGHOST`, `PGPORT`, `PGUSER`,
+    /// `PGPASSWORD` and `PGDATABASE`) and reads the schema of its current
+    /// schema (`public`) unless `schema` is given.
+    static func open(_ url: String, schema given: Schema? = nil) throws -> PostgresDatabase {
+        let name = PostgresConnectionString.redacted(url)
+        let configuration: PostgresConnection.Configuration
+        do {
+            configuration = try PostgresConnection.Configuration(connectionString: url)
+        } catch {
+            throw CommandFailure("\(name): \(error.message)")
+        }
+        return try wait(name: name) {
+            let connection = try await connect(configuration)
+            do {
+                let backend = try await connection.rows(SQLStatement(sql: "SELECT pg_backend_pid()::bigint", bindings: []))
+                guard case .integer(let pid)? = backend.first?.first else {
+                    throw SiftPostgresError(.server, "the server did not say which process serves the connection")
+                }
+                let schema: Schema
+                if let given { schema = given } else { schema = try await Schema.read(from: connection) }
+                return PostgresDatabase(
+                    name: name, schema: schema, connection: connection, configuration: configuration, backend: pid)
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+        }
+    }
+
+    /// The rows `query` returns, each value read by its column's type.
+    func rows(_ query: SQLQuery) throws -> [[Value]] {
+        try run(query.statement).map { row in
+            zip(row, query.columns).map { Value(stored: $0, $1.type) }
+        }
+    }
+
+    /// The number a count statement returns.
+    func count(_ statement: SQLStatement) throws -> Int {
+        guard case .integer(let count)? = try run(statement).first?.first else {
+            throw CommandFailure("\(name): the count statement returned no count")
+        }
+        return Int(count)
+    }
+
+    /// Runs `statement`. Ctrl-C meanwhile asks the server to cancel it (from
+    /// a connection of its own, as libpq's cancel request does), so that the
+    /// server does not go on with a statement nobody waits for; the
+    /// statement then fails with the server's "canceling statement".
+    private func run(_ statement: SQLStatement) throws -> [[SQLValue]] {
+        let connection = self.connection
+        return try Self.wait(name: name, onInterrupt: { [configuration, backend] in
+            guard let canceller = try? await Self.connect(configuration) else { return }
+            _ = try? await canceller.rows(SQLStatement(sql: "SELECT pg_cancel_backend($1::integer)", bindings: [.integer(backend)]))
+            try? await canceller.close()
+        }) {
+            try await connection.rows(statement)
+        }
+    }
+
+    func close() {
+        let connection = self.connection
+        _ = try? Self.wait(name: name) { try await connection.close() }
+    }
+
+    private static func connect(_ configuration: PostgresConnection.Configuration) async throws -> PostgresConnection {
+        var logger = Logger(label: "sift")
+        logger.logLevel = .critical
+        do {
+            return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        } catch {
+            throw SiftPostgresError(error)
+        }
+    }
+
+    /// Runs `body` to its end from synchronous code, on a task of its own
+    /// while this thread waits. Nothing `body` awaits needs this thread
+    /// (NIO's event loops and the concurrency pool have their own, and no
+    /// work here is on the main actor), so the wait cannot deadlock. While
+    /// it runs, SIGINT calls `onInterrupt` instead of ending the process;
+    /// the wait ends once both are done. Errors come back as one line,
+    /// `URL: message`.
+    private static func wait<T: Sendable>(
+        name: String, onInterrupt: (@Sendable () async -> Void)? = nil,
+        _ body: @escaping @Sendable () async throws -> T
+    ) throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let interrupts = AsyncStream<Void>.makeStream()
+        var reader: (any DispatchSourceRead)?
+        if onInterrupt != nil {
+            let pipe = sift_interrupts_catch()
+            if pipe >= 0 {
+                let source = DispatchSource.makeReadSource(fileDescriptor: pipe, queue: .global())
+                source.setEventHandler {
+                    var byte: UInt8 = 0
+                    if read(pipe, &byte, 1) == 1 { interrupts.continuation.yield() }
+                }
+                source.setCancelHandler { closeDescriptor(pipe) }
+                source.resume()
+                reader = source
+            }
+        }
+        Task.detached {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in interrupts.stream { await onInterrupt?() }
+                }
+                let result: Result<T, any Error>
+                do {
+                    result = .success(try await body())
+                } catch {
+                    result = .failure(error)
+                }
+                outcome.withLock { $0 = result }
+                // The interrupt task ends once a cancel under way is sent.
+                interrupts.continuation.finish()
+            }
+            done.signal()
+        }
+        done.wait()
+        if let reader {
+            // SIGINT back first: a signal now must not write to a closed pipe.
+            sift_interrupts_release()
+            reader.cancel()
+        }
+        switch outcome.withLock({ $0 }) {
+        case .success(let value)?: return value
+        case .failure(let error as SiftPostgresError)?: throw CommandFailure("\(name): \(describe(error))")
+        case .failure(let error)?: throw CommandFailure("\(name): \(error)")
+        case nil: throw CommandFailure("\(name): no answer")
+        }
+    }
+
+    /// A server error on one line: the message and its SQLSTATE, without
+    /// the statement (`:sql` shows that).
+    private static func describe(_ error: SiftPostgresError) -> String {
+        let message = error.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return message + (error.sqlState.map { " [\($0)]" } ?? "")
+    }
+}
+
+/// `close(2)`, which inside ``PostgresDatabase`` its own `close()` hides.
+private func closeDescriptor(_ descriptor: Int32) {
+    close(descriptor)
+}
+#else
+/// Without SiftPostgres (a build with SIFT_WITHOUT_POSTGRES=1), every
+/// PostgreSQL URL is refused with the reason.
+final class PostgresDatabase: Sendable {
+    let name: String
+    let schema: Schema
+
+    private init(name: String, schema: Schema) {
+        self.name = name
+        self.schema = schema
+    }
+
+    static func open(_ url: String, schema: Schema? = nil) throws -> PostgresDatabase {
+        throw CommandFailure("this sift was built without PostgreSQL (SIFT_WITHOUT_POSTGRES=1): rebuild it without that setting")
+    }
+
+    func rows(_ query: SQLQuery) throws -> [[Value]] { [] }
+    func count(_ statement: SQLStatement) throws -> Int { 0 }
+    func close() {}
+}
+#endif
