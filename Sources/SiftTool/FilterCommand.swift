@@ -72,7 +72,7 @@ struct FilterCommand: ParsableCommand {
     var jobs: Int?
 
     @Option(help: ArgumentHelp(
-        "Bytes read at a time, cut at a record's end (a longer record makes its chunk longer); by default 4 MiB, less with more than 4 jobs.",
+        "Bytes read at a time, cut at a record's end (a longer record makes its chunk longer); by default 1 MiB, less with more than 8 jobs.",
         valueName: "bytes", visibility: .hidden))
     var chunkSize: Int?
 
