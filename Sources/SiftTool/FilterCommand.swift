@@ -8,18 +8,26 @@ struct FilterCommand: ParsableCommand {
         abstract: "Print the JSON records that match a predicate.",
         discussion: """
             Reads a JSON array or JSON Lines (one object per line) from FILE or standard input and prints \
-            the matching records as JSON Lines, in input order unless --sort is given. Without --sort, JSON \
-            Lines input is streamed: memory does not grow with the input. Records print as a table on a \
-            terminal and as JSON Lines otherwise (--output). Exits with 1 when nothing matches, 2 on a parse \
-            error or invalid JSON (with its line and column, in characters).
+            the matching records, in input order unless --sort is given, as the bytes they were in the \
+            input (an array's element written on several lines prints on one line as JSON Lines, the \
+            blanks between its tokens dropped). Records print as a table on a terminal and as JSON Lines \
+            otherwise (--output). Exits with 1 when nothing matches, 2 on a parse error or invalid JSON \
+            (with its line and column, in characters).
+
+            The input is read in chunks of whole records (a few MB), evaluated on --jobs threads (one per \
+            core by default) and printed in input order. JSON Lines and the elements of a JSON array are \
+            streamed: at most 2 x jobs chunks are held, so memory does not grow with the input, except \
+            with --sort, which keeps the matches in memory to sort them. --limit stops reading once that \
+            many records are printed.
 
             The input is read as JSONSerialization reads it, except where that would change the data: \
             bytes that are not UTF-8 are an error (not replaced); an integer beyond 64 bits is an exact \
             decimal (up to 38 digits), other numbers the nearest double, and every number prints as it was \
             written; a number beyond a double's range (1e400) is an error. A member name repeated in an \
             object keeps its last value; two names that differ only in Unicode normalization (café and \
-            cafe + U+0301) are an error, as a dictionary would merge them. A JSON Lines record longer than \
-            --max-record-size bytes is an error; blank lines and blanks before a record take no memory.
+            cafe + U+0301) are an error, as a dictionary would merge them. A record (a line, or an array's \
+            element) longer than --max-record-size bytes is an error; blank lines and blanks before a \
+            record take no memory.
 
             At a record that is not valid JSON, too long, or that the predicate cannot evaluate (name < 5 \
             on a name), --on-error stop (the default) prints the records matched before it and the error, \
@@ -54,9 +62,19 @@ struct FilterCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOptions
 
     @Option(help: ArgumentHelp(
-        "Refuse a line of JSON Lines longer than this many bytes (leading blanks not counted); 64 MiB by default.",
+        "Refuse a record (a line, an array's element) longer than this many bytes (leading blanks not counted); 64 MiB by default.",
         valueName: "bytes"))
-    var maxRecordSize = RecordReader.defaultMaximumRecordSize
+    var maxRecordSize = ChunkReader.defaultMaximumRecordSize
+
+    @Option(help: ArgumentHelp(
+        "Threads that evaluate records, at most 2 x N chunks in memory; 1 reads, evaluates and prints on one thread. One per core by default.",
+        valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp(
+        "Bytes read at a time, cut at a record's end (a longer record makes its chunk longer); by default 1 MiB, less with more than 8 jobs.",
+        valueName: "bytes", visibility: .hidden))
+    var chunkSize: Int?
 
     @Option(help: ArgumentHelp(
         "At a record that is invalid or cannot be evaluated: stop (print what matched before it, exit 2) or skip it.",
@@ -94,55 +112,61 @@ struct FilterCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if maxRecordSize < 1 { throw ValidationError("--max-record-size must be at least 1") }
 
+        let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let chunkSize, chunkSize < 1 { throw ValidationError("--chunk-size must be at least 1") }
+
         var matched = 0
         var skipped = 0
-        var kept: [(JSONValue, Value)] = []
+        var records = 0
+        var kept: [([UInt8], Value)] = []
         var printer = RecordPrinter(output: output ?? .default)
-        let records = try RecordReader(path: file, maximumRecordSize: maxRecordSize)
-        var progress = Progress(total: records.totalBytes)
-        /// A record that cannot be read or evaluated: skipped, or the end,
-        /// after the matches so far (unsorted, so already in order) are out.
-        func failed(_ message: String, detail: String) throws {
-            progress.clear()
-            if onError == .skip {
-                skipped += 1
-                Terminal.printError("skipped: " + message)
-                return
-            }
-            if sortKeys.isEmpty && !count { printer.finishUnfinished() }
-            Terminal.printError(detail)
-            throw ExitCode(2)
+        let reader = try ChunkReader(
+            path: file, maximumRecordSize: maxRecordSize, chunkSize: chunkSize ?? ChunkReader.chunkSize(jobs: jobs))
+        var progress = Progress(total: reader.totalBytes)
+        let (test, colors, stopAtFailure, limit) = (RecordTests.decoding(filter), Terminal.stderrIsTTY, onError == .stop, maxRecordSize)
+        let work: @Sendable (Chunk) -> ChunkResult = {
+            $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test)
         }
-        while true {
-            let next: (Int, JSONValue)?
-            do {
-                next = try records.next()
-            } catch let failure as CommandFailure {
-                // A line of JSON Lines that is not valid JSON or is too long:
-                // reading can go on at the next line.
-                try failed(TerminalText.visible(failure.message), detail: failure.description)
-                continue
+        let results: () -> ChunkResult?
+        var stop: () -> Void = {}
+        if jobs == 1 {
+            results = { reader.next().map(work) }
+        } else {
+            let parallel = ParallelChunks(reader: reader, jobs: jobs, work: work)
+            (results, stop) = (parallel.next, parallel.stop)
+        }
+        defer { stop() }
+        // Stop reading once the limit is printed (or, with --limit 0, once
+        // a match says what the exit status is); a sort needs every match.
+        let enough = sortKeys.isEmpty ? self.limit.map { max($0, 1) } : nil
+        reading: while let result = results() {
+            for event in result.events {
+                switch event {
+                case .match(let range):
+                    matched += 1
+                    if !sortKeys.isEmpty {
+                        let bytes = Array(result.bytes[range])
+                        kept.append((bytes, try RecordPrinter.decode(bytes[...]).predicateValue))
+                    } else if !count, matched <= self.limit ?? .max {
+                        try printer.add(result.bytes[range])
+                    }
+                    if let enough, matched >= enough { break reading }
+                case .failure(let failure):
+                    progress.clear()
+                    if onError == .skip {
+                        skipped += 1
+                        Terminal.printError("skipped: " + failure.message)
+                        continue
+                    }
+                    // The matches so far (unsorted, so already in order) are out first.
+                    if sortKeys.isEmpty && !count { printer.finishUnfinished() }
+                    Terminal.printError(failure.detail)
+                    throw ExitCode(2)
+                }
             }
-            guard let (number, record) = next else { break }
-            progress.update(bytes: records.bytesRead, records: number, matched: matched)
-            let value = record.predicateValue
-            let isMatch: Bool
-            do {
-                isMatch = try filter.evaluate(with: value)
-            } catch {
-                let place = records.isArray ? "record \(number)" : "line \(number)"
-                try failed(
-                    TerminalText.visible("\(place): \(error)"), detail: "\(place): " + error.rendered(colors: Terminal.stderrIsTTY))
-                continue
-            }
-            guard isMatch else { continue }
-            matched += 1
-            if !sortKeys.isEmpty {
-                kept.append((record, value))
-            } else if !count {
-                if let limit, matched > limit { break }
-                printer.add(record)
-            }
+            records += result.records
+            progress.update(bytes: result.inputOffset, records: records, matched: matched)
         }
         progress.clear()
         if !sortKeys.isEmpty {
@@ -154,12 +178,12 @@ struct FilterCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             if !count {
-                for i in order.prefix(limit ?? order.count) { printer.add(kept[i].0) }
+                for i in order.prefix(self.limit ?? order.count) { try printer.add(kept[i].0[...]) }
             }
         }
         if count {
             var out = OutputBuffer()
-            out.write(String(limit.map { min($0, matched) } ?? matched))
+            out.write(String(self.limit.map { min($0, matched) } ?? matched))
             out.flush()
         } else {
             printer.finish()
@@ -171,8 +195,9 @@ struct FilterCommand: ParsableCommand {
     }
 }
 
-/// Prints records as JSON Lines or a JSON array as they come, or as a
-/// table at the end (columns: the keys in first-seen order).
+/// Prints records as JSON Lines or a JSON array as they come, as the bytes
+/// they were in the input, or as a table at the end (columns: the keys in
+/// first-seen order).
 struct RecordPrinter {
     let output: RowOutput
     private var out = OutputBuffer()
@@ -181,14 +206,32 @@ struct RecordPrinter {
 
     init(output: RowOutput) { self.output = output }
 
-    mutating func add(_ record: JSONValue) {
+    /// Adds a record given as its bytes in the input, one JSON value.
+    mutating func add(_ record: ArraySlice<UInt8>) throws {
         switch output {
-        case .jsonl: out.write(record.jsonText)
-        case .json: out.write((printed == 0 ? "[\n  " : ",\n  ") + record.jsonText, newline: false)
+        case .jsonl:
+            // A record on several lines (an element of a pretty-printed
+            // array) loses its line breaks, so that it is one line; the
+            // blanks between its tokens go with them, the tokens stay.
+            if record.contains(0x0A) { out.write(bytes: JSONLayout.oneLine(record)) } else { out.write(bytes: record) }
+            out.write("")
+        case .json:
+            out.write(printed == 0 ? "[\n  " : ",\n  ", newline: false)
+            out.write(bytes: record)
         case .table:
-            if case .object(let o) = record { table.append(o) } else { table.append(JSONObject([("value", record)])) }
+            let value = try Self.decode(record)
+            if case .object(let o) = value { table.append(o) } else { table.append(JSONObject([("value", value)])) }
         }
         printed += 1
+    }
+
+    /// A record that matched, decoded again for a table or a sort.
+    static func decode(_ record: ArraySlice<UInt8>) throws -> JSONValue {
+        do {
+            return try JSONValue(parsingUTF8: record)
+        } catch {
+            throw CommandFailure("a matching record is not valid JSON: \(error)")
+        }
     }
 
     /// Prints what was added before an error: the JSON Lines, the JSON
@@ -232,7 +275,7 @@ struct Progress {
     }
 
     mutating func update(bytes: Int, records: Int, matched: Int) {
-        guard enabled, records % 1024 == 0, ContinuousClock.now - last > .milliseconds(200) else { return }
+        guard enabled, ContinuousClock.now - last > .milliseconds(200) else { return }
         last = ContinuousClock.now
         var line = "\r"
         if let total, total > 0 {
@@ -253,209 +296,45 @@ struct Progress {
     }
 }
 
-/// Reads JSON records one at a time: the elements of a top-level array, or
-/// one value per line (JSON Lines), streaming the latter.
-///
-/// The input is a JSON array when its first non-blank byte is `[`, however
-/// many blanks come before it. For JSON Lines, memory is bounded by the
-/// longest record: blanks between records are dropped as they are read, the
-/// search for the end of a line looks at each byte once, and a line longer
-/// than `maximumRecordSize` bytes (from its first non-blank byte) is refused
-/// with its line number. Bytes that are not UTF-8 are an error at their line
-/// and column, never replaced.
-final class RecordReader {
-    /// The default of `--max-record-size`, 64 MiB: far above any record of
-    /// JSON Lines met in practice, while input that has no newlines (a binary
-    /// file read by mistake) is refused before it takes much memory.
-    static let defaultMaximumRecordSize = 64 << 20
-
-    private var arrayItems: [JSONValue]?
-    /// Whether the records are the elements of a JSON array (numbered by
-    /// element) rather than lines (numbered by line).
-    var isArray: Bool { arrayItems != nil }
-    /// Whether the rest of the current line is to be dropped: the line was
-    /// refused as too long before its end was read.
-    private var discardingLine = false
-    private var arrayIndex = 0
-    private let handle: FileHandle
-    private let maximumRecordSize: Int
-    private var buffer: [UInt8] = []
-    /// Where the unread part of `buffer` starts.
-    private var start = 0
-    /// Where the search for the next newline resumes: `buffer[start..<scanned]` has none.
-    private var scanned = 0
-    private var atEnd = false
-    /// The lines read so far, blank ones included.
-    private var lineNumber = 0
-    /// The blanks of the current line dropped before `start` (for columns).
-    private var droppedBlanks = 0
-    /// Bytes read so far, and the input's size when it is a file.
-    private(set) var bytesRead = 0
-    let totalBytes: Int?
-
-    init(path: String?, maximumRecordSize: Int = RecordReader.defaultMaximumRecordSize) throws {
-        if let path, path != "-" {
-            // Any file that can be read is taken, not only a regular one: a
-            // FIFO or `/dev/stdin` is a stream like standard input, and
-            // `sift filter P <(command)` passes one. (Opening a FIFO waits
-            // for its writer, as `cat` does.) The commands that need a
-            // whole file call `InputFile.requireRegular` first.
-            guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no such file: \(path)") }
-            guard let h = FileHandle(forReadingAtPath: path) else {
-                throw CommandFailure("cannot read \(path)")
-            }
-            handle = h
-            totalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        } else {
-            handle = FileHandle.standardInput
-            totalBytes = nil
-        }
-        self.maximumRecordSize = maximumRecordSize
-        try skipBlanks()
-        if start < buffer.count, buffer[start] == UInt8(ascii: "[") {
-            while !atEnd { try fill() }
-            let document = buffer[start...]
-            do {
-                guard case .array(let items) = try JSONValue(parsingUTF8: document) else {
-                    throw CommandFailure("not an array")
-                }
-                arrayItems = items
-            } catch let e as JSONError {
-                throw invalid(e, in: document)
-            }
-            buffer = []
-            start = 0
-        }
-    }
-
-    private func fill() throws {
-        // Drop the lines already read before appending (once per chunk, not per line).
-        if start > 0 {
-            buffer.removeSubrange(..<start)
-            scanned -= start
-            start = 0
-        }
-        let chunk = handle.readData(ofLength: 1 << 16)
-        if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
-        bytesRead += chunk.count
-    }
-
-    /// Moves `start` past blanks, reading on while there are only blanks;
-    /// each newline among them ends a blank line.
-    private func skipBlanks() throws {
-        while true {
-            var (position, lines, blanks) = (start, lineNumber, droppedBlanks)
-            buffer.withUnsafeBufferPointer { bytes in
-                scan: while position < bytes.count {
-                    switch bytes[position] {
-                    case 0x0A:
-                        lines += 1
-                        blanks = 0
-                    case 0x20, 0x09, 0x0D: blanks += 1
-                    default: break scan
-                    }
-                    position += 1
-                }
-            }
-            (start, lineNumber, droppedBlanks) = (position, lines, blanks)
-            if start < buffer.count {
-                scanned = max(scanned, start)
-                return
-            }
-            guard !atEnd else { return }
-            try fill()
-        }
-    }
-
-    /// The next record with its number (1-based), or nil at the end.
-    func next() throws -> (Int, JSONValue)? {
-        if let items = arrayItems {
-            guard arrayIndex < items.count else { return nil }
-            arrayIndex += 1
-            return (arrayIndex, items[arrayIndex - 1])
-        }
-        if discardingLine { try discardLine() }
-        while true {
-            try skipBlanks()
-            guard start < buffer.count else { return nil }
-            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
-                return try record(upTo: newline, resumingAt: newline + 1)
-            }
-            if atEnd { return try record(upTo: buffer.count, resumingAt: buffer.count) }
-            scanned = buffer.count
-            guard buffer.count - start <= maximumRecordSize else {
-                discardingLine = true
-                throw tooLong()
-            }
-            try fill()
-        }
-    }
-
-    /// Drops the rest of the current line, a chunk at a time, keeping none
-    /// of it.
-    private func discardLine() throws {
-        discardingLine = false
-        while true {
-            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
-                lineNumber += 1
-                droppedBlanks = 0
-                start = newline + 1
-                scanned = start
-                return
-            }
-            start = buffer.count
-            scanned = buffer.count
-            if atEnd { return }
-            try fill()
-        }
-    }
-
-    /// Parses the line `buffer[start..<end]`, then moves on to `next`
-    /// (also when it fails: reading can go on after a bad line).
-    private func record(upTo end: Int, resumingAt next: Int) throws -> (Int, JSONValue) {
-        defer {
-            lineNumber += 1
-            droppedBlanks = 0
-            start = next
-            scanned = next
-        }
-        guard end - start <= maximumRecordSize else { throw tooLong() }
-        let line = buffer[start..<end]
-        do {
-            return (lineNumber + 1, try JSONValue(parsingUTF8: line))
-        } catch {
-            throw invalid(error, in: line)
-        }
-    }
-
-    private func tooLong() -> CommandFailure {
-        CommandFailure(
-            "the record at line \(lineNumber + 1) is longer than the limit of \(maximumRecordSize) bytes "
-                + "(--max-record-size)")
-    }
-
-    /// The error at its line and column in the input, for `bytes` that
-    /// start at `start` (after the dropped blanks of the current line).
-    private func invalid(_ error: JSONError, in bytes: ArraySlice<UInt8>) -> CommandFailure {
-        let (line, column) = DiagnosticRenderer.lineAndColumn(of: error.offset, inUTF8: bytes)
-        return CommandFailure(
-            "invalid JSON at line \(lineNumber + line), column \(line == 1 ? droppedBlanks + column : column): "
-                + error.message)
-    }
-}
-
 /// Buffered standard output.
 struct OutputBuffer {
-    private var pending = ""
+    private var pending: [UInt8] = []
 
     mutating func write(_ line: String, newline: Bool = true) {
-        pending += line
-        if newline { pending += "\n" }
-        if pending.utf8.count > 1 << 16 { flush() }
+        pending.append(contentsOf: line.utf8)
+        if newline { pending.append(0x0A) }
+        if pending.count > 1 << 16 { flush() }
+    }
+
+    mutating func write(bytes: some Collection<UInt8>) {
+        pending.append(contentsOf: bytes)
+        if pending.count > 1 << 16 { flush() }
     }
 
     mutating func flush() {
-        FileHandle.standardOutput.write(Data(pending.utf8))
-        pending = ""
+        FileHandle.standardOutput.write(Data(pending))
+        pending.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The layout of JSON text given as bytes.
+enum JSONLayout {
+    /// `bytes` without the blanks between tokens (outside strings): one
+    /// line, every token as it was written.
+    static func oneLine(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var (inString, escaped) = (false, false)
+        for b in bytes {
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            } else if Chunk.isBlank(b) {
+                continue
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            }
+            out.append(b)
+        }
+        return out
     }
 }

@@ -134,7 +134,7 @@ struct CommandLineTests {
         #expect(try sift(["filter", "a > 0", "--on-error", "skip", "--count"], input: records).stdout == "4\n")
         let array = try sift(["filter", "a > 0", "--on-error", "skip"], input: #"[{"a":1},{"a":"x"},{"a":5}]"#)
         #expect(array.stdout == "{\"a\":1}\n{\"a\":5}\n")
-        #expect(array.stderr.hasPrefix("skipped: record 2: cannot compare"))
+        #expect(array.stderr.hasPrefix("skipped: record 2 (line 1): cannot compare"))
 
         // A line over --max-record-size is dropped without being kept.
         let long = "{\"a\":1}\n{\"a\":\"" + String(repeating: "x", count: 300_000) + "\"}\n{\"a\":5}\n"

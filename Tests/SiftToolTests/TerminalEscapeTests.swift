@@ -47,13 +47,9 @@ extension CommandLineTests {
             (2 rows)
 
             """#)
-        // JSON Lines keep the data exactly.
+        // JSON Lines keep the data exactly: the records as they were read.
         let jsonl = try sift(["filter", "TRUEPREDICATE"], input: Self.hostileRecords)
-        #expect(jsonl.stdout == """
-            {"name":"a\\u001b]52;c;aGk=\\u0007b","note":"x\\ry\\u0008z\u{202E}q"}
-            {"name":"ok","note":"\u{85}\u{2028}é\u{9B}2J"}
-
-            """)
+        #expect(jsonl.stdout == Self.hostileRecords + "\n")
     }
 
     @Test func queryTablesAndSQLCommentsShowControlCharactersAsEscapes() throws {

@@ -1,0 +1,267 @@
+import Foundation
+import Sift
+
+/// The per-record work of `sift filter`: whether one record matches, given
+/// its bytes (one JSON value; blanks may surround it) and its number (its
+/// line in JSON Lines, its place in an array). Throws a `JSONError` (its
+/// offset into the bytes) where the bytes are not JSON, else the
+/// evaluation's error. It is the only code that looks inside a record, and
+/// it runs on several threads at once.
+typealias RecordTest = @Sendable (UnsafeBufferPointer<UInt8>, Int) throws -> Bool
+
+enum RecordTests {
+    /// Decodes the record into a `JSONValue` and evaluates `filter` on it.
+    static func decoding(_ filter: CompiledFilter) -> RecordTest {
+        { bytes, _ in try filter.evaluate(with: JSONValue(parsingUTF8: bytes).predicateValue) }
+    }
+}
+
+/// A record that cannot be read or evaluated.
+enum RecordFailure: Error, Sendable {
+    /// Not JSON, too long, or the array's own syntax; the message has the line.
+    case input(CommandFailure)
+    /// The predicate cannot be evaluated on the record at `place`.
+    case evaluation(place: String, message: String, rendered: String)
+
+    /// One line, for `--on-error skip`.
+    var message: String {
+        switch self {
+        case .input(let failure): return TerminalText.visible(failure.message)
+        case .evaluation(let place, let message, _): return TerminalText.visible("\(place): \(message)")
+        }
+    }
+
+    /// The error as `--on-error stop` ends with it.
+    var detail: String {
+        switch self {
+        case .input(let failure): return failure.description
+        case .evaluation(let place, _, let rendered): return "\(place): " + rendered
+        }
+    }
+}
+
+/// What evaluating a chunk gave: the matches and the failures in input
+/// order, as ranges of the chunk's bytes.
+struct ChunkResult: Sendable {
+    enum Event: Sendable {
+        /// A record that matched: its bytes, without the blanks around it.
+        case match(Range<Int>)
+        case failure(RecordFailure)
+    }
+
+    var bytes: [UInt8]
+    var events: [Event] = []
+    /// Records read (matched or not, failures included).
+    var records = 0
+    var inputOffset: Int
+}
+
+extension Chunk {
+    /// Runs `test` on each record of the chunk, in input order, stopping at
+    /// the first failure when `stopAtFailure`. Lines longer than
+    /// `maximumRecordSize` (from their first non-blank byte) are failures.
+    func evaluate(
+        maximumRecordSize: Int, colors: Bool, stopAtFailure: Bool,
+        test: (UnsafeBufferPointer<UInt8>, Int) throws -> Bool
+    ) -> ChunkResult {
+        var result = ChunkResult(bytes: bytes, inputOffset: inputOffset)
+        var positions = TextPositions(line: firstLine, column: firstColumn)
+        bytes.withUnsafeBufferPointer { all in
+            /// Evaluates one record; false to stop.
+            func record(_ start: Int, _ end: Int, number: Int, line: Int, isElement: Bool) -> Bool {
+                result.records += 1
+                do {
+                    if try test(UnsafeBufferPointer(rebasing: all[start..<end]), number) {
+                        var last = end
+                        while last > start, Chunk.isBlank(all[last - 1]) { last -= 1 }
+                        result.events.append(.match(start..<last))
+                    }
+                    return true
+                } catch let error as JSONError {
+                    let (l, c) = positions.at(start + error.offset, in: bytes[...])
+                    // A value followed by more than blanks: in an array,
+                    // where a comma or the closing bracket was expected.
+                    let message =
+                        isElement && error.message == "unexpected text after the value" ? "expected ',' or ']'" : error.message
+                    result.events.append(.failure(.input(CommandFailure("invalid JSON at line \(l), column \(c): \(message)"))))
+                } catch {
+                    let place = isElement ? "record \(number) (line \(line))" : "line \(line)"
+                    let rendered = (error as? any SourceDiagnostic)?.rendered(colors: colors) ?? "error: \(error)"
+                    result.events.append(.failure(.evaluation(place: place, message: "\(error)", rendered: rendered)))
+                }
+                return !stopAtFailure
+            }
+            func failure(_ failure: CommandFailure) -> Bool {
+                result.records += 1
+                result.events.append(.failure(.input(failure)))
+                return !stopAtFailure
+            }
+            for item in items {
+                switch item {
+                case .lines(let range):
+                    var line = firstLine
+                    var i = range.lowerBound
+                    while i < range.upperBound {
+                        var start = i
+                        while start < range.upperBound, Chunk.isSpace(all[start]) { start += 1 }
+                        let base = UnsafeRawPointer(all.baseAddress!)
+                        let end = memchr(base + start, 0x0A, range.upperBound - start).map { UnsafeRawPointer($0) - base }
+                            ?? range.upperBound
+                        if start < end {
+                            let goOn =
+                                end - start > maximumRecordSize
+                                ? failure(ChunkReader.tooLong(line: line, limit: maximumRecordSize))
+                                : record(start, end, number: line, line: line, isElement: false)
+                            guard goOn else { return }
+                        }
+                        line += 1
+                        i = end + 1
+                    }
+                case .element(let range, let number, let line):
+                    guard record(range.lowerBound, range.upperBound, number: number, line: line, isElement: true) else { return }
+                case .failure(let f):
+                    guard failure(f) else { return }
+                }
+            }
+        }
+        return result
+    }
+
+    /// JSON's blanks: space, tab, carriage return, newline.
+    static func isBlank(_ byte: UInt8) -> Bool {
+        isSpace(byte) || byte == 0x0A
+    }
+
+    /// JSON's blanks other than the newline.
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D
+    }
+}
+
+/// Evaluates the chunks of a reader on `jobs` threads and hands the results
+/// back in input order.
+///
+/// Each thread reads the next chunk (one at a time: reading is sequential),
+/// evaluates it, and leaves the result for ``next()``. At most
+/// `2 × jobs` chunks are read and not yet handed back: a thread waits
+/// before reading another, so memory stays at about that many chunks
+/// however large the input, and a slow consumer (a terminal) slows the
+/// reading instead of filling memory.
+final class ParallelChunks: @unchecked Sendable {
+    // Sendable by hand: `reader` is used only with `readLock` held, and the
+    // other mutable properties only with `condition` locked.
+    private let condition = NSCondition()
+    private let readLock = NSLock()
+    private let reader: ChunkReader
+    private let work: @Sendable (Chunk) -> ChunkResult
+    private let maximumInFlight: Int
+    private var results: [Int: ChunkResult] = [:]
+    private var inFlight = 0
+    private var handedBack = 0
+    /// Known once the reader is at its end.
+    private var chunkCount: Int?
+    private var stopped = false
+
+    init(reader: ChunkReader, jobs: Int, work: @escaping @Sendable (Chunk) -> ChunkResult) {
+        self.reader = reader
+        self.work = work
+        maximumInFlight = 2 * jobs
+        for _ in 0..<jobs {
+            let thread = Thread { [self] in run() }
+            // As the main thread's: the JSON reader recurses per level of nesting.
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while inFlight >= maximumInFlight && !stopped { condition.wait() }
+            if stopped || chunkCount != nil {
+                condition.unlock()
+                return
+            }
+            inFlight += 1
+            condition.unlock()
+
+            readLock.lock()
+            let chunk = reader.next()
+            let read = reader.chunksRead
+            readLock.unlock()
+
+            condition.lock()
+            if let chunk {
+                condition.unlock()
+                let result = work(chunk)
+                condition.lock()
+                results[chunk.sequence] = result
+            } else {
+                inFlight -= 1
+                chunkCount = read
+            }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// The next chunk's result in input order, or nil after the last.
+    func next() -> ChunkResult? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let result = results.removeValue(forKey: handedBack) {
+                handedBack += 1
+                inFlight -= 1
+                condition.broadcast()
+                return result
+            }
+            if let chunkCount, handedBack >= chunkCount { return nil }
+            condition.wait()
+        }
+    }
+
+    /// Stops the threads after the chunks they are evaluating.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Reads JSON records one at a time, decoded, with the reader of `sift
+/// filter`: the REPL's `:load`.
+final class RecordReader {
+    private let chunks: ChunkReader
+    private var records: [(Int, JSONValue)] = []
+    private var index = 0
+    private var failure: CommandFailure?
+
+    init(path: String?, maximumRecordSize: Int = ChunkReader.defaultMaximumRecordSize) throws {
+        chunks = try ChunkReader(path: path, maximumRecordSize: maximumRecordSize)
+    }
+
+    /// The next record with its number (1-based), or nil at the end.
+    func next() throws -> (Int, JSONValue)? {
+        while index == records.count {
+            if let failure { throw failure }
+            guard let chunk = chunks.next() else { return nil }
+            var decoded: [(Int, JSONValue)] = []
+            let result = chunk.evaluate(maximumRecordSize: chunks.maximumRecordSize, colors: false, stopAtFailure: true) {
+                bytes, number in
+                decoded.append((number, try JSONValue(parsingUTF8: bytes)))
+                return true
+            }
+            (records, index) = (decoded, 0)
+            for case .failure(let f) in result.events {
+                switch f {
+                case .input(let input): failure = input
+                case .evaluation(_, let message, _): failure = CommandFailure(message)
+                }
+            }
+        }
+        index += 1
+        return records[index - 1]
+    }
+}
