@@ -114,22 +114,25 @@ struct FilterCommand: ParsableCommand {
             throw ExitCode(2)
         }
         while true {
-            let next: (Int, JSONValue)?
+            let next: (Int, RecordReader.Record)?
             do {
                 next = try records.next()
             } catch let failure as CommandFailure {
-                // A line of JSON Lines that is not valid JSON or is too long:
-                // reading can go on at the next line.
+                // A line of JSON Lines that is too long: reading can go on at
+                // the next line.
                 try failed(TerminalText.visible(failure.message), detail: failure.description)
                 continue
             }
-            guard let (number, record) = next else { break }
+            guard let (number, read) = next else { break }
             progress.update(bytes: records.bytesRead, records: number, matched: matched)
-            let value = record.predicateValue
             let isMatch: Bool
             do {
-                isMatch = try filter.evaluate(with: value)
-            } catch {
+                isMatch = try Self.matches(filter, read)
+            } catch let failure as CommandFailure {
+                // A line that is not valid JSON: reading goes on as well.
+                try failed(TerminalText.visible(failure.message), detail: failure.description)
+                continue
+            } catch let error as EvaluationError {
                 let place = records.isArray ? "record \(number)" : "line \(number)"
                 try failed(
                     TerminalText.visible("\(place): \(error)"), detail: "\(place): " + error.rendered(colors: Terminal.stderrIsTTY))
@@ -137,8 +140,12 @@ struct FilterCommand: ParsableCommand {
             }
             guard isMatch else { continue }
             matched += 1
+            if count && sortKeys.isEmpty { continue }
+            // A match is decoded in full only to be printed or sorted (its
+            // bytes were read as valid JSON: this cannot fail).
+            let record = try read.decoded()
             if !sortKeys.isEmpty {
-                kept.append((record, value))
+                kept.append((record, record.predicateValue))
             } else if !count {
                 if let limit, matched > limit { break }
                 printer.add(record)
@@ -168,6 +175,24 @@ struct FilterCommand: ParsableCommand {
             Terminal.printError("skipped \(skipped) record\(skipped == 1 ? "" : "s") (--on-error skip)")
         }
         if matched == 0 { throw ExitCode(1) }
+    }
+}
+
+extension FilterCommand {
+    /// Whether `record` matches: a line of JSON Lines is read from its bytes
+    /// by the filter, which decodes only the values the predicate reads.
+    /// Throws the record's invalid JSON at its line and column (a
+    /// `CommandFailure`), or the `EvaluationError`.
+    static func matches(_ filter: CompiledFilter, _ record: RecordReader.Record) throws -> Bool {
+        switch record {
+        case .value(let value): return try filter.evaluate(with: value.predicateValue)
+        case .line(let bytes, let place):
+            do {
+                return try bytes.withUnsafeBytes { try filter.evaluate(jsonUTF8: $0) }
+            } catch let error as JSONError {
+                throw place.invalid(error, in: bytes)
+            }
+        }
     }
 }
 
@@ -269,6 +294,37 @@ final class RecordReader {
     /// file read by mistake) is refused before it takes much memory.
     static let defaultMaximumRecordSize = 64 << 20
 
+    /// A record as read: the bytes of a line of JSON Lines (with where it
+    /// is, for errors), or an element of a JSON array, read with the array.
+    enum Record {
+        case line(ArraySlice<UInt8>, Place)
+        case value(JSONValue)
+
+        /// The record decoded (a line again, from its bytes).
+        func decoded() throws -> JSONValue {
+            switch self {
+            case .value(let value): return value
+            case .line(let bytes, let place):
+                do { return try JSONValue(parsingUTF8: bytes) } catch { throw place.invalid(error, in: bytes) }
+            }
+        }
+    }
+
+    /// Where a record's bytes start: the lines before it, and the blanks
+    /// dropped before it on its first line.
+    struct Place {
+        let linesBefore: Int
+        let blanks: Int
+
+        /// The error at its line and column in the input.
+        func invalid(_ error: JSONError, in bytes: ArraySlice<UInt8>) -> CommandFailure {
+            let (line, column) = DiagnosticRenderer.lineAndColumn(of: error.offset, inUTF8: bytes)
+            return CommandFailure(
+                "invalid JSON at line \(linesBefore + line), column \(line == 1 ? blanks + column : column): "
+                    + error.message)
+        }
+    }
+
     private var arrayItems: [JSONValue]?
     /// Whether the records are the elements of a JSON array (numbered by
     /// element) rather than lines (numbered by line).
@@ -321,7 +377,7 @@ final class RecordReader {
                 }
                 arrayItems = items
             } catch let e as JSONError {
-                throw invalid(e, in: document)
+                throw Place(linesBefore: lineNumber, blanks: droppedBlanks).invalid(e, in: document)
             }
             buffer = []
             start = 0
@@ -368,11 +424,11 @@ final class RecordReader {
     }
 
     /// The next record with its number (1-based), or nil at the end.
-    func next() throws -> (Int, JSONValue)? {
+    func next() throws -> (Int, Record)? {
         if let items = arrayItems {
             guard arrayIndex < items.count else { return nil }
             arrayIndex += 1
-            return (arrayIndex, items[arrayIndex - 1])
+            return (arrayIndex, .value(items[arrayIndex - 1]))
         }
         if discardingLine { try discardLine() }
         while true {
@@ -410,9 +466,9 @@ final class RecordReader {
         }
     }
 
-    /// Parses the line `buffer[start..<end]`, then moves on to `next`
-    /// (also when it fails: reading can go on after a bad line).
-    private func record(upTo end: Int, resumingAt next: Int) throws -> (Int, JSONValue) {
+    /// The line `buffer[start..<end]`, then moves on to `next` (also when
+    /// it fails: reading can go on after a bad line).
+    private func record(upTo end: Int, resumingAt next: Int) throws -> (Int, Record) {
         defer {
             lineNumber += 1
             droppedBlanks = 0
@@ -420,12 +476,7 @@ final class RecordReader {
             scanned = next
         }
         guard end - start <= maximumRecordSize else { throw tooLong() }
-        let line = buffer[start..<end]
-        do {
-            return (lineNumber + 1, try JSONValue(parsingUTF8: line))
-        } catch {
-            throw invalid(error, in: line)
-        }
+        return (lineNumber + 1, .line(buffer[start..<end], Place(linesBefore: lineNumber, blanks: droppedBlanks)))
     }
 
     private func tooLong() -> CommandFailure {
@@ -434,14 +485,6 @@ final class RecordReader {
                 + "(--max-record-size)")
     }
 
-    /// The error at its line and column in the input, for `bytes` that
-    /// start at `start` (after the dropped blanks of the current line).
-    private func invalid(_ error: JSONError, in bytes: ArraySlice<UInt8>) -> CommandFailure {
-        let (line, column) = DiagnosticRenderer.lineAndColumn(of: error.offset, inUTF8: bytes)
-        return CommandFailure(
-            "invalid JSON at line \(lineNumber + line), column \(line == 1 ? droppedBlanks + column : column): "
-                + error.message)
-    }
 }
 
 /// Buffered standard output.

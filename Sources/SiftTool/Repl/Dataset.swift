@@ -62,7 +62,7 @@ struct Dataset {
         var records: [JSONValue] = []
         do {
             reader = try RecordReader(path: path)
-            while let (_, record) = try reader.next() { records.append(record) }
+            while let (_, record) = try reader.next() { records.append(try record.decoded()) }
         } catch let e as CommandFailure {
             throw CommandFailure("\(path): \(e.message)")
         }
