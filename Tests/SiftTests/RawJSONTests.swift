@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Sift
@@ -74,6 +75,22 @@ struct RawJSONTests {
         let total = Self.cases * 4
         #expect(scanned * 4 > total, "scanned \(scanned) of \(total) (SIFT_SEED=\(seed))")
         #expect(errors * 10 > total, "errors \(errors) of \(total) (SIFT_SEED=\(seed))")
+    }
+
+    /// One compiled filter, shared by threads that evaluate records at the
+    /// same time, answers as it does on one thread (it keeps no state).
+    @Test func threadsShareOneFilter() throws {
+        var generator = RecordGenerator(seed: Self.seed)
+        let records = (0..<400).map { _ in generator.record() }
+        let filter = try Filter("name == 'Ann' OR author.name BEGINSWITH 'A' OR age > 30").compiled()
+        let expected = records.map { Self.raw(filter, $0, maximumDepth: 512) }
+        let answers = Mutex([[String]](repeating: [], count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            let mine = records.map { Self.raw(filter, $0, maximumDepth: 512) }
+            answers.withLock { $0[thread] = mine }
+        }
+        #expect(answers.withLock { $0 }.allSatisfy { $0 == expected })
+        #expect(Set(expected).count > 2, "\(Set(expected))")
     }
 
     /// Predicates that read the record as a whole, or a key that may be

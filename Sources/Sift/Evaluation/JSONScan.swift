@@ -157,7 +157,7 @@ struct JSONScanner {
     mutating func object(_ keys: [JSONScan.Key], depth: Int) -> Value? {
         guard depth < maximumDepth else { return .none }
         position += 1
-        var members: [String: Value] = [:]
+        var members: [String: Value] = keys.isEmpty ? [:] : Dictionary(minimumCapacity: keys.count)
         skipSpace()
         if byte == UInt8(ascii: "}") {
             position += 1
