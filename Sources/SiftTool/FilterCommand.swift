@@ -124,7 +124,7 @@ struct FilterCommand: ParsableCommand {
         let reader = try ChunkReader(
             path: file, maximumRecordSize: maxRecordSize, chunkSize: chunkSize ?? ChunkReader.chunkSize(jobs: jobs))
         var progress = Progress(total: reader.totalBytes)
-        let (test, colors, stopAtFailure, limit) = (RecordTests.decoding(filter), Terminal.stderrIsTTY, onError == .stop, maxRecordSize)
+        let (test, colors, stopAtFailure, limit) = (RecordTests.reading(filter), Terminal.stderrIsTTY, onError == .stop, maxRecordSize)
         let work: @Sendable (Chunk) -> ChunkResult = {
             $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test)
         }

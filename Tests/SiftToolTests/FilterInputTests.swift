@@ -88,6 +88,33 @@ struct FilterInputTests {
         #expect(repeated.stdout == #"{"a":1,"b":0,"a":2}"# + "\n")
     }
 
+    /// A line is read from its bytes for the keys the predicate reads
+    /// only; the rest is still checked as decoding checks it, and an error
+    /// there names its line and column, with --count too.
+    @Test func errorsWhereThePredicateDoesNotReadNameTheirPlace() throws {
+        let input = #"""
+            {"a":1,"b":"x"}
+              {"a":2,"b":["\ud800"]}
+            {"a":3,"b":{"c":1e400}}
+            {"a":4,"b":{"caf\#u{E9}":1,"cafe\#u{301}":2}}
+            {"a":5,"b":"\#u{E9}"}
+
+            """#
+        let stop = try tool.sift(["filter", "a > 0", "--count"], input: input)
+        #expect(stop.status == 2)
+        #expect(stop.stderr == "error: invalid JSON at line 2, column 22: unpaired surrogate\n")
+        let skip = try tool.sift(["filter", "a > 0", "--count", "--on-error", "skip"], input: input)
+        #expect(skip.stdout == "2\n")
+        #expect(skip.stderr.hasPrefix("""
+            skipped: invalid JSON at line 2, column 22: unpaired surrogate
+            skipped: invalid JSON at line 3, column 17: number 1e400 is beyond the range of a double
+            skipped: invalid JSON at line 4, column 22: member name "cafe\\u{301}" is canonically equivalent
+            """))
+        #expect(skip.stderr.hasSuffix("skipped 3 records (--on-error skip)\n"))
+        let printed = try tool.sift(["filter", "a == 5", "--on-error", "skip"], input: input)
+        #expect(printed.stdout == "{\"a\":5,\"b\":\"\u{E9}\"}\n")
+    }
+
     @Test func anArrayIsFoundAfterAnyNumberOfBlanks() throws {
         let lead = Data(String(repeating: " \n\t\r\n", count: 40_000).utf8)  // 200 KB, 80,000 lines
         let array = try tool.sift(["filter", "a == 2"], bytes: lead + Data("  [{\"a\":1},\n{\"a\":2}]\n".utf8))

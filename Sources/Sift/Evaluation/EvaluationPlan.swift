@@ -12,9 +12,11 @@ enum AccessKind: Sendable {
     /// The rows of a ``ValueTable``, given by index: keys are read from the
     /// table's columns.
     case table(ValueTable)
-    // Raw JSON bytes plug in here, as one more case: a record's bytes, with
-    // its rule in `EvaluationPlan.strategy(_:_:_:)` (which key paths and tests it
-    // answers from the bytes) and its emitter beside ``DynamicComparison``.
+    // A record's raw JSON bytes are read as dictionaries: ``JSONScan`` reads
+    // only the key paths the predicate reads into a sparse dictionary, so
+    // that every comparison is planned and answered as for `.dictionary`.
+    // Comparisons answered on the bytes themselves would plug in here, as one
+    // more case, with their rule in `EvaluationPlan.strategy(_:_:_:)`.
 }
 
 /// A comparison of a key path with a constant, in the form every fast path

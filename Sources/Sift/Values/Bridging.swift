@@ -9,7 +9,8 @@ extension JSONValue: ValueConvertible {
         return converted
     }
 
-    private var converted: Value {
+    /// The value of JSON inside an object or array, where `null` is NSNull.
+    var converted: Value {
         switch self {
         case .null: return .nsNull
         case .bool(let b): return .bool(b)

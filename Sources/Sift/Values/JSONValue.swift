@@ -178,7 +178,10 @@ extension JSONValue {
     }
 }
 
-private struct JSONReader {
+/// The decoder behind ``JSONValue/init(parsingUTF8:maximumDepth:)``: the raw
+/// scan of a record (``JSONScan``) also reads the values a predicate reads
+/// with it, so that they are exactly the values decoding gives.
+struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     var position = 0

@@ -1,0 +1,246 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Sift
+
+/// Evaluating a filter on a record's raw JSON bytes
+/// (``CompiledFilter/evaluate(jsonUTF8:maximumDepth:)``) answers as decoding
+/// the record and evaluating its value does, errors included: on generated
+/// records of every kind of value, valid and not, and generated predicates.
+struct RawJSONTests {
+    static let seed = UInt64(ProcessInfo.processInfo.environment["SIFT_SEED"] ?? "") ?? 2205
+    static let cases = Int(ProcessInfo.processInfo.environment["SIFT_CASES"] ?? "") ?? 3000
+
+    /// The answer or the error, as text: the same text both ways means the
+    /// same answer, or an error of the same kind, message and place.
+    static func outcome(_ evaluate: () throws -> Bool) -> String {
+        do {
+            return try evaluate() ? "true" : "false"
+        } catch let error as JSONError {
+            return "JSON error: \(error)"
+        } catch let error as EvaluationError {
+            return "evaluation error \(error.code) \(error.range): \(error)"
+        } catch {
+            return "other error: \(error)"
+        }
+    }
+
+    /// Decoding the record, then evaluating its value: the reference.
+    static func decoded(_ filter: CompiledFilter, _ record: [UInt8], maximumDepth: Int) -> String {
+        outcome { try filter.evaluate(with: JSONValue(parsingUTF8: record, maximumDepth: maximumDepth).predicateValue) }
+    }
+
+    static func raw(_ filter: CompiledFilter, _ record: [UInt8], maximumDepth: Int) -> String {
+        outcome { try record.withUnsafeBytes { try filter.evaluate(jsonUTF8: $0, maximumDepth: maximumDepth) } }
+    }
+
+    @Test func generatedRecordsAnswerAsDecoding() throws {
+        let seed = Self.seed
+        var generator = RecordGenerator(seed: seed)
+        let paths: EvaluationPaths = .default
+        var scanned = 0, failures = 0, errors = 0
+        for n in 0..<Self.cases {
+            let (format, key) = generator.predicate()
+            var filter = try key.map { try Filter(format, $0) } ?? Filter(format)
+            // Some with a budget, whose work is counted on the values read.
+            if generator.below(8) == 0 { filter.evaluationBudget = 200 }
+            let compiled = filter.compiled(paths: paths)
+            for _ in 0..<4 {
+                let record = generator.record()
+                let maximumDepth = generator.below(4) == 0 ? 3 : 512
+                let expected = Self.decoded(compiled, record, maximumDepth: maximumDepth)
+                let answer = Self.raw(compiled, record, maximumDepth: maximumDepth)
+                if expected.hasPrefix("JSON") || expected.hasPrefix("evaluation") { errors += 1 }
+                let isScanned = record.withUnsafeBufferPointer {
+                    compiled.scan?.read($0, maximumDepth: maximumDepth) != nil
+                }
+                if isScanned { scanned += 1 }
+                if answer != expected {
+                    failures += 1
+                    if failures <= 10 {
+                        Issue.record(
+                            """
+                            case \(n) (SIFT_SEED=\(seed)): \(format) with maximum depth \(maximumDepth)
+                            record: \(RecordGenerator.shown(record))
+                            raw bytes: \(answer)
+                            decoded:   \(expected)
+                            """)
+                    }
+                }
+            }
+        }
+        // The scan itself answered for many records (not only the full
+        // decoding it falls back on), and errors of both kinds were met.
+        let total = Self.cases * 4
+        #expect(scanned * 4 > total, "scanned \(scanned) of \(total) (SIFT_SEED=\(seed))")
+        #expect(errors * 10 > total, "errors \(errors) of \(total) (SIFT_SEED=\(seed))")
+    }
+
+    /// One compiled filter, shared by threads that evaluate records at the
+    /// same time, answers as it does on one thread (it keeps no state).
+    @Test func threadsShareOneFilter() throws {
+        var generator = RecordGenerator(seed: Self.seed)
+        let records = (0..<400).map { _ in generator.record() }
+        let filter = try Filter("name == 'Ann' OR author.name BEGINSWITH 'A' OR age > 30").compiled()
+        let expected = records.map { Self.raw(filter, $0, maximumDepth: 512) }
+        let answers = Mutex([[String]](repeating: [], count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            let mine = records.map { Self.raw(filter, $0, maximumDepth: 512) }
+            answers.withLock { $0[thread] = mine }
+        }
+        #expect(answers.withLock { $0 }.allSatisfy { $0 == expected })
+        #expect(Set(expected).count > 2, "\(Set(expected))")
+    }
+
+    /// Predicates that read the record as a whole, or a key that may be
+    /// canonically equivalent to another, are never scanned; the others
+    /// read the keys of their paths only.
+    @Test func whatTheScanReads() throws {
+        #expect(JSONScan(try Filter("SELF == nil").predicate) == nil)
+        #expect(JSONScan(try Filter("age > 3 OR @count > 3").predicate) == nil)
+        #expect(JSONScan(try Filter("%K == 1", "caf\u{E9}").predicate) == nil)
+        let scan = try #require(JSONScan(try Filter("age > 30 AND author.name == 'Ann' OR author.age < 3 OR tags.@count > 1").predicate))
+        #expect(scan.keys.map(\.name) == ["age", "author", "tags"])
+        #expect(scan.keys.map(\.isWhole) == [true, false, true])
+        #expect(scan.keys[1].below.map(\.name) == ["name", "age"])
+        // A key read whole reads everything below it.
+        let whole = try #require(JSONScan(try Filter("author.name == 'Ann' OR author == nil").predicate))
+        #expect(whole.keys.map(\.isWhole) == [true] && whole.keys[0].below.isEmpty)
+    }
+}
+
+/// Records as JSON text, built by hand so that they can be anything a file
+/// holds: escapes, surrogate pairs (valid and lone), non-ASCII keys and
+/// values in NFC and NFD, keys repeated or canonically equivalent, nesting,
+/// integers beyond 64 bits and numbers beyond a double's range, nulls,
+/// empty arrays and objects, bytes that are not UTF-8, and invalid JSON of
+/// many kinds (a valid record cut, or with a byte added or removed).
+struct RecordGenerator {
+    var rng: SplitMix
+
+    init(seed: UInt64) { rng = SplitMix(seed: seed) }
+
+    mutating func below(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+
+    /// Keys the predicates read, and others: escaped (`n\u0061me` is
+    /// `name`), canonically equivalent (`café` NFC and NFD, the Kelvin sign
+    /// and `K`), and plain ones read by no predicate.
+    static let keys = [
+        #""age""#, #""name""#, #""score""#, #""tags""#, #""author""#, #""a""#, #""b""#, #""other""#,
+        #""n\u0061me""#, "\"caf\u{E9}\"", "\"cafe\u{301}\"", "\"\u{212A}\"", #""K""#, #""x y""#, #""""#,
+    ]
+
+    static let strings = [
+        #""Ann""#, #""ann""#, #""Joanna""#, #""x""#, #""""#, #""a\"b""#, #""line\nbreak""#, #""\/\\""#,
+        #""\u0041nn""#, #""caf\u00e9""#, "\"caf\u{E9}\"", "\"cafe\u{301}\"", #""\ud83d\ude00""#,
+        "\"\u{1F600}\"", "\"\u{130}stanbul\"", "\"Stra\u{DF}e\"",
+    ]
+
+    /// Strings decoding refuses.
+    static let badStrings: [[UInt8]] = [
+        Array(#""\ud83d""#.utf8), Array(#""\ude00""#.utf8), Array(#""\ud83d\u0041""#.utf8), Array(#""\x""#.utf8),
+        Array(#""\u12g4""#.utf8), [0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xC0, 0xAF, 0x22],
+        [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0x41, 0x01, 0x22],
+        [0x22, 0xE2, 0x82, 0x22],
+    ]
+
+    static let numbers = [
+        "0", "-0", "30", "31", "-7", "29.5", "30.0", "0.5", "1e2", "1E+2", "2.5e-3", "-1.5E-1",
+        "9223372036854775807", "9223372036854775808", "-9223372036854775809",
+        "123456789012345678901234567890", "0.1000000000000000055511151231257827", "1e400", "-1e400",
+        "1e-400", String(repeating: "9", count: 320), "1" + String(repeating: "0", count: 301) + ".5",
+    ]
+
+    static let badNumbers = ["01", "1.", ".5", "-", "1e", "+1", "1e+", "0x10", "--1", "1.e3"]
+
+    mutating func value(depth: Int) -> [UInt8] {
+        switch below(depth > 3 ? 6 : 10) {
+        case 0: return Array(pick(["null", "true", "false"]).utf8)
+        case 1, 2: return Array(pick(Self.numbers).utf8)
+        case 3, 4: return Array(pick(Self.strings).utf8)
+        case 5: return below(3) == 0 ? Array(pick(Self.badNumbers).utf8) : Array(pick(Self.strings).utf8)
+        case 6: return below(4) == 0 ? pick(Self.badStrings) : Array(pick(Self.strings).utf8)
+        case 7:
+            let count = below(4)
+            var out: [UInt8] = Array("[".utf8)
+            for i in 0..<count {
+                if i > 0 { out += Array(pick([",", ", ", " ,\n"]).utf8) }
+                out += value(depth: depth + 1)
+            }
+            return out + Array("]".utf8)
+        default: return object(depth: depth + 1)
+        }
+    }
+
+    mutating func object(depth: Int) -> [UInt8] {
+        let count = below(depth == 0 ? 7 : 4)
+        var out: [UInt8] = Array(pick(["{", "{ ", "\t{\n"]).utf8)
+        for i in 0..<count {
+            if i > 0 { out += Array(pick([",", ", "]).utf8) }
+            // Mostly the keys predicates read, sometimes repeated.
+            out += Array((below(3) == 0 ? pick(Self.keys) : pick(Array(Self.keys.prefix(6)))).utf8)
+            out += Array(pick([":", " : "]).utf8)
+            out += value(depth: depth)
+        }
+        return out + Array(pick(["}", " }", "}\n"]).utf8)
+    }
+
+    /// A record: mostly an object, valid or made invalid.
+    mutating func record() -> [UInt8] {
+        var out = below(12) == 0 ? value(depth: 0) : object(depth: 0)
+        switch below(8) {
+        case 0 where !out.isEmpty: out.removeSubrange(below(out.count)...)
+        case 1 where !out.isEmpty: out.remove(at: below(out.count))
+        case 2: out.insert(pick(Array("{}[]:,\"\\x0 -e".utf8) + [0xFF, 0x00, 0x80]), at: below(out.count + 1))
+        case 3: out += Array(pick([" {}", "x", ",", "\n\n", " "]).utf8)
+        default: break
+        }
+        return out
+    }
+
+    static let paths = [
+        "age", "score", "name", "tags", "author", "author.name", "author.age", "a.b", "a.b.name", "other",
+        "K", "tags.name", "author.tags",
+    ]
+
+    /// A predicate over the paths records have: comparisons of every kind
+    /// of constant, searches, ANY, IN, collection operators and SUBQUERY,
+    /// some in AND, OR and NOT.
+    /// (`%K` is given the key, when there is one.)
+    mutating func predicate() -> (format: String, key: String?) {
+        func comparison(_ g: inout RecordGenerator) -> String {
+            let p = g.pick(RecordGenerator.paths)
+            switch g.below(14) {
+            case 0: return "\(p) > \(g.pick(["30", "29.5", "-1", "9223372036854775807", "1e300"]))"
+            case 1: return "\(p) == \(g.pick(["30", "0", "'Ann'", "nil", "YES", "30.0", "'café'"]))"
+            case 2: return "\(p) != \(g.pick(["'Ann'", "nil", "31"]))"
+            case 3: return "\(p) CONTAINS\(g.pick(["", "[c]", "[cd]"])) \(g.pick(["'ann'", "'É'", "'e'", "''"]))"
+            case 4: return "\(p) BEGINSWITH\(g.pick(["", "[c]", "[n]"])) \(g.pick(["'A'", "'cafe'", "'\u{130}'"]))"
+            case 5: return "ANY \(p) == \(g.pick(["'x'", "'Ann'", "30"]))"
+            case 6: return "ALL \(p) != 'x'"
+            case 7: return "'x' IN \(p)"
+            case 8: return "\(p).@count > \(g.below(3))"
+            case 9: return "SUBQUERY(\(p), $e, $e == 'x' OR age > 30).@count > 0"
+            case 10: return "\(p) BETWEEN {0, 40}"
+            case 11: return "\(p) IN {30, 'Ann', 31}"
+            case 12: return "\(p) MATCHES 'A.*'"
+            default: return "\(p) < \(g.pick(["0.5", "100", "'Z'"]))"
+            }
+        }
+        switch below(7) {
+        case 0: return (comparison(&self) + " AND " + comparison(&self), nil)
+        case 1: return (comparison(&self) + " OR " + comparison(&self) + " AND " + comparison(&self), nil)
+        case 2: return ("NOT " + comparison(&self), nil)
+        case 3: return (pick(["SELF.age > 30", "@count > 2", "SELF == nil", "K == 1"]), nil)
+        case 4: return ("%K == 1 OR " + comparison(&self), pick(["\u{212A}", "caf\u{E9}", "cafe\u{301}", "x y", "name"]))
+        default: return (comparison(&self), nil)
+        }
+    }
+
+    /// A record for a message: printable ASCII as it is, other bytes in hex.
+    static func shown(_ record: [UInt8]) -> String {
+        record.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "<\(String($0, radix: 16))>" }.joined()
+    }
+}
