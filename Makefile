@@ -10,7 +10,7 @@ LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl Tests/Fixtures/cases/observed.jsonl
 
-.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress \
+.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress neighbours \
 	bench bench-quick bench-deps fuzz fuzz-build fuzz-smoke docs
 
 all: build
@@ -96,7 +96,7 @@ bench-deps:
 # 1,000,000-record JSON file against DuckDB, orjson, jq and gojq; then lowered
 # fetches against hand-written SQL on 10,000,000 books in a throwaway
 # PostgreSQL server.
-bench: system-deps bench-deps
+bench: system-deps bench-deps neighbours
 	$(PYTHON) Benchmarks/peers/compare.py --scaling --markdown Benchmarks/.build/peers/last-run.md
 	$(PYTHON) Benchmarks/peers/files.py --markdown Benchmarks/.build/files/last-run.md
 	$(PYTHON) Benchmarks/peers/postgres.py --markdown Benchmarks/.build/postgres/last-run.md
@@ -106,6 +106,15 @@ bench: system-deps bench-deps
 bench-quick: system-deps bench-deps
 	$(PYTHON) Benchmarks/peers/compare.py --quick --scaling
 	$(PYTHON) Benchmarks/peers/files.py --quick
+
+# A file importing SQLKit and FluentKit with Sift, using the names of each
+# unqualified (NeighbourCheck/, a package of its own: building SQLKit and
+# FluentKit takes minutes, spent here and by make bench rather than by
+# every make test). GRDB, PostgresNIO and Foundation are checked the same
+# way by the tests, SwiftData against its documented names.
+neighbours: system-deps
+	$(SWIFT) build --package-path NeighbourCheck
+	NeighbourCheck/.build/debug/NeighbourCheck > /dev/null
 
 # The libFuzzer targets in Fuzz/ (a package of its own, which the main
 # package's build never builds), with AddressSanitizer. SwiftPM's --sanitize

@@ -7,7 +7,7 @@
 Each figure is the median over the files of the benchmark's p50 (with the
 min-max of the per-file p50s when there are several files):
 
-* lowering: µs and mallocs per `FetchRequest.sql(in:dialect:)`, both dialects;
+* lowering: µs and mallocs per `FetchSpecification.sql(in:dialect:)`, both dialects;
 * queries: the lowered COUNT(*) (prepared at each run, and prepared once)
   and full select next to every hand-written
   form, and lowered / hand-written for each (the best hand-written form is

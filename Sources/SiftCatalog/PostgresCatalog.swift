@@ -38,14 +38,14 @@ package enum PostgresCatalog {
     /// The schema of the rows of ``columns`` and ``foreignKeys``, by the
     /// rules of ``TableInference``. PostgreSQL has no rowid: a table without
     /// a single-column primary key is not an entity (unless it is a join
-    /// table). Rows of another shape are a ``SchemaError``.
-    package static func schema(columns: [[SQLValue]], foreignKeys: [[SQLValue]]) throws(SchemaError) -> Schema {
+    /// table). Rows of another shape are a ``StoreSchemaError``.
+    package static func schema(columns: [[SQLValue]], foreignKeys: [[SQLValue]]) throws(StoreSchemaError) -> StoreSchema {
         var tables: [TableDescription] = []
         var index: [String: Int] = [:]
         for row in columns {
             guard row.count == 5, case .text(let table) = row[0], case .text(let name) = row[1],
                 case .text(let type) = row[2], case .boolean(let notNull) = row[3], case .integer(let position) = row[4]
-            else { throw SchemaError("the catalog's column rows are not (table, column, type, not null, key position)") }
+            else { throw StoreSchemaError("the catalog's column rows are not (table, column, type, not null, key position)") }
             let i: Int
             if let known = index[table] {
                 i = known
@@ -60,7 +60,7 @@ package enum PostgresCatalog {
         for row in foreignKeys {
             guard row.count == 4, case .text(let table) = row[0], case .text(let column) = row[1],
                 case .text(let parent) = row[2], case .text(let parentColumn) = row[3]
-            else { throw SchemaError("the catalog's foreign-key rows are not (table, column, parent, parent column)") }
+            else { throw StoreSchemaError("the catalog's foreign-key rows are not (table, column, parent, parent column)") }
             guard let i = index[table] else { continue }
             tables[i].foreignKeys.append(.init(column: column, table: parent, parentColumn: parentColumn))
         }

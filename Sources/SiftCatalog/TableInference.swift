@@ -73,7 +73,7 @@ package struct NameSet {
 /// relationships, whatever database they come from: each table with a key
 /// is an entity, a single-column foreign key to another table's key is a
 /// to-one with its inverse to-many, and a table of two such keys and
-/// nothing else is a many-to-many. `Schema.read(from:)` of SiftSQLite and
+/// nothing else is a many-to-many. `StoreSchema.read(from:)` of SiftSQLite and
 /// SiftPostgres document them in full.
 package enum TableInference {
     /// The schema of `descriptions`, each column typed by `type`. A table
@@ -81,7 +81,7 @@ package enum TableInference {
     /// rowid (SQLite's), which is then its key.
     package static func schema(
         _ descriptions: [TableDescription], type: (TableDescription.Column, TableDescription) -> AttributeType
-    ) -> Schema {
+    ) -> StoreSchema {
         // Each table's key: its primary-key column, else its rowid.
         var keys: [String: String] = [:]
         var declared: Set<String> = []
@@ -169,7 +169,7 @@ package enum TableInference {
                 entities[source].relationships.append(relationship)
             }
         }
-        return Schema(entities)
+        return StoreSchema(entities)
     }
 
     /// `author_id` → `author`, `authorId` and `authorID` → `author`; other

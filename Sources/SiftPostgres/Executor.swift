@@ -40,7 +40,7 @@ extension SiftPostgresQueryRunner {
     /// Runs `statement` (with `$1`, `$2`, … bound to its values) and
     /// returns its rows as `SQLValue`s, each by its column's
     /// PostgreSQL type.
-    public func rows(_ statement: SQLStatement) async throws(SiftPostgresError) -> [[SQLValue]] {
+    public func rows(_ statement: BoundStatement) async throws(SiftPostgresError) -> [[SQLValue]] {
         let sequence = try await start(statement)
         var rows: [[SQLValue]] = []
         do {
@@ -52,7 +52,7 @@ extension SiftPostgresQueryRunner {
     }
 
     /// Sends `statement` with its values bound by their types.
-    func start(_ statement: SQLStatement) async throws(SiftPostgresError) -> PostgresRowSequence {
+    func start(_ statement: BoundStatement) async throws(SiftPostgresError) -> PostgresRowSequence {
         var binds = PostgresBindings(capacity: statement.bindings.count)
         for value in statement.bindings { try value.bind(to: &binds, sql: statement.sql) }
         do {
@@ -65,17 +65,17 @@ extension SiftPostgresQueryRunner {
 
 // MARK: - Fetching
 
-extension Sift.FetchRequest {
+extension FetchSpecification {
     /// Runs the request on PostgreSQL and returns each row as a dictionary
     /// from attribute name (or fetched key path) to value, read back by the
     /// attribute's type (see ``SiftPostgresRows``).
     ///
     /// ```swift
-    /// let schema = try await Schema.read(from: client)
-    /// let request = FetchRequest(entity: "books", filter: try Filter("author.name BEGINSWITH 'A'"), limit: 10)
+    /// let schema = try await StoreSchema.read(from: client)
+    /// let request = FetchSpecification(entity: "books", filter: try Filter("author.name BEGINSWITH 'A'"), limit: 10)
     /// for row in try await request.fetchValues(client, schema: schema) { print(row) }
     /// ```
-    public func fetchValues(_ runner: some SiftPostgresQueryRunner, schema: Schema) async throws(SiftPostgresError)
+    public func fetchValues(_ runner: some SiftPostgresQueryRunner, schema: StoreSchema) async throws(SiftPostgresError)
         -> [Value]
     {
         var values: [Value] = []
@@ -86,7 +86,7 @@ extension Sift.FetchRequest {
     /// Runs the request and streams its rows as they arrive, each a
     /// dictionary as ``fetchValues(_:schema:)`` returns it; the server
     /// sends more as the loop asks for them.
-    public func stream(_ runner: some SiftPostgresQueryRunner, schema: Schema) async throws(SiftPostgresError)
+    public func stream(_ runner: some SiftPostgresQueryRunner, schema: StoreSchema) async throws(SiftPostgresError)
         -> SiftPostgresRows
     {
         let query = try Self.lowering { () throws(SQLLoweringError) in try sql(in: schema, dialect: .postgreSQL) }
@@ -96,7 +96,7 @@ extension Sift.FetchRequest {
     /// Runs the request and decodes each row as `type`, whose coding keys
     /// are the attribute names (and the primary key's column); dates,
     /// UUIDs, data and decimals decode from the values of their attributes.
-    public func fetch<Row: Decodable>(_ type: Row.Type, _ runner: some SiftPostgresQueryRunner, schema: Schema)
+    public func fetch<Row: Decodable>(_ type: Row.Type, _ runner: some SiftPostgresQueryRunner, schema: StoreSchema)
         async throws(SiftPostgresError) -> [Row]
     {
         var rows: [Row] = []
@@ -111,7 +111,7 @@ extension Sift.FetchRequest {
     }
 
     /// How many rows the request fetches (its offset and limit apply).
-    public func fetchCount(_ runner: some SiftPostgresQueryRunner, schema: Schema) async throws(SiftPostgresError)
+    public func fetchCount(_ runner: some SiftPostgresQueryRunner, schema: StoreSchema) async throws(SiftPostgresError)
         -> Int
     {
         let statement = try Self.lowering { () throws(SQLLoweringError) in
@@ -125,7 +125,7 @@ extension Sift.FetchRequest {
     }
 }
 
-extension Sift.FetchRequest {
+extension FetchSpecification {
     /// What `lower` returns, its error said as a ``SiftPostgresError``.
     private static func lowering<T>(_ lower: () throws(SQLLoweringError) -> T) throws(SiftPostgresError) -> T {
         do {

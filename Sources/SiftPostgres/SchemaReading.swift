@@ -2,10 +2,10 @@ import PostgresNIO
 import SiftCatalog
 import SiftSQL
 
-extension Schema {
+extension StoreSchema {
     /// The schema of the tables of a PostgreSQL schema (the connection's
     /// current one, usually `public`, when `schemaName` is nil), read from
-    /// the catalog with the rules SiftSQLite's `Schema.read(from:)` uses
+    /// the catalog with the rules SiftSQLite's `StoreSchema.read(from:)` uses
     /// for a plain SQLite database:
     ///
     /// - every ordinary or partitioned table with a single-column primary
@@ -23,22 +23,22 @@ extension Schema {
     ///   both sides, each named after the other table.
     ///
     /// ```swift
-    /// let schema = try await Schema.read(from: client)
+    /// let schema = try await StoreSchema.read(from: client)
     /// print(String(decoding: try schema.jsonData(), as: UTF8.self))
     /// ```
     public static func read(from runner: some SiftPostgresQueryRunner, schemaName: String? = nil)
-        async throws(SiftPostgresError) -> Schema
+        async throws(SiftPostgresError) -> StoreSchema
     {
         let name: String
         if let schemaName {
             name = schemaName
         } else {
-            guard case .text(let current)? = try await runner.rows(SQLStatement(sql: "SELECT current_schema()::text", bindings: [])).first?.first
+            guard case .text(let current)? = try await runner.rows(BoundStatement(sql: "SELECT current_schema()::text", bindings: [])).first?.first
             else { throw SiftPostgresError(.server, "the connection has no current schema (search_path is empty)") }
             name = current
         }
-        let columns = try await runner.rows(SQLStatement(sql: PostgresCatalog.columns, bindings: [.text(name)]))
-        let foreignKeys = try await runner.rows(SQLStatement(sql: PostgresCatalog.foreignKeys, bindings: [.text(name)]))
+        let columns = try await runner.rows(BoundStatement(sql: PostgresCatalog.columns, bindings: [.text(name)]))
+        let foreignKeys = try await runner.rows(BoundStatement(sql: PostgresCatalog.foreignKeys, bindings: [.text(name)]))
         do {
             return try PostgresCatalog.schema(columns: columns, foreignKeys: foreignKeys)
         } catch {

@@ -5,7 +5,7 @@ import Sift
 /// rows back.
 public struct SQLQuery: Sendable, Hashable {
     /// The SQL text and its bound values.
-    public var statement: SQLStatement
+    public var statement: BoundStatement
     /// The selected columns, in order: the key each row's value is reported
     /// under and its storage type.
     public var columns: [ResultColumn]
@@ -24,25 +24,25 @@ public struct SQLQuery: Sendable, Hashable {
     }
 }
 
-extension FetchRequest {
+extension FetchSpecification {
     /// The SQL that fetches this request's rows: the primary key and every
     /// attribute of the entity (or the fetched properties), filtered,
     /// sorted (primary key last, for a stable order), and sliced.
     ///
     /// ```swift
-    /// let request = FetchRequest(entity: "Book", filter: try Filter("year > %d", 1980), sort: [.ascending("title")], limit: 20)
+    /// let request = FetchSpecification(entity: "Book", filter: try Filter("year > %d", 1980), sort: [.ascending("title")], limit: 20)
     /// let query = try request.sql(in: schema, dialect: .sqlite)
     /// query.statement.sql   // SELECT t0."id", t0."title", … FROM "books" t0 WHERE t0."year" > ?1 ORDER BY … LIMIT ?2
     /// ```
-    public func sql(in schema: Schema, dialect: SQLDialect, options: SQLLoweringOptions = .default)
+    public func sql(in schema: StoreSchema, dialect: Dialect, options: SQLLoweringOptions = .default)
         throws(SQLLoweringError) -> SQLQuery
     {
         try FetchLowering(request: self, schema: schema, dialect: dialect, options: options).select(counting: false)
     }
 
     /// The SQL that counts this request's rows (offset and limit apply).
-    public func countSQL(in schema: Schema, dialect: SQLDialect, options: SQLLoweringOptions = .default)
-        throws(SQLLoweringError) -> SQLStatement
+    public func countSQL(in schema: StoreSchema, dialect: Dialect, options: SQLLoweringOptions = .default)
+        throws(SQLLoweringError) -> BoundStatement
     {
         try FetchLowering(request: self, schema: schema, dialect: dialect, options: options).select(counting: true)
             .statement
@@ -53,9 +53,9 @@ extension Filter {
     /// This predicate as a SQL condition on the rows of `entity` (aliased
     /// `t0`), with the `LEFT JOIN`s its to-one key paths need.
     public func sqlCondition(
-        in schema: Schema, entity: String, dialect: SQLDialect, options: SQLLoweringOptions = .default
+        in schema: StoreSchema, entity: String, dialect: Dialect, options: SQLLoweringOptions = .default
     ) throws(SQLLoweringError) -> (joins: String, condition: String, bindings: [SQLValue]) {
-        let request = FetchRequest(entity: entity, filter: self)
+        let request = FetchSpecification(entity: entity, filter: self)
         let lowering = try FetchLowering(request: request, schema: schema, dialect: dialect, options: options)
         let fragment = try lowering.lowering.predicate(predicate, lowering.root, negated: false)
         // One context for both, so that their placeholders are numbered
@@ -70,13 +70,13 @@ extension Filter {
 }
 
 struct FetchLowering {
-    let request: FetchRequest
+    let request: FetchSpecification
     let entity: Entity
     let ctx: LoweringContext
     let root: Scope
     var lowering: Lowering { Lowering(ctx: ctx) }
 
-    init(request: FetchRequest, schema: Schema, dialect: SQLDialect, options: SQLLoweringOptions)
+    init(request: FetchSpecification, schema: StoreSchema, dialect: Dialect, options: SQLLoweringOptions)
         throws(SQLLoweringError)
     {
         let source = request.filter.map { $0.source ?? $0.format } ?? ""

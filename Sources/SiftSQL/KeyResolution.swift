@@ -10,11 +10,11 @@ enum KeyStep {
 /// How a key path names the attributes and relationships of a schema's
 /// entities: exact names first, then ignoring case (Core Data's columns
 /// have lost their camel case). The SQL lowering and the evaluation in
-/// memory of rows read from the database (``Schema/resolve(_:entity:)``)
+/// memory of rows read from the database (``StoreSchema/resolve(_:entity:)``)
 /// both read key paths through it, so they find the same keys and refuse
 /// the same ones with the same message.
 struct KeyResolver {
-    let schema: Schema
+    let schema: StoreSchema
     /// The text the errors' ranges point into.
     let source: String
 
@@ -311,7 +311,7 @@ struct MemoryKeys {
     }
 }
 
-extension Schema {
+extension StoreSchema {
     /// `filter` with each key path spelled as this schema names the key it
     /// finds, for evaluating in memory objects of `entity` read from the
     /// database (keyed by the schema's names): `FIRSTNAME == 'Ann'` becomes

@@ -8,7 +8,7 @@ import Sift
 struct Lowering {
     let ctx: LoweringContext
 
-    var hooks: any SQLDialectHooks { ctx.hooks }
+    var hooks: any DialectHooks { ctx.hooks }
 
     func error(
         _ code: SQLLoweringError.Code, _ message: String, entity: Entity, key: String? = nil, range: SourceRange?

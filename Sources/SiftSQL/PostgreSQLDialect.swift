@@ -6,7 +6,7 @@ import Sift
 /// in code point order (`COLLATE "C"`), lists bound as one array
 /// (`= ANY($1)`), and MATCHES translated to POSIX regular expressions where
 /// their meaning is the same.
-struct PostgreSQLDialect: SQLDialectHooks {
+struct PostgreSQLDialect: DialectHooks {
     var name: String { "postgres" }
 
     /// Code point order, as `compare:` without options orders strings.

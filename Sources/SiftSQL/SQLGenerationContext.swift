@@ -3,7 +3,7 @@
 /// appears, and appears again under the same number (bound again at each
 /// place where the dialect's placeholders are positional).
 struct SQLGenerationContext {
-    let dialect: any SQLDialectHooks
+    let dialect: any DialectHooks
     /// The text so far, as UTF-8: appending bytes costs less than
     /// appending to a `String` piece by piece.
     private var text: [UInt8] = []
@@ -12,7 +12,7 @@ struct SQLGenerationContext {
     /// the lowering's count of values bound, so small and dense).
     private var numbers: [Int] = []
 
-    init(dialect: SQLDialect) {
+    init(dialect: Dialect) {
         self.dialect = dialect.hooks
         // Most statements are a few hundred bytes: growing from empty
         // would copy the text several times.
@@ -20,16 +20,16 @@ struct SQLGenerationContext {
     }
 
     /// The statement `fragment` renders to, with its bound values.
-    static func statement(_ fragment: SQLFragment, dialect: SQLDialect) -> SQLStatement {
+    static func statement(_ fragment: SQLFragment, dialect: Dialect) -> BoundStatement {
         var context = SQLGenerationContext(dialect: dialect)
         context.append(fragment)
-        return SQLStatement(sql: context.sql, bindings: context.bindings)
+        return BoundStatement(sql: context.sql, bindings: context.bindings)
     }
 
-    static func statement(_ select: SQLSelect, dialect: SQLDialect) -> SQLStatement {
+    static func statement(_ select: SQLSelect, dialect: Dialect) -> BoundStatement {
         var context = SQLGenerationContext(dialect: dialect)
         context.append(select)
-        return SQLStatement(sql: context.sql, bindings: context.bindings)
+        return BoundStatement(sql: context.sql, bindings: context.bindings)
     }
 
     /// The statement's text so far.

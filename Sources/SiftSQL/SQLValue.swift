@@ -25,7 +25,7 @@ public enum SQLValue: Sendable, Hashable {
 ///
 /// SQLite statements use `?1`, `?2`, … and PostgreSQL statements `$1`,
 /// `$2`, …: the numbers index ``bindings``.
-public struct SQLStatement: Sendable, Hashable, CustomStringConvertible {
+public struct BoundStatement: Sendable, Hashable, CustomStringConvertible {
     /// The SQL text, with numbered placeholders.
     public var sql: String
     /// The values of the placeholders, in order: `bindings[0]` is `?1` or `$1`.

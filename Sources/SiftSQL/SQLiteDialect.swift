@@ -39,7 +39,7 @@ public enum SQLiteFunctions {
 /// SQLite: numbered `?N` placeholders, booleans as 0 and 1, `IS` for
 /// null-safe equality, and the string operations as calls of the
 /// functions in ``SQLiteFunctions``, which never answer NULL.
-struct SQLiteDialect: SQLDialectHooks {
+struct SQLiteDialect: DialectHooks {
     var name: String { "sqlite" }
 
     func placeholder(_ n: Int) -> String { "?\(n)" }

@@ -1,10 +1,10 @@
-extension Schema {
+extension StoreSchema {
     /// `CREATE TABLE` statements for the schema: each entity's table (primary
     /// key, attributes, to-one key columns and the key columns of to-many
     /// relationships pointing at it) and each join table, with an index on
     /// every key column. For new databases and tests; an existing database
     /// keeps its own tables.
-    public func createStatements(dialect: SQLDialect) -> [String] {
+    public func createStatements(dialect: Dialect) -> [String] {
         let q = dialect.quote
         let hooks = dialect.hooks
         var tables: [(name: String, columns: [(String, String)])] = []

@@ -3,8 +3,8 @@ import Sift
 /// The state of one lowering: the schema, the dialect, the bound values and
 /// the table aliases handed out so far.
 final class LoweringContext {
-    let schema: Schema
-    let dialect: SQLDialect
+    let schema: StoreSchema
+    let dialect: Dialect
     let source: String
     let options: SQLLoweringOptions
     /// The values bound so far, in the order they were made: for the
@@ -12,7 +12,7 @@ final class LoweringContext {
     private(set) var bindings: [SQLValue] = []
     private var aliasCount = 0
 
-    init(schema: Schema, dialect: SQLDialect, source: String, options: SQLLoweringOptions) {
+    init(schema: StoreSchema, dialect: Dialect, source: String, options: SQLLoweringOptions) {
         self.schema = schema
         self.dialect = dialect
         self.source = source
@@ -36,7 +36,7 @@ final class LoweringContext {
     }
 
     /// The dialect's hooks.
-    var hooks: any SQLDialectHooks { dialect.hooks }
+    var hooks: any DialectHooks { dialect.hooks }
 
     func entity(_ name: String) -> Entity? { schema.entity(named: name) }
 }

@@ -3,7 +3,7 @@ import GRDB
 import SiftSQL
 
 /// A Core Data store's tables described by its model (see
-/// ``Schema/read(from:model:)``).
+/// ``StoreSchema/read(from:model:)``).
 struct CoreDataModelMapping {
     let db: Database
     let tables: [(name: String, sql: String)]
@@ -12,7 +12,7 @@ struct CoreDataModelMapping {
     typealias ModelEntity = CoreDataModel.Entity
     typealias Property = CoreDataModel.Property
 
-    func read() throws -> Schema {
+    func read() throws -> StoreSchema {
         let primaryKeyTable = tables.first { $0.name.uppercased() == "Z_PRIMARYKEY" }?.name ?? "Z_PRIMARYKEY"
         var numbers: [String: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM \(SchemaReading.quote(primaryKeyTable))") {
@@ -21,7 +21,7 @@ struct CoreDataModelMapping {
         }
         let byName = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for e in model.entities where numbers[e.name] == nil {
-            throw SchemaError("the model's entity \(e.name) is not in the store's Z_PRIMARYKEY: the model does not describe this store")
+            throw StoreSchemaError("the model's entity \(e.name) is not in the store's Z_PRIMARYKEY: the model does not describe this store")
         }
         // Each entity's ancestors, root first.
         var chains: [String: [ModelEntity]] = [:]
@@ -29,8 +29,8 @@ struct CoreDataModelMapping {
             var chain = [e]
             var seen: Set<String> = [e.name]
             while let p = chain[0].parent {
-                guard let parent = byName[p] else { throw SchemaError("the model's entity \(chain[0].name) has an unknown parent entity \(p)") }
-                guard seen.insert(p).inserted else { throw SchemaError("the model's entity \(e.name) inherits from itself (through \(p))") }
+                guard let parent = byName[p] else { throw StoreSchemaError("the model's entity \(chain[0].name) has an unknown parent entity \(p)") }
+                guard seen.insert(p).inserted else { throw StoreSchemaError("the model's entity \(e.name) inherits from itself (through \(p))") }
                 chain.insert(parent, at: 0)
             }
             chains[e.name] = chain
@@ -40,7 +40,7 @@ struct CoreDataModelMapping {
         var columns: [String: [String: String]] = [:]
         for (name, chain) in chains {
             guard let table = tableNames["Z" + chain[0].name.uppercased()] else {
-                throw SchemaError("the model's entity \(name) has no table Z\(chain[0].name.uppercased()) in the store")
+                throw StoreSchemaError("the model's entity \(name) has no table Z\(chain[0].name.uppercased()) in the store")
             }
             tableOf[name] = table
             if columns[table] == nil {
@@ -68,7 +68,7 @@ struct CoreDataModelMapping {
                 }
                 claimed[table, default: []].insert(candidate)
                 guard let actual = columns[table]?[candidate] else {
-                    throw SchemaError(
+                    throw StoreSchemaError(
                         "the model's \(e.name).\(p.name) would be column \(candidate) of \(table), which the store does not have: the model does not describe this store")
                 }
                 columnOf[e.name, default: [:]][p.name] = actual
@@ -101,7 +101,7 @@ struct CoreDataModelMapping {
                         attributes.append(Attribute(p.name, Self.attributeType(code), column: column, optional: p.isOptional))
                     case .relationship(let destination, let toMany, let inverse, let isOrdered):
                         guard byName[destination] != nil else {
-                            throw SchemaError("the model's relationship \(declaring.name).\(p.name) points at an unknown entity \(destination)")
+                            throw StoreSchemaError("the model's relationship \(declaring.name).\(p.name) points at an unknown entity \(destination)")
                         }
                         if !toMany, let column {
                             relationships.append(Relationship(p.name, destination, .toOne(column: column), inverse: inverse))
@@ -126,7 +126,7 @@ struct CoreDataModelMapping {
                 discriminator: (sharing[table] ?? 0) > 1 ? Discriminator(column: "Z_ENT", values: family) : nil,
                 parent: e.parent, isAbstract: e.isAbstract, unsupportedKeys: unsupported))
         }
-        return Schema(entities)
+        return StoreSchema(entities)
     }
 
     /// Whether the property has a column of its entity's table: stored

@@ -14,12 +14,12 @@ import SiftSQL
 ///
 /// ```swift
 /// let model = try CoreDataModel(contentsOf: URL(fileURLWithPath: "Model.momd"))
-/// let schema = try db.read { try Schema.read(from: $0, model: model) }
+/// let schema = try db.read { try StoreSchema.read(from: $0, model: model) }
 /// ```
 ///
 /// Every read is bounded: at most ``maximumSize`` bytes of model (after
 /// inflating), every reference checked; a damaged file gives a
-/// `SchemaError` naming the file and what is wrong with it.
+/// `StoreSchemaError` naming the file and what is wrong with it.
 public struct CoreDataModel: Sendable, Hashable {
     /// The largest model read, in bytes, after inflating a model cache
     /// (64 MiB; real models are kilobytes).
@@ -107,10 +107,10 @@ public struct CoreDataModel: Sendable, Hashable {
     /// file (told apart by their first bytes, so copies under other names,
     /// `X.xcdatamodel.contents`, read too).
     /// `maximumSize` bounds each file read (``maximumSize`` by default).
-    public init(contentsOf url: URL, maximumSize: Int = CoreDataModel.maximumSize) throws(SchemaError) {
+    public init(contentsOf url: URL, maximumSize: Int = CoreDataModel.maximumSize) throws(StoreSchemaError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw SchemaError("no such model file: \(url.path)")
+            throw StoreSchemaError("no such model file: \(url.path)")
         }
         if isDirectory.boolValue {
             self = try Self.readFolder(url, depth: 0, maximumSize: maximumSize)
@@ -123,33 +123,33 @@ public struct CoreDataModel: Sendable, Hashable {
     /// The model a store caches in `Z_MODELCACHE.Z_CONTENT`: a raw DEFLATE
     /// stream of the compiled model. `source` names it in errors.
     /// `maximumSize` bounds the inflated model (``maximumSize`` by default).
-    public init(modelCache: Data, source: String, maximumSize: Int = CoreDataModel.maximumSize) throws(SchemaError) {
+    public init(modelCache: Data, source: String, maximumSize: Int = CoreDataModel.maximumSize) throws(StoreSchemaError) {
         let archive = try Inflate.raw(modelCache, limit: maximumSize, source: source)
         self = try Self.decode(archive, source: source)
     }
 
     /// A compiled model, a `contents` XML file or an `elements` file.
-    static func decode(_ data: Data, source: String) throws(SchemaError) -> CoreDataModel {
+    static func decode(_ data: Data, source: String) throws(StoreSchemaError) -> CoreDataModel {
         if data.starts(with: Data("bplist".utf8)) {
             let archive = try KeyedArchive(data, source: source)
             return try archive.isXcodeElements ? archive.elementsModel() : archive.compiledModel()
         }
         let text = data.prefix(256).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         if text.starts(with: Data("<".utf8)) { return try ModelXML.read(data, source: source) }
-        throw SchemaError("\(source): not a Core Data model (neither a compiled model, a contents XML file nor an elements file)")
+        throw StoreSchemaError("\(source): not a Core Data model (neither a compiled model, a contents XML file nor an elements file)")
     }
 
     /// The bytes of a model file: a regular file (a FIFO would block the
     /// read for ever, a device never end) of at most `maximumSize` bytes.
-    private static func readFile(_ url: URL, maximumSize: Int) throws(SchemaError) -> Data {
-        guard let size = regularFileSize(atPath: url.path) else { throw SchemaError("\(url.path) is not a regular file") }
+    private static func readFile(_ url: URL, maximumSize: Int) throws(StoreSchemaError) -> Data {
+        guard let size = regularFileSize(atPath: url.path) else { throw StoreSchemaError("\(url.path) is not a regular file") }
         guard size <= maximumSize else {
-            throw SchemaError("\(url.path): \(size) bytes, over the model size limit of \(maximumSize)")
+            throw StoreSchemaError("\(url.path): \(size) bytes, over the model size limit of \(maximumSize)")
         }
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw SchemaError("cannot read \(url.path): \(error.localizedDescription)")
+            throw StoreSchemaError("cannot read \(url.path): \(error.localizedDescription)")
         }
     }
 
@@ -157,8 +157,8 @@ public struct CoreDataModel: Sendable, Hashable {
     /// `.mom`); `.xcdatamodeld`: the version `.xccurrentversion` names (else
     /// the only `.xcdatamodel`); `.xcdatamodel`: its `contents`, else its
     /// `elements`.
-    private static func readFolder(_ url: URL, depth: Int, maximumSize: Int) throws(SchemaError) -> CoreDataModel {
-        guard depth < 2 else { throw SchemaError("\(url.path): a model folder inside a model folder inside another") }
+    private static func readFolder(_ url: URL, depth: Int, maximumSize: Int) throws(StoreSchemaError) -> CoreDataModel {
+        guard depth < 2 else { throw StoreSchemaError("\(url.path): a model folder inside a model folder inside another") }
         let fm = FileManager.default
         let children = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
         for file in ["contents", "elements"] where children.contains(file) {
@@ -174,11 +174,11 @@ public struct CoreDataModel: Sendable, Hashable {
                     ? try readFolder(child, depth: depth + 1, maximumSize: maximumSize)
                     : try CoreDataModel(contentsOf: child, maximumSize: maximumSize)
             }
-            throw SchemaError("\(url.path): the current model version \(name) is not in the folder")
+            throw StoreSchemaError("\(url.path): the current model version \(name) is not in the folder")
         }
         let versions = children.filter { $0.hasSuffix(".mom") || $0.hasSuffix(".xcdatamodel") }.sorted()
         guard versions.count == 1 else {
-            throw SchemaError(
+            throw StoreSchemaError(
                 versions.isEmpty
                     ? "\(url.path): no model in the folder (no contents, elements, .mom or .xcdatamodel)"
                     : "\(url.path): \(versions.count) model versions and no current version named; pass one of \(versions.joined(separator: ", "))")

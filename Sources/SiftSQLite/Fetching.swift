@@ -4,7 +4,7 @@ import SiftCatalog
 import Sift
 import SiftSQL
 
-extension SQLStatement {
+extension BoundStatement {
     /// The bindings as GRDB statement arguments (lists as JSON text, for
     /// `json_each`).
     public var arguments: StatementArguments {
@@ -28,11 +28,11 @@ extension SQLValue {
     }
 }
 
-extension Sift.FetchRequest {
+extension FetchSpecification {
     /// Runs the request on a SQLite database (whose connection has
     /// ``GRDB/Database/registerSiftFunctions(regexLimits:)`` applied) and returns each
     /// row as a dictionary from attribute name (or fetched key path) to value.
-    public func fetchValues(_ db: Database, schema: Schema) throws -> [Value] {
+    public func fetchValues(_ db: Database, schema: StoreSchema) throws -> [Value] {
         let query = try sql(in: schema, dialect: .sqlite)
         let rows = try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments)
         return rows.map { row in
@@ -46,13 +46,13 @@ extension Sift.FetchRequest {
 
     /// Runs the request and decodes each row as a GRDB record; the columns
     /// are named after the entity's attributes.
-    public func fetch<Record: FetchableRecord>(_ db: Database, schema: Schema, as type: Record.Type) throws -> [Record] {
+    public func fetch<Record: FetchableRecord>(_ db: Database, schema: StoreSchema, as type: Record.Type) throws -> [Record] {
         let query = try sql(in: schema, dialect: .sqlite)
         return try Record.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments)
     }
 
     /// The primary keys of the matching rows, in order.
-    public func fetchPrimaryKeys(_ db: Database, schema: Schema) throws -> [DatabaseValue] {
+    public func fetchPrimaryKeys(_ db: Database, schema: StoreSchema) throws -> [DatabaseValue] {
         var request = self
         request.properties = nil
         let query = try request.sql(in: schema, dialect: .sqlite)
@@ -60,7 +60,7 @@ extension Sift.FetchRequest {
     }
 
     /// How many rows the request fetches.
-    public func fetchCount(_ db: Database, schema: Schema) throws -> Int {
+    public func fetchCount(_ db: Database, schema: StoreSchema) throws -> Int {
         let statement = try countSQL(in: schema, dialect: .sqlite)
         return try Int.fetchOne(db, sql: statement.sql, arguments: statement.arguments) ?? 0
     }

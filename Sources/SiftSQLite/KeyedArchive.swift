@@ -6,10 +6,10 @@ import SiftSQL
 enum Inflate {
     /// The inflated bytes of `data`; an error for a damaged or truncated
     /// stream, or one that inflates past `limit` bytes.
-    static func raw(_ data: Data, limit: Int, source: String) throws(SchemaError) -> Data {
+    static func raw(_ data: Data, limit: Int, source: String) throws(StoreSchemaError) -> Data {
         var stream = z_stream()
         guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw SchemaError("\(source): zlib cannot start inflating")
+            throw StoreSchemaError("\(source): zlib cannot start inflating")
         }
         defer { inflateEnd(&stream) }
         var output = Data()
@@ -31,16 +31,16 @@ enum Inflate {
             }
         }
         if output.count > limit {
-            throw SchemaError("\(source): the model inflates to more than \(limit) bytes (the model size limit)")
+            throw StoreSchemaError("\(source): the model inflates to more than \(limit) bytes (the model size limit)")
         }
         switch status {
         case Z_STREAM_END:
             return output
         case Z_BUF_ERROR:
-            throw SchemaError("\(source): the DEFLATE stream is truncated (\(data.count) bytes read, \(output.count) inflated)")
+            throw StoreSchemaError("\(source): the DEFLATE stream is truncated (\(data.count) bytes read, \(output.count) inflated)")
         default:
             let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-            throw SchemaError("\(source): not a DEFLATE stream (\(reason), at byte \(stream.total_in))")
+            throw StoreSchemaError("\(source): not a DEFLATE stream (\(reason), at byte \(stream.total_in))")
         }
     }
 }
@@ -58,24 +58,24 @@ struct KeyedArchive {
     let top: Object
     let source: String
 
-    init(_ data: Data, source: String) throws(SchemaError) {
+    init(_ data: Data, source: String) throws(StoreSchemaError) {
         self.source = source
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw SchemaError("\(source): not a property list (\(error.localizedDescription))")
+            throw StoreSchemaError("\(source): not a property list (\(error.localizedDescription))")
         }
         guard let root = plist as? Object, let objects = root["$objects"] as? [Any], let top = root["$top"] as? Object
         else {
-            throw SchemaError("\(source): a property list, but not a keyed archive (no $objects and $top)")
+            throw StoreSchemaError("\(source): a property list, but not a keyed archive (no $objects and $top)")
         }
         self.objects = objects
         self.top = top
     }
 
-    func failure(_ message: String) -> SchemaError {
-        SchemaError("\(source): \(message)")
+    func failure(_ message: String) -> StoreSchemaError {
+        StoreSchemaError("\(source): \(message)")
     }
 
     /// The object number of a reference. PropertyListSerialization gives a
@@ -100,7 +100,7 @@ struct KeyedArchive {
 
     /// What `value` stands for: the object it refers to, or itself; nil for
     /// `$null` and for no value.
-    func resolve(_ value: Any?) throws(SchemaError) -> Any? {
+    func resolve(_ value: Any?) throws(StoreSchemaError) -> Any? {
         guard let value else { return nil }
         guard let n = Self.uid(value) else { return value }
         guard n >= 0 && n < objects.count else {
@@ -112,21 +112,21 @@ struct KeyedArchive {
         return object
     }
 
-    func object(_ value: Any?) throws(SchemaError) -> Object? {
+    func object(_ value: Any?) throws(StoreSchemaError) -> Object? {
         try resolve(value) as? Object
     }
 
-    func string(_ value: Any?) throws(SchemaError) -> String? {
+    func string(_ value: Any?) throws(StoreSchemaError) -> String? {
         try resolve(value) as? String
     }
 
-    func int(_ value: Any?) throws(SchemaError) -> Int? {
+    func int(_ value: Any?) throws(StoreSchemaError) -> Int? {
         let v = try resolve(value)
         if let n = v as? Int { return n }
         return (v as? NSNumber)?.intValue
     }
 
-    func bool(_ value: Any?) throws(SchemaError) -> Bool? {
+    func bool(_ value: Any?) throws(StoreSchemaError) -> Bool? {
         let v = try resolve(value)
         if let b = v as? Bool { return b }
         if let s = v as? String { return s == "YES" }
@@ -134,19 +134,19 @@ struct KeyedArchive {
     }
 
     /// The class name of an archived object.
-    func className(_ object: Object) throws(SchemaError) -> String {
+    func className(_ object: Object) throws(StoreSchemaError) -> String {
         try string(try self.object(object["$class"])?["$classname"]) ?? ""
     }
 
     /// The elements of an archived array or set, unresolved.
-    func elements(_ value: Any?) throws(SchemaError) -> [Any] {
+    func elements(_ value: Any?) throws(StoreSchemaError) -> [Any] {
         guard let o = try object(value) else { return [] }
         return o["NS.objects"] as? [Any] ?? []
     }
 
     /// The entries of an archived dictionary, keys as strings, values
     /// unresolved, in the archive's order.
-    func entries(_ value: Any?) throws(SchemaError) -> [(key: String, value: Any)] {
+    func entries(_ value: Any?) throws(StoreSchemaError) -> [(key: String, value: Any)] {
         guard let o = try object(value) else { return [] }
         let keys = o["NS.keys"] as? [Any] ?? []
         let values = o["NS.objects"] as? [Any] ?? []
@@ -162,13 +162,13 @@ struct KeyedArchive {
     }
 
     /// The string under `key` of the object `value` refers to.
-    func nameOf(_ value: Any?, key: String) throws(SchemaError) -> String? {
+    func nameOf(_ value: Any?, key: String) throws(StoreSchemaError) -> String? {
         guard let o = try object(value) else { return nil }
         return try string(o[key])
     }
 
     var root: Object? {
-        get throws(SchemaError) { try object(top["root"]) }
+        get throws(StoreSchemaError) { try object(top["root"]) }
     }
 
     /// Whether this is Xcode's `elements` file rather than a compiled model.
@@ -181,7 +181,7 @@ struct KeyedArchive {
     /// An `NSManagedObjectModel`: `NSEntities`, each entity with
     /// `NSEntityName`, `NSSuperentity`, `NSIsAbstract` and `NSProperties`
     /// (its own and its inherited ones).
-    func compiledModel() throws(SchemaError) -> CoreDataModel {
+    func compiledModel() throws(StoreSchemaError) -> CoreDataModel {
         guard let root = try root, root["NSEntities"] != nil else {
             throw failure("a keyed archive whose root is not an NSManagedObjectModel (no NSEntities)")
         }
@@ -214,7 +214,7 @@ struct KeyedArchive {
         return CoreDataModel(entities: entities)
     }
 
-    private func compiledProperty(_ p: Object, name: String, entity: String) throws(SchemaError) -> CoreDataModel.Property {
+    private func compiledProperty(_ p: Object, name: String, entity: String) throws(StoreSchemaError) -> CoreDataModel.Property {
         let className = try className(p)
         let optional = try bool(p["NSIsOptional"]) ?? false
         let transient = try bool(p["NSIsTransient"]) ?? false
@@ -250,7 +250,7 @@ struct KeyedArchive {
     /// `XDBucketForClassesstorage`; each entity's and property's settings
     /// are the `_default` values of its stereotypes' owned attributes
     /// (`XD_PAttK_attributeType`, `XD_PRK_destination`, …).
-    func elementsModel() throws(SchemaError) -> CoreDataModel {
+    func elementsModel() throws(StoreSchemaError) -> CoreDataModel {
         guard let package = try object(try root?["_xd_rootPackage"]) else { throw failure("an elements file without a package") }
         var entities: [CoreDataModel.Entity] = []
         for (name, value) in try entries(package["XDBucketForClassesstorage"]) {
@@ -279,7 +279,7 @@ struct KeyedArchive {
         return CoreDataModel(entities: entities)
     }
 
-    private func elementsProperty(_ p: Object, name: String, entity: String) throws(SchemaError) -> CoreDataModel.Property {
+    private func elementsProperty(_ p: Object, name: String, entity: String) throws(StoreSchemaError) -> CoreDataModel.Property {
         let s = try stereotypeValues(p)
         let className = try className(p)
         let optional = try bool(s["XD_PPSK_isOptional"]) ?? true
@@ -305,7 +305,7 @@ struct KeyedArchive {
 
     /// The settings of an element: each stereotype's owned attributes by
     /// name, with their `_default` values (unresolved).
-    private func stereotypeValues(_ element: Object) throws(SchemaError) -> [String: Any] {
+    private func stereotypeValues(_ element: Object) throws(StoreSchemaError) -> [String: Any] {
         var out: [String: Any] = [:]
         for (_, sv) in try entries(element["XDBucketForStereotypesstorage"]) {
             guard let stereotype = try object(sv) else { continue }

@@ -10,20 +10,20 @@ import FoundationXML
 /// transient= derived=>`, `<relationship name= destinationEntity=
 /// inverseName= toMany= ordered=>` and `<fetchedProperty name=>`.
 enum ModelXML {
-    static func read(_ data: Data, source: String) throws(SchemaError) -> CoreDataModel {
+    static func read(_ data: Data, source: String) throws(StoreSchemaError) -> CoreDataModel {
         let parser = XMLParser(data: data)
         let reader = Reader()
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
         let parsed = parser.parse()
         if let problem = reader.problem {
-            throw SchemaError("\(source):\(problem.line):\(problem.column): \(problem.message)")
+            throw StoreSchemaError("\(source):\(problem.line):\(problem.column): \(problem.message)")
         }
         guard parsed else {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "invalid XML"
-            throw SchemaError("\(source):\(parser.lineNumber):\(parser.columnNumber): not a model's XML (\(reason))")
+            throw StoreSchemaError("\(source):\(parser.lineNumber):\(parser.columnNumber): not a model's XML (\(reason))")
         }
-        guard reader.sawModel else { throw SchemaError("\(source): XML without a <model> element: not a Core Data model") }
+        guard reader.sawModel else { throw StoreSchemaError("\(source): XML without a <model> element: not a Core Data model") }
         return CoreDataModel(entities: reader.entities)
     }
 

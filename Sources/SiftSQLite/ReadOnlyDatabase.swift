@@ -7,7 +7,7 @@ import GRDB
 ///
 /// ```swift
 /// let db = try ReadOnlyDatabase.open(path: "Library.sqlite")
-/// let schema = try db.read { try Schema.read(from: $0) }
+/// let schema = try db.read { try StoreSchema.read(from: $0) }
 /// ```
 ///
 /// SQLite's own read-only mode still creates `-wal` and `-shm` files next to

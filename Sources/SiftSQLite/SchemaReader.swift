@@ -3,19 +3,19 @@ import GRDB
 import SiftCatalog
 import SiftSQL
 
-extension Schema {
+extension StoreSchema {
     /// The schema of an existing SQLite database, inferred from its tables,
     /// so that fetch requests run against a file nobody described.
     ///
     /// ```swift
     /// let db = try ReadOnlyDatabase.open(path: "library.sqlite")
-    /// let schema = try db.read { try Schema.read(from: $0) }
-    /// let rows = try db.read { try Sift.FetchRequest(entity: "books", filter: try Filter("author.name == 'Ann'"))
+    /// let schema = try db.read { try StoreSchema.read(from: $0) }
+    /// let rows = try db.read { try FetchSpecification(entity: "books", filter: try Filter("author.name == 'Ann'"))
     ///     .fetchValues($0, schema: schema) }
     /// ```
     ///
     /// Inference is a guess. To correct it, write the result out with
-    /// `Schema.jsonData()`, edit it, and load it with `Schema(json:)`:
+    /// `StoreSchema.jsonData()`, edit it, and load it with `StoreSchema(json:)`:
     /// a schema file always overrides inference (`sift query --schema FILE`;
     /// `sift schema DB.sqlite` prints the inferred one).
     ///
@@ -105,7 +105,7 @@ extension Schema {
     /// the compiled model (Core Data writes it since macOS 10.13 / iOS 11,
     /// SwiftData always) is read through it, as ``read(from:model:)-(_,CoreDataModel?)`` reads
     /// it with a model given; the rules above are then not used.
-    public static func read(from db: Database) throws -> Schema {
+    public static func read(from db: Database) throws -> StoreSchema {
         try read(from: db, model: nil as CoreDataModel?)
     }
 
@@ -141,10 +141,10 @@ extension Schema {
     ///   gets an error saying why. Tables of entities the model does not
     ///   have (persistent history: `ACHANGE`, `ATRANSACTION`) are not
     ///   entities.
-    public static func read(from db: Database, model: CoreDataModel?) throws -> Schema {
+    public static func read(from db: Database, model: CoreDataModel?) throws -> StoreSchema {
         let tables = try SchemaReading.tables(db)
         let names = Set(tables.map { $0.name.uppercased() })
-        let schema: Schema
+        let schema: StoreSchema
         if names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA") {
             if let model = try model ?? cachedModel(db, hasCache: names.contains("Z_MODELCACHE")) {
                 schema = try CoreDataModelMapping(db: db, tables: tables, model: model).read()
@@ -153,7 +153,7 @@ extension Schema {
             }
         } else {
             guard model == nil else {
-                throw SchemaError("a model describes a Core Data store (tables Z_PRIMARYKEY and Z_METADATA); this database is not one")
+                throw StoreSchemaError("a model describes a Core Data store (tables Z_PRIMARYKEY and Z_METADATA); this database is not one")
             }
             schema = try PlainSchemaReader(db: db, tables: tables).read()
         }
@@ -164,16 +164,16 @@ extension Schema {
     /// The schema of a Core Data store described by the model file or folder
     /// at `model` (see ``CoreDataModel/init(contentsOf:maximumSize:)`` and
     /// ``read(from:model:)-(_,CoreDataModel?)``).
-    public static func read(from db: Database, model: URL) throws -> Schema {
+    public static func read(from db: Database, model: URL) throws -> StoreSchema {
         try read(from: db, model: try CoreDataModel(contentsOf: model))
     }
 
     /// The schema of the SQLite file at `path`, opened with
     /// ``ReadOnlyDatabase/open(path:configuration:)`` (nothing next to it is
     /// written); see ``read(from:)``, and ``read(from:model:)-(_,CoreDataModel?)`` for `model`.
-    public static func read(sqliteFile path: String, model: URL? = nil) throws -> Schema {
-        guard FileManager.default.fileExists(atPath: path) else { throw SchemaError("no such file: \(path)") }
-        let coreDataModel = try model.map { url throws(SchemaError) in try CoreDataModel(contentsOf: url) }
+    public static func read(sqliteFile path: String, model: URL? = nil) throws -> StoreSchema {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreSchemaError("no such file: \(path)") }
+        let coreDataModel = try model.map { url throws(StoreSchemaError) in try CoreDataModel(contentsOf: url) }
         let queue = try ReadOnlyDatabase.open(path: path, configuration: Configuration())
         return try queue.read { try read(from: $0, model: coreDataModel) }
     }
@@ -184,14 +184,14 @@ extension Schema {
         let size = try Int.fetchOne(db, sql: "SELECT max(length(Z_CONTENT)) FROM Z_MODELCACHE") ?? 0
         guard size > 0 else { return nil }
         guard size <= CoreDataModel.maximumSize else {
-            throw SchemaError("Z_MODELCACHE: \(size) bytes, over the model size limit of \(CoreDataModel.maximumSize)")
+            throw StoreSchemaError("Z_MODELCACHE: \(size) bytes, over the model size limit of \(CoreDataModel.maximumSize)")
         }
         guard let data = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE WHERE length(Z_CONTENT) > 0 LIMIT 1")
         else { return nil }
         do {
             return try CoreDataModel(modelCache: data, source: "Z_MODELCACHE")
         } catch {
-            throw SchemaError(error.message + " (pass the model file with --model, or a schema file with --schema)")
+            throw StoreSchemaError(error.message + " (pass the model file with --model, or a schema file with --schema)")
         }
     }
 }
@@ -245,7 +245,7 @@ enum SchemaReading {
     }
 
     /// The attribute type of a column from its declared type (see
-    /// ``Schema/read(from:)``), looking at a stored value where the declared
+    /// ``StoreSchema/read(from:)``), looking at a stored value where the declared
     /// type leaves it open. `coreData` reads `TIMESTAMP` as Core Data does.
     static func type(
         of column: TableDescription.Column, in table: String, _ db: Database, coreData: Bool
@@ -320,7 +320,7 @@ struct PlainSchemaReader {
     let db: Database
     let tables: [(name: String, sql: String)]
 
-    func read() throws -> Schema {
+    func read() throws -> StoreSchema {
         let virtual = tables.filter { $0.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }.map { $0.name.lowercased() }
         var descriptions: [TableDescription] = []
         for (name, sql) in tables {
@@ -355,7 +355,7 @@ struct CoreDataSchemaReader {
         var parent: Int
     }
 
-    func read() throws -> Schema {
+    func read() throws -> StoreSchema {
         var models: [Int: Model] = [:]
         var order: [Int] = []
         let primaryKeyTable = tables.first { $0.name.uppercased() == "Z_PRIMARYKEY" }?.name ?? "Z_PRIMARYKEY"
@@ -439,7 +439,7 @@ struct CoreDataSchemaReader {
                 }
             }
         }
-        return Schema(entities)
+        return StoreSchema(entities)
     }
 
     /// One-to-one relationships: where each of two tables holds a key to the
@@ -474,7 +474,7 @@ struct CoreDataSchemaReader {
     }
 
     /// The attributes and to-one relationships of a table's columns (see
-    /// ``Schema/read(from:)``). `owner` is the table's root entity.
+    /// ``StoreSchema/read(from:)``). `owner` is the table's root entity.
     private func readColumns(
         _ table: String, owner: String, byName: [String: Int], unprefixed: [String: Int?], tableOf: [Int: String],
         _ models: [Int: Model]

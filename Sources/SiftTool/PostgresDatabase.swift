@@ -36,7 +36,7 @@ import Synchronization
 final class PostgresDatabase: Sendable {
     /// The URL as it may be shown: without its password.
     let name: String
-    let schema: Schema
+    let schema: StoreSchema
     private let connection: PostgresConnection
     private let configuration: PostgresConnection.Configuration
     /// The server process serving the connection, which a cancel request
@@ -44,7 +44,7 @@ final class PostgresDatabase: Sendable {
     private let backend: Int64
 
     private init(
-        name: String, schema: Schema, connection: PostgresConnection,
+        name: String, schema: StoreSchema, connection: PostgresConnection,
         configuration: PostgresConnection.Configuration, backend: Int64
     ) {
         self.name = name
@@ -58,7 +58,7 @@ final class PostgresDatabase: Sendable {
     /// what it leaves out comes from `PGHOST`, `PGPORT`, `PGUSER`,
     /// `PGPASSWORD` and `PGDATABASE`) and reads the schema of its current
     /// schema (`public`) unless `schema` is given.
-    static func open(_ url: String, schema given: Schema? = nil) throws -> PostgresDatabase {
+    static func open(_ url: String, schema given: StoreSchema? = nil) throws -> PostgresDatabase {
         let name = PostgresConnectionString.redacted(url)
         let configuration: PostgresConnection.Configuration
         do {
@@ -69,12 +69,12 @@ final class PostgresDatabase: Sendable {
         return try wait(name: name) {
             let connection = try await connect(configuration)
             do {
-                let backend = try await connection.rows(SQLStatement(sql: "SELECT pg_backend_pid()::bigint", bindings: []))
+                let backend = try await connection.rows(BoundStatement(sql: "SELECT pg_backend_pid()::bigint", bindings: []))
                 guard case .integer(let pid)? = backend.first?.first else {
                     throw SiftPostgresError(.server, "the server did not say which process serves the connection")
                 }
-                let schema: Schema
-                if let given { schema = given } else { schema = try await Schema.read(from: connection) }
+                let schema: StoreSchema
+                if let given { schema = given } else { schema = try await StoreSchema.read(from: connection) }
                 return PostgresDatabase(
                     name: name, schema: schema, connection: connection, configuration: configuration, backend: pid)
             } catch {
@@ -92,7 +92,7 @@ final class PostgresDatabase: Sendable {
     }
 
     /// The number a count statement returns.
-    func count(_ statement: SQLStatement) throws -> Int {
+    func count(_ statement: BoundStatement) throws -> Int {
         guard case .integer(let count)? = try run(statement).first?.first else {
             throw CommandFailure("\(name): the count statement returned no count")
         }
@@ -103,11 +103,11 @@ final class PostgresDatabase: Sendable {
     /// a connection of its own, as libpq's cancel request does), so that the
     /// server does not go on with a statement nobody waits for; the
     /// statement then fails with the server's "canceling statement".
-    private func run(_ statement: SQLStatement) throws -> [[SQLValue]] {
+    private func run(_ statement: BoundStatement) throws -> [[SQLValue]] {
         let connection = self.connection
         return try Self.wait(name: name, onInterrupt: { [configuration, backend] in
             guard let canceller = try? await Self.connect(configuration) else { return }
-            _ = try? await canceller.rows(SQLStatement(sql: "SELECT pg_cancel_backend($1::integer)", bindings: [.integer(backend)]))
+            _ = try? await canceller.rows(BoundStatement(sql: "SELECT pg_cancel_backend($1::integer)", bindings: [.integer(backend)]))
             try? await canceller.close()
         }) {
             try await connection.rows(statement)
@@ -205,19 +205,19 @@ private func closeDescriptor(_ descriptor: Int32) {
 /// PostgreSQL URL is refused with the reason.
 final class PostgresDatabase: Sendable {
     let name: String
-    let schema: Schema
+    let schema: StoreSchema
 
-    private init(name: String, schema: Schema) {
+    private init(name: String, schema: StoreSchema) {
         self.name = name
         self.schema = schema
     }
 
-    static func open(_ url: String, schema: Schema? = nil) throws -> PostgresDatabase {
+    static func open(_ url: String, schema: StoreSchema? = nil) throws -> PostgresDatabase {
         throw CommandFailure("this sift was built without PostgreSQL (SIFT_WITHOUT_POSTGRES=1): rebuild it without that setting")
     }
 
     func rows(_ query: SQLQuery) throws -> [[Value]] { [] }
-    func count(_ statement: SQLStatement) throws -> Int { 0 }
+    func count(_ statement: BoundStatement) throws -> Int { 0 }
     func close() {}
 }
 #endif

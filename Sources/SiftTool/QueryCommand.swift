@@ -61,7 +61,7 @@ struct QueryCommand: ParsableCommand {
         try policy.check(sort: request.sort, parsedFrom: fetch.sort)
 
         if fetch.count {
-            let statement: SQLStatement
+            let statement: BoundStatement
             do {
                 statement = try request.countSQL(in: store.schema, dialect: store.dialect)
             } catch {
@@ -100,9 +100,9 @@ extension QueryCommand {
     /// Where the fetch runs: its schema, its SQL dialect, and how it runs a
     /// count and a query.
     struct Store {
-        var schema: Schema
-        var dialect: SQLDialect
-        var count: (SQLStatement) throws -> Int
+        var schema: StoreSchema
+        var dialect: Dialect
+        var count: (BoundStatement) throws -> Int
         var rows: (SQLQuery) throws -> [[Value]]
         var close: () -> Void = {}
     }
@@ -120,13 +120,13 @@ extension QueryCommand {
         try InputFile.requireRegular(database)
         let coreDataModel = try model.load()
         let queue: DatabaseQueue
-        let schema: Schema
+        let schema: StoreSchema
         do {
             queue = try ReadOnlyDatabase.open(path: database)
             if let path = self.schema {
                 schema = try SchemaFile.load(path)
             } else {
-                schema = try queue.read { try Schema.read(from: $0, model: coreDataModel) }
+                schema = try queue.read { try StoreSchema.read(from: $0, model: coreDataModel) }
             }
         } catch let failure as CommandFailure {
             throw failure

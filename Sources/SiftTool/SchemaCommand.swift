@@ -35,7 +35,7 @@ struct SchemaCommand: ParsableCommand {
     @OptionGroup var model: ModelOption
 
     func run() throws {
-        let schema: Schema
+        let schema: StoreSchema
         if PostgresURL.matches(file) {
             if model.model != nil { throw PostgresURL.modelGiven }
             let database = try PostgresDatabase.open(file)
@@ -55,8 +55,8 @@ enum SchemaFile {
     static let sqliteHeader = Data("SQLite format 3\0".utf8)
 
     /// The schema in `path`: read from the database if it is a SQLite file
-    /// (through `model` when given), else decoded as JSON (`Schema(json:)`).
-    static func load(_ path: String, model: CoreDataModel? = nil) throws -> Schema {
+    /// (through `model` when given), else decoded as JSON (`StoreSchema(json:)`).
+    static func load(_ path: String, model: CoreDataModel? = nil) throws -> StoreSchema {
         try InputFile.requireRegular(path)
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CommandFailure("cannot read \(path)") }
         let header = handle.readData(ofLength: sqliteHeader.count)
@@ -64,13 +64,13 @@ enum SchemaFile {
         do {
             if header == sqliteHeader {
                 let queue = try ReadOnlyDatabase.open(path: path)
-                return try queue.read { try Schema.read(from: $0, model: model) }
+                return try queue.read { try StoreSchema.read(from: $0, model: model) }
             }
             if model != nil { throw CommandFailure("--model describes a Core Data store; \(path) is a schema file") }
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             // The decoder's own message does not say where the JSON breaks.
             _ = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
-            return try Schema(json: data)
+            return try StoreSchema(json: data)
         } catch {
             throw CommandFailure("\(path): " + describe(error))
         }
@@ -81,7 +81,7 @@ enum SchemaFile {
         switch error {
         case let e as JSONError:
             return "invalid JSON: \(e)"
-        case let e as SchemaError:
+        case let e as StoreSchemaError:
             return e.message
         case let e as DatabaseError:
             return e.message ?? e.description
@@ -155,7 +155,7 @@ struct FetchOptions: ParsableArguments {
 
     /// The request for `entity`; a bad sort order is printed with a caret
     /// and exits with status 2.
-    func request(entity: String, filter: Filter) throws -> Sift.FetchRequest {
+    func request(entity: String, filter: Filter) throws -> FetchSpecification {
         var keys: [SortKey] = []
         if let sort {
             do {
@@ -165,7 +165,7 @@ struct FetchOptions: ParsableArguments {
                 throw ExitCode(2)
             }
         }
-        return Sift.FetchRequest(entity: entity, filter: filter, sort: keys, offset: offset, limit: limit)
+        return FetchSpecification(entity: entity, filter: filter, sort: keys, offset: offset, limit: limit)
     }
 }
 

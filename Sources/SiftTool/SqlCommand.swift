@@ -20,10 +20,10 @@ struct SqlCommand: ParsableCommand {
                 --dialect postgres --sort 'year DESC'
             """)
 
-    enum Dialect: String, ExpressibleByArgument, CaseIterable {
+    enum DialectArgument: String, ExpressibleByArgument, CaseIterable {
         case sqlite, postgres
 
-        var sqlDialect: SQLDialect { self == .sqlite ? .sqlite : .postgreSQL }
+        var sqlDialect: Dialect { self == .sqlite ? .sqlite : .postgreSQL }
     }
 
     @OptionGroup var input: FormatInput
@@ -37,7 +37,7 @@ struct SqlCommand: ParsableCommand {
     var entity: String?
 
     @Option(help: "The SQL dialect.")
-    var dialect: Dialect = .sqlite
+    var dialect: DialectArgument = .sqlite
 
     @OptionGroup var fetch: FetchOptions
 
@@ -49,7 +49,7 @@ struct SqlCommand: ParsableCommand {
         let schema = try SchemaFile.load(self.schema, model: try model.load())
         let request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
         try policy.check(sort: request.sort, parsedFrom: fetch.sort)
-        let statement: SQLStatement
+        let statement: BoundStatement
         do {
             statement = fetch.count
                 ? try request.countSQL(in: schema, dialect: dialect.sqlDialect)
@@ -64,7 +64,7 @@ struct SqlCommand: ParsableCommand {
     }
 
     /// The entity named on the command line, or the schema's only one.
-    static func entity(_ name: String?, in schema: Schema) throws -> String {
+    static func entity(_ name: String?, in schema: StoreSchema) throws -> String {
         if let name { return name }
         guard schema.entities.count == 1 else {
             let names = schema.entities.map(\.name).joined(separator: ", ")
@@ -79,7 +79,7 @@ enum SQLComments {
     /// `-- ?1 = 'x'` (SQLite) or `-- $1 = 'x'` (PostgreSQL), one line per
     /// value. A value's line break or control character is shown as an
     /// escape: the line is for a reader, and it stays one comment line.
-    static func bindings(_ statement: SQLStatement, dialect: SQLDialect) -> [String] {
+    static func bindings(_ statement: BoundStatement, dialect: Dialect) -> [String] {
         statement.bindings.enumerated().map { i, value in
             "-- \(dialect.placeholder(i + 1)) = " + TerminalText.visible(value.literalDescription)
         }

@@ -49,7 +49,7 @@ enum PostgresServer {
     /// apart.
     static func connect(schema name: String) async throws -> PostgresConnection? {
         guard let connection = try await connect() else { return nil }
-        let schema = SQLDialect.postgreSQL.quote(name)
+        let schema = Dialect.postgreSQL.quote(name)
         try await setUp(connection, ["DROP SCHEMA IF EXISTS \(schema) CASCADE", "CREATE SCHEMA \(schema)", "SET search_path TO \(schema)"])
         return connection
     }
@@ -57,7 +57,7 @@ enum PostgresServer {
     /// Runs `statements` (with their bindings) on `connection`, and closes
     /// it if one fails: a connection must be closed before it goes away.
     /// Tests close theirs with `defer { close(connection) }`.
-    static func setUp(_ connection: PostgresConnection, _ statements: [SQLStatement]) async throws {
+    static func setUp(_ connection: PostgresConnection, _ statements: [BoundStatement]) async throws {
         do {
             for statement in statements { _ = try await connection.rows(statement) }
         } catch {
@@ -67,7 +67,7 @@ enum PostgresServer {
     }
 
     static func setUp(_ connection: PostgresConnection, _ statements: [String]) async throws {
-        try await setUp(connection, statements.map { SQLStatement(sql: $0, bindings: []) })
+        try await setUp(connection, statements.map { BoundStatement(sql: $0, bindings: []) })
     }
 
     /// Closes `connection` (if any) from a `defer`.

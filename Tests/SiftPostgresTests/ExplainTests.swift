@@ -72,9 +72,9 @@ final class ExplainTests: XCTestCase {
     func testMainShapesUseTheirIndexes() async throws {
         let db = try await makeLibrary()
         defer { PostgresServer.close(db) }
-        let schema = try await Schema.read(from: db)
+        let schema = try await StoreSchema.read(from: db)
         for shape in Self.shapes {
-            let request = FetchRequest(
+            let request = FetchSpecification(
                 entity: "books", filter: try Filter(shape.format), sort: shape.sort, limit: shape.limit)
             let statement = try request.sql(in: schema, dialect: .postgreSQL).statement
             let plan = try await explain(statement, on: db)
@@ -86,7 +86,7 @@ final class ExplainTests: XCTestCase {
 
     /// `EXPLAIN (FORMAT JSON)` of `statement`, with its values bound, as
     /// the plan's JSON object.
-    private func explain(_ statement: SQLStatement, on db: PostgresConnection) async throws -> [String: Any] {
+    private func explain(_ statement: BoundStatement, on db: PostgresConnection) async throws -> [String: Any] {
         var binds = PostgresBindings()
         for value in statement.bindings {
             switch value {

@@ -11,7 +11,7 @@ import XCTest
 final class SiftPostgresTests: XCTestCase {
     /// Entities named and related as the catalog reader names them, so
     /// that the schema created from it reads back equal.
-    static let schema = Schema([
+    static let schema = StoreSchema([
         Entity("authors", table: "authors", attributes: [
             Attribute("id", .integer, optional: false),
             Attribute("name", .string),
@@ -66,7 +66,7 @@ final class SiftPostgresTests: XCTestCase {
     func testSchemaFromCreateStatementsReadsBackEqual() async throws {
         let db = try await makeLibrary("sift_pg_schema")
         defer { PostgresServer.close(db) }
-        let read = try await Schema.read(from: db)
+        let read = try await StoreSchema.read(from: db)
         let json = String(decoding: try read.jsonData(), as: UTF8.self)
         XCTAssertEqual(read, Self.schema, json)
     }
@@ -74,7 +74,7 @@ final class SiftPostgresTests: XCTestCase {
     func testFetchValuesDecodableStreamAndCount() async throws {
         let db = try await makeLibrary("sift_pg_fetch")
         defer { PostgresServer.close(db) }
-        let request = FetchRequest(
+        let request = FetchSpecification(
             entity: "books", filter: try Filter("author.name BEGINSWITH %@ OR ANY tags.label == 'new'", "A"),
             sort: [SortKey("title", ascending: false)])
         let values = try await request.fetchValues(db, schema: Self.schema)
@@ -106,7 +106,7 @@ final class SiftPostgresTests: XCTestCase {
 
         let count = try await request.fetchCount(db, schema: Self.schema)
         XCTAssertEqual(count, 3)
-        let inList = FetchRequest(entity: "books", filter: try Filter("year IN %@ AND title IN {'Alpha', 'Beta'}", [1999, 2005.0]))
+        let inList = FetchSpecification(entity: "books", filter: try Filter("year IN %@ AND title IN {'Alpha', 'Beta'}", [1999, 2005.0]))
         let inListCount = try await inList.fetchCount(db, schema: Self.schema)
         XCTAssertEqual(inListCount, 2)
     }
@@ -120,8 +120,8 @@ final class SiftPostgresTests: XCTestCase {
 
         let connection = try await PostgresConnection.connect(
             configuration: .init(connectionString: conninfo), id: 1, logger: Logger(label: "app"))
-        let schema = try await Schema.read(from: connection)
-        let request = FetchRequest(entity: "books", filter: try Filter("author.name BEGINSWITH %@", "A"),
+        let schema = try await StoreSchema.read(from: connection)
+        let request = FetchSpecification(entity: "books", filter: try Filter("author.name BEGINSWITH %@", "A"),
                                    sort: [.descending("year")], limit: 20)
 
         struct Book: Decodable { var id: Int; var title: String; var year: Int? }
@@ -142,14 +142,14 @@ final class SiftPostgresTests: XCTestCase {
     func testArrayParameters() async throws {
         let db = try await makeLibrary("sift_pg_arrays")
         defer { PostgresServer.close(db) }
-        let mixed = try await db.rows(SQLStatement(
+        let mixed = try await db.rows(BoundStatement(
             sql: "SELECT 2.5 = ANY($1), pg_typeof($1)::text", bindings: [.array([.integer(2), .real(2.5)])]))
         XCTAssertEqual(mixed, [[.boolean(true), .text("double precision[]")]])
-        let texts = try await db.rows(SQLStatement(
+        let texts = try await db.rows(BoundStatement(
             sql: "SELECT 'b' = ANY($1), pg_typeof($1)::text", bindings: [.array([.text("a"), .text("b")])]))
         XCTAssertEqual(texts, [[.boolean(true), .text("text[]")]])
         do {
-            _ = try await db.rows(SQLStatement(sql: "SELECT $1", bindings: [.array([.integer(1), .text("a")])]))
+            _ = try await db.rows(BoundStatement(sql: "SELECT $1", bindings: [.array([.integer(1), .text("a")])]))
             XCTFail("bound a list of an integer and a text")
         } catch {
             XCTAssertEqual(error.kind, .valueDoesNotFit)
@@ -163,7 +163,7 @@ final class SiftPostgresTests: XCTestCase {
         var schema = Self.schema
         schema.entities[1].table = "volumes"
         do {
-            _ = try await FetchRequest(entity: "books").fetchValues(db, schema: schema)
+            _ = try await FetchSpecification(entity: "books").fetchValues(db, schema: schema)
             XCTFail("fetched from a missing table")
         } catch {
             XCTAssertEqual(error.kind, .unknownTable)
@@ -177,7 +177,7 @@ final class SiftPostgresTests: XCTestCase {
         defer { PostgresServer.close(db) }
         // NUL: refused by the lowering in a predicate, and by the binding
         // in a statement of one's own, before the server sees it.
-        let nul = FetchRequest(entity: "books", filter: try Filter("title == %@", "a\u{0}b"))
+        let nul = FetchSpecification(entity: "books", filter: try Filter("title == %@", "a\u{0}b"))
         do {
             _ = try await nul.fetchValues(db, schema: Self.schema)
             XCTFail("lowered a text with NUL")
@@ -186,7 +186,7 @@ final class SiftPostgresTests: XCTestCase {
             XCTAssertTrue(error.message.contains("NUL"), error.description)
         }
         do {
-            _ = try await db.rows(SQLStatement(sql: "SELECT $1::text", bindings: [.text("a\u{0}b")]))
+            _ = try await db.rows(BoundStatement(sql: "SELECT $1::text", bindings: [.text("a\u{0}b")]))
             XCTFail("bound a text with NUL")
         } catch {
             XCTAssertEqual(error.kind, .valueDoesNotFit)
@@ -195,7 +195,7 @@ final class SiftPostgresTests: XCTestCase {
         // A row that does not decode as the type asked for.
         struct Misread: Decodable { var title: Int }
         do {
-            _ = try await FetchRequest(entity: "books").fetch(Misread.self, db, schema: Self.schema)
+            _ = try await FetchSpecification(entity: "books").fetch(Misread.self, db, schema: Self.schema)
             XCTFail("decoded a title as an Int")
         } catch {
             XCTAssertEqual(error.kind, .valueDoesNotFit)
@@ -203,19 +203,19 @@ final class SiftPostgresTests: XCTestCase {
         }
         // A value out of the range of its type, said by the server.
         do {
-            _ = try await db.rows(SQLStatement(sql: "SELECT CAST($1 AS integer)", bindings: [.integer(1 << 40)]))
+            _ = try await db.rows(BoundStatement(sql: "SELECT CAST($1 AS integer)", bindings: [.integer(1 << 40)]))
             XCTFail("cast 2^40 to integer")
         } catch {
             XCTAssertEqual(error.kind, .valueDoesNotFit)
             XCTAssertEqual(error.sqlState, "22003")
         }
         // A column of a type no attribute reads.
-        _ = try await db.rows(SQLStatement(sql: #"ALTER TABLE "books" ADD COLUMN "seen" interval"#, bindings: []))
-        _ = try await db.rows(SQLStatement(sql: #"UPDATE "books" SET "seen" = '1 day'"#, bindings: []))
+        _ = try await db.rows(BoundStatement(sql: #"ALTER TABLE "books" ADD COLUMN "seen" interval"#, bindings: []))
+        _ = try await db.rows(BoundStatement(sql: #"UPDATE "books" SET "seen" = '1 day'"#, bindings: []))
         var schema = Self.schema
         schema.entities[1].attributes.append(Attribute("seen", .string))
         do {
-            _ = try await FetchRequest(entity: "books").fetchValues(db, schema: schema)
+            _ = try await FetchSpecification(entity: "books").fetchValues(db, schema: schema)
             XCTFail("read an interval")
         } catch {
             XCTAssertEqual(error.kind, .valueDoesNotFit)
@@ -279,7 +279,7 @@ final class SiftPostgresTests: XCTestCase {
             configuration: try .init(connectionString: conninfo), backgroundLogger: Logger(label: "tests"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
-            let rows = try await client.rows(SQLStatement(sql: "SELECT $1::bigint + 1", bindings: [.integer(41)]))
+            let rows = try await client.rows(BoundStatement(sql: "SELECT $1::bigint + 1", bindings: [.integer(41)]))
             XCTAssertEqual(rows, [[.integer(42)]])
             group.cancelAll()
         }

@@ -168,7 +168,7 @@ final class CoreDataModelTests: XCTestCase {
         let (path, writer) = try Self.makeStore()
         XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))
         let reader = try ReadOnlyDatabase.open(path: path)
-        let schema = try reader.read { try Schema.read(from: $0) }
+        let schema = try reader.read { try StoreSchema.read(from: $0) }
         XCTAssertEqual(CoreDataStoreTests.relationships(schema), [
             "Owner.thing → Thing (one-to-one, inverse owner)",
             "Owner.parts → Part (to-many, inverse owner, ordered)",
@@ -188,7 +188,7 @@ final class CoreDataModelTests: XCTestCase {
         XCTAssertEqual(schema.entity(named: "Thing")?.isAbstract, true)
         XCTAssertEqual(schema.entity(named: "Thing")?.discriminator?.values, [4, 5, 6])
         func keys(_ entity: String, _ format: String) throws -> [Int] {
-            let request = FetchRequest(entity: entity, filter: try Filter(format))
+            let request = FetchSpecification(entity: entity, filter: try Filter(format))
             return try reader.read { try request.fetchPrimaryKeys($0, schema: schema) }.compactMap { Int.fromDatabaseValue($0) }
         }
         XCTAssertEqual(try keys("Widget", "height > 100"), [3])
@@ -245,7 +245,7 @@ final class CoreDataModelTests: XCTestCase {
             """.utf8).write(to: xml)
         let (path, writer) = try Self.makeStore()
         try writer.close()
-        assertFails({ _ = try Schema.read(sqliteFile: path, model: xml) }, "inherits from itself")
+        assertFails({ _ = try StoreSchema.read(sqliteFile: path, model: xml) }, "inherits from itself")
         try Data("<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 99\"/></entity></model>".utf8).write(to: xml)
         assertFails({ _ = try CoreDataModel(contentsOf: xml) }, "contents:1:")
         try Data("<?xml version=\"1.0\"?><plist/>".utf8).write(to: xml)

@@ -13,15 +13,15 @@ final class CoreDataStoreTests: XCTestCase {
 
     static func open(_ path: String) throws -> DatabaseQueue { try RealStores.open(path) }
 
-    static func schema(_ store: String, model: String? = nil) throws -> Schema {
+    static func schema(_ store: String, model: String? = nil) throws -> StoreSchema {
         let db = try open(store)
         let url = try model.map { try stores().appendingPathComponent($0) }
-        return try db.read { db in try url.map { try Schema.read(from: db, model: $0) } ?? Schema.read(from: db) }
+        return try db.read { db in try url.map { try StoreSchema.read(from: db, model: $0) } ?? StoreSchema.read(from: db) }
     }
 
     /// `Entity.name → Destination (kind, inverse X, ordered)`, kind one of
     /// to-one, one-to-one, to-many, many-to-many.
-    static func relationships(_ schema: Schema) -> [String] {
+    static func relationships(_ schema: StoreSchema) -> [String] {
         schema.entities.flatMap { e in
             e.relationships.map { r in
                 let inverse = r.inverse.flatMap { schema.entity(named: r.destination)?.relationship(named: $0) }
@@ -38,25 +38,25 @@ final class CoreDataStoreTests: XCTestCase {
     }
 
     /// `Entity: name type[?], …` with `?` for optional.
-    static func attributes(_ schema: Schema) -> [String] {
+    static func attributes(_ schema: StoreSchema) -> [String] {
         schema.entities.map { e in
             "\(e.name): " + e.attributes.map { "\($0.name) \($0.type.name)" + ($0.isOptional ? "?" : "") }.joined(separator: ", ")
         }
     }
 
     /// The keys `format` selects from `entity`, and those `sql` selects.
-    func compare(_ db: DatabaseQueue, _ schema: Schema, _ entity: String, _ format: String, _ sql: String,
+    func compare(_ db: DatabaseQueue, _ schema: StoreSchema, _ entity: String, _ format: String, _ sql: String,
                  file: StaticString = #filePath, line: UInt = #line) throws {
-        let request = FetchRequest(entity: entity, filter: try Filter(format))
+        let request = FetchSpecification(entity: entity, filter: try Filter(format))
         let keys = try db.read { try request.fetchPrimaryKeys($0, schema: schema) }.compactMap { Int.fromDatabaseValue($0) }
         let expected = try db.read { try Int.fetchAll($0, sql: sql) }
         XCTAssertEqual(keys.sorted(), expected.sorted(), "\(entity) \(format)", file: file, line: line)
         XCTAssertFalse(expected.isEmpty && !sql.contains("-- none"), "\(format): the check selects no rows", file: file, line: line)
     }
 
-    func lowered(_ schema: Schema, _ entity: String, _ format: String) throws -> SQLLoweringError? {
+    func lowered(_ schema: StoreSchema, _ entity: String, _ format: String) throws -> SQLLoweringError? {
         do {
-            _ = try FetchRequest(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite)
+            _ = try FetchSpecification(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite)
             return nil
         } catch let e as SQLLoweringError {
             return e

@@ -29,7 +29,7 @@ final class DifferentialTests: XCTestCase {
         var postgres: PostgresConnection?
         if let pg = try await PostgresServer.connect() {
             let tables = ["book_tags", "chapters", "books", "tags", "authors"]
-            let drop = "DROP TABLE IF EXISTS " + tables.map { SQLDialect.postgreSQL.quote($0) }.joined(separator: ", ")
+            let drop = "DROP TABLE IF EXISTS " + tables.map { Dialect.postgreSQL.quote($0) }.joined(separator: ", ")
             try await PostgresServer.setUp(pg, [drop] + Library.schema.createStatements(dialect: .postgreSQL))
             try await PostgresServer.setUp(pg, library.inserts(.postgreSQL))
             postgres = pg
@@ -40,7 +40,7 @@ final class DifferentialTests: XCTestCase {
     /// The tables of `schema` in a SQLite database in memory, with
     /// `inserts` run (synchronous: the tests that call it are async for
     /// PostgreSQL's sake).
-    static func sqliteDatabase(_ schema: Schema, _ inserts: [SQLStatement]) throws -> DatabaseQueue {
+    static func sqliteDatabase(_ schema: StoreSchema, _ inserts: [BoundStatement]) throws -> DatabaseQueue {
         let db = try DatabaseQueue(configuration: .sift)
         try db.write { db in
             for s in schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
@@ -49,7 +49,7 @@ final class DifferentialTests: XCTestCase {
         return db
     }
 
-    static func sqliteCount(_ c: SQLStatement, _ db: DatabaseQueue) throws -> Int? {
+    static func sqliteCount(_ c: BoundStatement, _ db: DatabaseQueue) throws -> Int? {
         try db.read { try Int.fetchOne($0, sql: c.sql, arguments: c.arguments) }
     }
 
@@ -71,12 +71,12 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
-    static func sqliteProjection(_ request: Sift.FetchRequest, _ db: DatabaseQueue) throws -> [Value] {
+    static func sqliteProjection(_ request: FetchSpecification, _ db: DatabaseQueue) throws -> [Value] {
         try db.read { try request.fetchValues($0, schema: Library.schema) }
     }
 
     /// The ids from the evaluator, or nil if it raises.
-    static func memoryIDs(_ request: Sift.FetchRequest, _ books: [Value]) -> [Int]? {
+    static func memoryIDs(_ request: FetchSpecification, _ books: [Value]) -> [Int]? {
         guard let rows = try? request.execute(on: books) else { return nil }
         return rows.map { row in
             guard case .dictionary(let d) = row, case .int(let id)? = d["id"] else { return -1 }
@@ -92,7 +92,7 @@ final class DifferentialTests: XCTestCase {
 
     /// The ids SiftPostgres fetches (its binding, decoding and reading
     /// back by attribute type).
-    static func postgresIDs(_ request: Sift.FetchRequest, _ schema: Schema, _ pg: PostgresConnection) async throws -> [Int] {
+    static func postgresIDs(_ request: FetchSpecification, _ schema: StoreSchema, _ pg: PostgresConnection) async throws -> [Int] {
         try await request.fetchValues(pg, schema: schema).map { row in
             guard case .dictionary(let d) = row, case .int(let id)? = d["id"] else { return -1 }
             return id
@@ -116,7 +116,7 @@ final class DifferentialTests: XCTestCase {
                 failures.append("case \(n): does not parse: \(format): \(error)")
                 continue
             }
-            let request = Sift.FetchRequest(entity: "Book", filter: filter)
+            let request = FetchSpecification(entity: "Book", filter: filter)
             guard let expected = Self.memoryIDs(request, engines.library.books) else {
                 raised += 1
                 continue
@@ -184,7 +184,7 @@ final class DifferentialTests: XCTestCase {
             }
             let limit: Int? = generator.chance(0.5) ? Int.random(in: 0...20, using: &generator.rng) : nil
             let offset = generator.chance(0.4) ? Int.random(in: 0...30, using: &generator.rng) : 0
-            let request = Sift.FetchRequest(entity: "Book", filter: filter, sort: sort, offset: offset, limit: limit)
+            let request = FetchSpecification(entity: "Book", filter: filter, sort: sort, offset: offset, limit: limit)
             guard let expected = Self.memoryIDs(request, engines.library.books) else { continue }
             compared += 1
             let expectedCount = try request.count(on: engines.library.books)
@@ -241,7 +241,7 @@ final class DifferentialTests: XCTestCase {
                 let (format, args) = generator.predicate(depth: 2)
                 filter = try Filter(format, arguments: args)
             }
-            let request = Sift.FetchRequest(entity: "Book", filter: filter, sort: sort, distinct: distinct, properties: properties)
+            let request = FetchSpecification(entity: "Book", filter: filter, sort: sort, distinct: distinct, properties: properties)
             guard let rows = try? request.execute(on: engines.library.books) else { continue }
             let expected = Self.projectionRows(rows, properties)
             // Without a sort covering every column, DISTINCT rows come in an
@@ -274,7 +274,7 @@ final class DifferentialTests: XCTestCase {
     /// without the variable inside SUBQUERY reads the record (Foundation's
     /// rule, and the evaluator's), so SQL must read the outer row, never the
     /// author's column of the same name.
-    static let records = Schema([
+    static let records = StoreSchema([
         Entity("Record", table: "records", attributes: [
             Attribute("name", .string),
             Attribute("age", .integer),
@@ -349,7 +349,7 @@ final class DifferentialTests: XCTestCase {
         ]
         var failures: [String] = []
         for (format, expected) in formats {
-            let request = Sift.FetchRequest(entity: "Record", filter: try Filter(format))
+            let request = FetchSpecification(entity: "Record", filter: try Filter(format))
             let memory = Self.memoryIDs(request, values)
             if memory != expected { failures.append("\(format): memory \(memory.map(String.init(describing:)) ?? "raises"), expected \(expected)") }
             do {
@@ -372,7 +372,7 @@ final class DifferentialTests: XCTestCase {
 
     func testSchemaJSONRoundTrip() throws {
         let json = try Library.schema.jsonData()
-        XCTAssertEqual(try Schema(json: json), Library.schema)
+        XCTAssertEqual(try StoreSchema(json: json), Library.schema)
         let written = Data(#"""
             {"entities": [{"name": "Book", "table": "books",
               "attributes": [{"name": "title", "type": "string", "optional": false},
@@ -380,14 +380,14 @@ final class DifferentialTests: XCTestCase {
               "relationships": [{"name": "author", "destination": "Author", "toOne": "author_id"}]},
              {"name": "Author", "attributes": [{"name": "name", "type": "text"}]}]}
             """#.utf8)
-        let schema = try Schema(json: written)
+        let schema = try StoreSchema(json: written)
         XCTAssertEqual(schema.entity(named: "Book")?.attribute(named: "published")?.type, .date(.unixSeconds))
         XCTAssertEqual(schema.entity(named: "author")?.table, "Author")
-        XCTAssertThrowsError(try Schema(json: Data(#"{"entities": [{"name": "A", "relationships": [{"name": "b", "destination": "B", "toOne": "b_id"}]}]}"#.utf8))) {
-            XCTAssertEqual(($0 as? SchemaError)?.message, "relationship A.b points at an unknown entity B")
+        XCTAssertThrowsError(try StoreSchema(json: Data(#"{"entities": [{"name": "A", "relationships": [{"name": "b", "destination": "B", "toOne": "b_id"}]}]}"#.utf8))) {
+            XCTAssertEqual(($0 as? StoreSchemaError)?.message, "relationship A.b points at an unknown entity B")
         }
         // Destinations are found as entity(named:) finds them: ignoring case.
-        let loose = Schema([
+        let loose = StoreSchema([
             Entity("A", attributes: [], relationships: [.toOne("b", "b", column: "b_id")]), Entity("B", attributes: []),
         ])
         XCTAssertNoThrow(try loose.validate())

@@ -40,9 +40,9 @@ final class ExistingDatabaseTests: XCTestCase {
         defer { remove() }
         // As in the README (with the file's path).
         let db = try DatabaseQueue(path: path, configuration: .sift)
-        let schema = try db.read { try Schema.read(from: $0) }
+        let schema = try db.read { try StoreSchema.read(from: $0) }
         let rows = try db.read { db in
-            try Sift.FetchRequest(entity: "Book", filter: try Filter("ANY tags.name == 'sf' AND author.books.@count > 1"))
+            try FetchSpecification(entity: "Book", filter: try Filter("ANY tags.name == 'sf' AND author.books.@count > 1"))
                 .fetchValues(db, schema: schema)
         }
         XCTAssertEqual(rows.map { $0["title"] }, ["Ancillary Justice"])
@@ -54,9 +54,9 @@ final class ExistingDatabaseTests: XCTestCase {
         let path = try RealStores.readable("coredatabooks/CoreDataBooks.sqlite")
         // As in the README (with the store's path).
         let store = try ReadOnlyDatabase.open(path: path)
-        let model = try store.read { try Schema.read(from: $0) }
+        let model = try store.read { try StoreSchema.read(from: $0) }
         let books = try store.read { db in
-            try Sift.FetchRequest(entity: "Book", filter: try Filter("author BEGINSWITH 'J'"), sort: [.ascending("title")])
+            try FetchSpecification(entity: "Book", filter: try Filter("author BEGINSWITH 'J'"), sort: [.ascending("title")])
                 .fetchValues(db, schema: model)
         }
         // Checked against the store's own columns.
@@ -68,7 +68,7 @@ final class ExistingDatabaseTests: XCTestCase {
     }
 
     func testEntityLookup() {
-        let schema = Schema([
+        let schema = StoreSchema([
             Entity("books", table: "books", attributes: []), Entity("categories", table: "categories", attributes: []),
             Entity("Box", table: "ZBOX", attributes: []), Entity("People", table: "person", attributes: []), Entity("status", table: "status", attributes: []),
             Entity("news", table: "n1", attributes: []), Entity("New", table: "n2", attributes: []),
@@ -86,9 +86,9 @@ final class ExistingDatabaseTests: XCTestCase {
         XCTAssertEqual(schema.entity(named: "News")?.name, "news")
         XCTAssertNil(schema.entity(named: "Bok"))
         // Two entities fit `Author`: neither is taken.
-        let two = Schema([Entity("authors", table: "a1", attributes: []), Entity("Authors", table: "a2", attributes: []), Entity("x", table: "author", attributes: [])])
+        let two = StoreSchema([Entity("authors", table: "a1", attributes: []), Entity("Authors", table: "a2", attributes: []), Entity("x", table: "author", attributes: [])])
         XCTAssertEqual(two.entity(named: "author")?.name, "x")
-        let ambiguous = Schema([Entity("authors", table: "a1", attributes: []), Entity("AUTHORS", table: "a2", attributes: [])])
+        let ambiguous = StoreSchema([Entity("authors", table: "a1", attributes: []), Entity("AUTHORS", table: "a2", attributes: [])])
         XCTAssertEqual(ambiguous.entity(named: "authors")?.name, "authors")
         XCTAssertNil(ambiguous.entity(named: "Author"))
     }

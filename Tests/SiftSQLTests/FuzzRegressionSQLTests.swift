@@ -4,7 +4,7 @@ import Testing
 
 /// Inputs found by the SQL fuzz target in `Fuzz/` (minimised).
 struct FuzzRegressionSQLTests {
-    static let schema = Schema([
+    static let schema = StoreSchema([
         Entity("Record", table: "records", attributes: [Attribute("name", .string)]),
     ])
 
@@ -20,8 +20,8 @@ struct FuzzRegressionSQLTests {
     ])
     func stringsWithNULAreRefused(format: String) throws {
         let filter = try Filter(format)
-        let request = Sift.FetchRequest(entity: "Record", filter: filter)
-        for dialect in SQLDialect.allCases {
+        let request = FetchSpecification(entity: "Record", filter: filter)
+        for dialect in Dialect.allCases {
             let error = #expect(throws: SQLLoweringError.self) { try request.sql(in: Self.schema, dialect: dialect) }
             #expect(error?.code == .unsupported)
             #expect(error?.message.contains("NUL") == true)

@@ -23,7 +23,7 @@ struct InjectionTests {
 
     /// Notes (one attribute in a column whose name needs quoting) with
     /// to-many tags and a to-one parent.
-    static let schema = Schema([
+    static let schema = StoreSchema([
         Entity("Note", table: "notes", attributes: [
             Attribute("body", .string),
             Attribute("rank", .integer, column: "odd \"col\"; --"),
@@ -51,19 +51,19 @@ struct InjectionTests {
             let texts: [String?] =
                 ["plain", "O'Brien", "say \"hi\"", "back\\slash", "50%", "a_b", "xy", "x", "é", nil]
                 + InjectionTests.hostile.filter { !$0.unicodeScalars.contains("\u{0}") }
-            var inserts: [SQLDialect: [SQLStatement]] = [:]
+            var inserts: [Dialect: [BoundStatement]] = [:]
             var notes: [Value] = []
             let rank = InjectionTests.schema.entity(named: "Note")!.attribute(named: "rank")!.column
-            for dialect in [SQLDialect.sqlite, .postgreSQL] {
+            for dialect in [Dialect.sqlite, .postgreSQL] {
                 let q = dialect.quote
                 func p(_ n: Int) -> String { dialect == .sqlite ? "?\(n)" : "$\(n)" }
-                inserts[dialect] = texts.enumerated().flatMap { i, text -> [SQLStatement] in
+                inserts[dialect] = texts.enumerated().flatMap { i, text -> [BoundStatement] in
                     let tagName = texts[(i + 1) % texts.count]
                     return [
-                        SQLStatement(
+                        BoundStatement(
                             sql: "INSERT INTO \(q("notes")) (\(q("id")), \(q("body")), \(q(rank))) VALUES (\(p(1)), \(p(2)), \(p(3)))",
                             bindings: [.integer(Int64(i + 1)), text.map(SQLValue.text) ?? .null, .integer(Int64(i % 3))]),
-                        SQLStatement(
+                        BoundStatement(
                             sql: "INSERT INTO \(q("tags")) (\(q("id")), \(q("name")), \(q("note_id"))) VALUES (\(p(1)), \(p(2)), \(p(3)))",
                             bindings: [.integer(Int64(i + 1)), tagName.map(SQLValue.text) ?? .null, .integer(Int64(i + 1))]),
                     ]
@@ -93,17 +93,17 @@ struct InjectionTests {
 
         /// The ids of the notes the evaluator keeps.
         func memoryIDs(_ filter: Filter) throws -> [Int] {
-            try Sift.FetchRequest(entity: "Note", filter: filter).execute(on: notes).map { row in
+            try FetchSpecification(entity: "Note", filter: filter).execute(on: notes).map { row in
                 guard case .dictionary(let d) = row, case .int(let id)? = d["id"] else { return -1 }
                 return id
             }
         }
 
-        func sqliteIDs(_ statement: SQLStatement) throws -> [Int] {
+        func sqliteIDs(_ statement: BoundStatement) throws -> [Int] {
             try sqlite.read { db in try Int.fetchAll(db, sql: statement.sql, arguments: statement.arguments) }
         }
 
-        func postgresIDs(_ statement: SQLStatement, _ pg: PostgresClient) throws -> [Int] {
+        func postgresIDs(_ statement: BoundStatement, _ pg: PostgresClient) throws -> [Int] {
             try pg.query(statement).map { row in
                 if case .integer(let i)? = row.first { return Int(i) }
                 return -1
@@ -113,7 +113,7 @@ struct InjectionTests {
         /// Every table is still there with all its rows.
         func expectTablesIntact() throws {
             for (table, count) in rowCounts.sorted(by: { $0.key < $1.key }) {
-                let sql = "SELECT COUNT(*) FROM \(SQLDialect.sqlite.quote(table))"
+                let sql = "SELECT COUNT(*) FROM \(Dialect.sqlite.quote(table))"
                 #expect(try sqlite.read { db in try Int.fetchOne(db, sql: sql) } == count, "SQLite \(table)")
                 if let pg = postgres {
                     #expect(try pg.query(sql, []) == [[.integer(Int64(count))]], "PostgreSQL \(table)")
@@ -138,7 +138,7 @@ struct InjectionTests {
         var name: String
         var make: (String) -> (format: String, arguments: [any FormatArgumentConvertible])
         /// The error lowering must give for a string, when it has to refuse it.
-        var refusal: (String, SQLDialect) -> SQLLoweringError.Code? = { _, _ in nil }
+        var refusal: (String, Dialect) -> SQLLoweringError.Code? = { _, _ in nil }
 
         init(
             _ format: String, note: String = "", _ arguments: @escaping (String) -> [any FormatArgumentConvertible] = { [$0] }
@@ -267,9 +267,9 @@ struct InjectionTests {
                     #expect(error.code == .regexLimit && form.refusal(text, .sqlite) == .limit, "\(label): \(error)")
                     expected = []
                 }
-                for dialect in [SQLDialect.sqlite, .postgreSQL] {
-                    let reference = try Sift.FetchRequest(entity: "Note", filter: harmless).sql(in: Self.schema, dialect: dialect)
-                    let request = Sift.FetchRequest(entity: "Note", filter: filter)
+                for dialect in [Dialect.sqlite, .postgreSQL] {
+                    let reference = try FetchSpecification(entity: "Note", filter: harmless).sql(in: Self.schema, dialect: dialect)
+                    let request = FetchSpecification(entity: "Note", filter: filter)
                     // Neither database binds a NUL faithfully.
                     if let refusal = text.utf8.contains(0) ? .unsupported : form.refusal(text, dialect) {
                         #expect(throws: SQLLoweringError.self, "\(label) (\(dialect))") {
@@ -310,9 +310,9 @@ struct InjectionTests {
     ]
 
     /// The lowering error of `request` on both dialects (nil if either lowers).
-    private func loweringErrors(_ request: Sift.FetchRequest) -> [SQLLoweringError]? {
+    private func loweringErrors(_ request: FetchSpecification) -> [SQLLoweringError]? {
         var errors: [SQLLoweringError] = []
-        for dialect in [SQLDialect.sqlite, .postgreSQL] {
+        for dialect in [Dialect.sqlite, .postgreSQL] {
             do {
                 let query = try request.sql(in: Self.schema, dialect: dialect)
                 Issue.record("lowered to \(query.statement)")
@@ -343,7 +343,7 @@ struct InjectionTests {
             for form in keyForms {
                 let keyPath = form.keyPath(name)
                 let filter = try Filter(form.format, keyPath)
-                let errors = loweringErrors(Sift.FetchRequest(entity: "Note", filter: filter))
+                let errors = loweringErrors(FetchSpecification(entity: "Note", filter: filter))
                 for e in errors ?? [] {
                     // `tags.@x` is a collection operator, and one without a SQL form.
                     let code: SQLLoweringError.Code = keyPath.hasPrefix("tags.@") && !keyPath.hasPrefix("tags.@sum") ? .unsupported : .unknownKey
@@ -362,16 +362,16 @@ struct InjectionTests {
             }
             let filter = try Filter("\(name) == 1")
             parsed += 1
-            for e in loweringErrors(Sift.FetchRequest(entity: "Note", filter: filter)) ?? [] {
+            for e in loweringErrors(FetchSpecification(entity: "Note", filter: filter)) ?? [] {
                 #expect(e.code == .unknownKey, "\(name): \(e)")
                 refused += 1
             }
         }
         for name in Self.hostile {
             guard let filter = try? Filter("\(name) == 1") else { continue }
-            for dialect in [SQLDialect.sqlite, .postgreSQL] {
+            for dialect in [Dialect.sqlite, .postgreSQL] {
                 // What parses is an expression, never SQL text.
-                if let query = try? Sift.FetchRequest(entity: "Note", filter: filter).sql(in: Self.schema, dialect: dialect) {
+                if let query = try? FetchSpecification(entity: "Note", filter: filter).sql(in: Self.schema, dialect: dialect) {
                     #expect(!query.statement.sql.contains(name), "\(name.debugDescription): \(query.statement)")
                 }
             }
@@ -384,31 +384,31 @@ struct InjectionTests {
         for name in Self.hostile + Self.unknownNames {
             let label = name.debugDescription
             for key in [SortKey(name), SortKey(name, ascending: false, comparison: .caseInsensitive), SortKey("parent." + name)] {
-                for e in loweringErrors(Sift.FetchRequest(entity: "Note", sort: [key])) ?? [] {
+                for e in loweringErrors(FetchSpecification(entity: "Note", sort: [key])) ?? [] {
                     #expect(e.code == .unknownKey, "sort by \(label): \(e)")
                 }
             }
             if let keys = try? SortKey.parse(name) {
-                #expect(loweringErrors(Sift.FetchRequest(entity: "Note", sort: keys)) != nil, "sort \(label)")
+                #expect(loweringErrors(FetchSpecification(entity: "Note", sort: keys)) != nil, "sort \(label)")
             }
             for properties in [[name], ["body", name], ["parent." + name]] {
-                let request = Sift.FetchRequest(entity: "Note", distinct: true, properties: properties)
+                let request = FetchSpecification(entity: "Note", distinct: true, properties: properties)
                 for e in loweringErrors(request) ?? [] {
                     #expect(e.code == .unknownKey, "fetch \(properties.last ?? ""): \(e)")
                 }
             }
             if let entity = Self.schema.entity(named: name) {
                 // A table's name (`notes`) finds its entity, as the plural of
-                // an entity's name does (Schema.entity(named:)): the SQL then
+                // an entity's name does (StoreSchema.entity(named:)): the SQL then
                 // names the schema's table, never the text as written.
                 #expect(name == entity.table || name == entity.name.lowercased() + "s", "entity \(label)")
-                for dialect in [SQLDialect.sqlite, .postgreSQL] {
-                    let sql = try Sift.FetchRequest(entity: name).sql(in: Self.schema, dialect: dialect).statement.sql
+                for dialect in [Dialect.sqlite, .postgreSQL] {
+                    let sql = try FetchSpecification(entity: name).sql(in: Self.schema, dialect: dialect).statement.sql
                     #expect(sql.contains(" FROM " + dialect.quote(entity.table) + " "), "entity \(label): \(sql)")
                 }
                 continue
             }
-            for e in loweringErrors(Sift.FetchRequest(entity: name)) ?? [] {
+            for e in loweringErrors(FetchSpecification(entity: name)) ?? [] {
                 #expect(e.code == .unknownEntity, "entity \(label): \(e)")
             }
         }
@@ -418,10 +418,10 @@ struct InjectionTests {
     /// Kelvin sign lowercases to `k`) lowers with the schema's identifiers,
     /// never with the text as written.
     @Test func keysMatchedIgnoringCaseUseTheSchemaSpelling() throws {
-        for dialect in [SQLDialect.sqlite, .postgreSQL] {
-            let written = try Sift.FetchRequest(entity: "Note", filter: Filter("%K == 1", "ran\u{212A}"))
+        for dialect in [Dialect.sqlite, .postgreSQL] {
+            let written = try FetchSpecification(entity: "Note", filter: Filter("%K == 1", "ran\u{212A}"))
                 .sql(in: Self.schema, dialect: dialect).statement
-            let plain = try Sift.FetchRequest(entity: "Note", filter: Filter("rank == 1"))
+            let plain = try FetchSpecification(entity: "Note", filter: Filter("rank == 1"))
                 .sql(in: Self.schema, dialect: dialect).statement
             #expect(written == plain)
             #expect(!written.sql.contains("\u{212A}"))

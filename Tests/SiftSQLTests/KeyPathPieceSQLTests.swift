@@ -24,7 +24,7 @@ final class KeyPathPieceSQLTests: XCTestCase {
         for (format, arguments, plain) in forms {
             let bound = try Filter(format, arguments: arguments)
             XCTAssertEqual(bound, try Filter(plain), format)
-            for dialect in [SQLDialect.sqlite, .postgreSQL] {
+            for dialect in [Dialect.sqlite, .postgreSQL] {
                 let expected = Result { try Filter(plain).sqlStatement(schema, dialect) }
                 let got = Result { try bound.sqlStatement(schema, dialect) }
                 switch (got, expected) {
@@ -54,7 +54,7 @@ final class KeyPathPieceSQLTests: XCTestCase {
         ]
         for (format, variables, plain) in forms {
             let substituted = try Filter(format).substituting(variables)
-            for dialect in [SQLDialect.sqlite, .postgreSQL] {
+            for dialect in [Dialect.sqlite, .postgreSQL] {
                 let a = try substituted.sqlStatement(schema, dialect)
                 let b = try Filter(plain).sqlStatement(schema, dialect)
                 XCTAssertEqual(a.sql, b.sql, format)
@@ -68,7 +68,7 @@ final class KeyPathPieceSQLTests: XCTestCase {
             ("author.$k == 'Ann'", SourceRange(7, 9)), ("title == 'x' OR SELF.$k.name == 'Ann'", SourceRange(21, 23)),
             ("SUBQUERY(chapters, $t, $t.$k > 3).@count > 0", SourceRange(26, 28)),
         ] {
-            for dialect in [SQLDialect.sqlite, .postgreSQL] {
+            for dialect in [Dialect.sqlite, .postgreSQL] {
                 XCTAssertThrowsError(try Filter(format).sqlStatement(schema, dialect), format) { error in
                     guard let error = error as? SQLLoweringError else { return XCTFail("\(error)") }
                     XCTAssertEqual(error.code, .unsupported, format)

@@ -2,11 +2,11 @@ import Sift
 import SiftSQL
 import XCTest
 
-/// `Schema.resolve`: key paths spelled as the schema names them, for
+/// `StoreSchema.resolve`: key paths spelled as the schema names them, for
 /// evaluating rows in memory, found and refused as the SQL lowering finds
 /// and refuses them.
 final class KeyResolutionTests: XCTestCase {
-    let schema = Schema([
+    let schema = StoreSchema([
         Entity("Person", table: "ZPERSON", primaryKey: "Z_PK", attributes: [
             Attribute("firstName", .string, column: "ZFIRSTNAME"),
             Attribute("updatedAt", .date(.referenceSeconds), column: "ZUPDATEDAT"),
@@ -50,7 +50,7 @@ final class KeyResolutionTests: XCTestCase {
         }
         var sql: SQLLoweringError?
         XCTAssertThrowsError(
-            try FetchRequest(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite), line: line
+            try FetchSpecification(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite), line: line
         ) { sql = $0 as? SQLLoweringError }
         XCTAssertEqual(memory?.message, message, format, line: line)
         XCTAssertEqual(memory, sql, format, line: line)
@@ -129,7 +129,7 @@ final class KeyResolutionTests: XCTestCase {
             var memory: SQLLoweringError?
             XCTAssertThrowsError(try schema.resolve([.ascending(key)], entity: "Person")) { memory = $0 as? SQLLoweringError }
             var sql: SQLLoweringError?
-            XCTAssertThrowsError(try FetchRequest(entity: "Person", sort: [.ascending(key)]).sql(in: schema, dialect: .sqlite)) {
+            XCTAssertThrowsError(try FetchSpecification(entity: "Person", sort: [.ascending(key)]).sql(in: schema, dialect: .sqlite)) {
                 sql = $0 as? SQLLoweringError
             }
             XCTAssertEqual(memory?.message, message, key)

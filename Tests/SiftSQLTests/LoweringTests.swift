@@ -10,11 +10,11 @@ import XCTest
 final class LoweringTests: XCTestCase {
     let schema = Library.schema
 
-    func sql(_ format: String, _ args: any FormatArgumentConvertible..., dialect: SQLDialect = .sqlite) throws -> SQLStatement {
+    func sql(_ format: String, _ args: any FormatArgumentConvertible..., dialect: Dialect = .sqlite) throws -> BoundStatement {
         try Filter(format, arguments: args).sqlStatement(schema, dialect)
     }
 
-    func where_(_ format: String, _ args: any FormatArgumentConvertible..., dialect: SQLDialect = .sqlite) throws -> String {
+    func where_(_ format: String, _ args: any FormatArgumentConvertible..., dialect: Dialect = .sqlite) throws -> String {
         let s = try Filter(format, arguments: args).sqlStatement(schema, dialect).sql
         guard let w = s.range(of: " WHERE "), let o = s.range(of: " ORDER BY ") else { return s }
         return String(s[w.upperBound..<o.lowerBound])
@@ -38,7 +38,7 @@ final class LoweringTests: XCTestCase {
     /// A key names the attribute or relationship spelled exactly so before
     /// one that differs only in case.
     func testExactNamesBeforeCaseInsensitiveOnes() throws {
-        let schema = Schema([
+        let schema = StoreSchema([
             Entity("Post", table: "posts", attributes: [Attribute("Author", .string, column: "author_text")],
                    relationships: [.toOne("author", "Person", column: "person_id")]),
             Entity("Person", table: "people", attributes: [Attribute("name", .string)]),
@@ -128,7 +128,7 @@ final class LoweringTests: XCTestCase {
 
     func testStringsAndPatternsAreBoundNeverWritten() throws {
         let hostile = "x' OR 1=1 --"
-        for dialect in SQLDialect.allCases {
+        for dialect in Dialect.allCases {
             for format in ["title == %@", "title CONTAINS[cd] %@", "title LIKE %@", "title BEGINSWITH %@", "title MATCHES %@"] {
                 let s = try sql(format, hostile, dialect: dialect)
                 XCTAssertFalse(s.sql.contains("1=1"), "\(dialect) \(format): \(s.sql)")
@@ -136,13 +136,13 @@ final class LoweringTests: XCTestCase {
         }
         XCTAssertEqual(try where_("title LIKE %@", "a%_*", dialect: .postgreSQL), #"(normalize(t0."title", NFD) COLLATE "C") LIKE $1 ESCAPE '\'"#)
         XCTAssertEqual(try sql("title LIKE %@", "a%_*", dialect: .postgreSQL).bindings, [.text(#"a\%\_%"#)])
-        let quoted = Schema([Entity("Odd", table: #"we"ird"#, attributes: [Attribute("n", .integer, column: #"c"ol"#)])])
-        let q = try Sift.FetchRequest(entity: "Odd", filter: try Filter("n > 1")).sql(in: quoted, dialect: .sqlite)
+        let quoted = StoreSchema([Entity("Odd", table: #"we"ird"#, attributes: [Attribute("n", .integer, column: #"c"ol"#)])])
+        let q = try FetchSpecification(entity: "Odd", filter: try Filter("n > 1")).sql(in: quoted, dialect: .sqlite)
         XCTAssertTrue(q.statement.sql.contains(#"FROM "we""ird" t0 WHERE t0."c""ol" > ?1"#), q.statement.sql)
     }
 
     func testWhatCannotBeLoweredIsAnErrorWithItsKeyAndRange() throws {
-        func failure(_ format: String, dialect: SQLDialect = .sqlite) -> SQLLoweringError? {
+        func failure(_ format: String, dialect: Dialect = .sqlite) -> SQLLoweringError? {
             do {
                 _ = try Filter(format).sqlStatement(schema, dialect)
                 return nil
@@ -171,11 +171,11 @@ final class LoweringTests: XCTestCase {
         XCTAssertEqual(failure("year + 1 > 2")?.code, .unsupported)
         XCTAssertEqual(failure("ANY year > 2")?.code, .unsupported)
         XCTAssertEqual(failure("ANY chapters.book.chapters.name == 'x'")?.code, .unsupported)
-        XCTAssertThrowsError(try Sift.FetchRequest(entity: "Nope").sql(in: schema, dialect: .sqlite))
+        XCTAssertThrowsError(try FetchSpecification(entity: "Nope").sql(in: schema, dialect: .sqlite))
     }
 
     func testSortLimitOffsetAndCount() throws {
-        let request = Sift.FetchRequest(
+        let request = FetchSpecification(
             entity: "Book", filter: try Filter("year > 2000"),
             sort: [.ascending("author.name", .caseInsensitive), .descending("year")], offset: 5, limit: 10)
         let q = try request.sql(in: schema, dialect: .sqlite)
@@ -193,7 +193,7 @@ final class LoweringTests: XCTestCase {
     /// so that PostgreSQL can read a sort by it from an index in the
     /// default order (ExplainTests checks the plan).
     func testSortByARequiredAttributeSaysNothingOfNulls() throws {
-        let request = Sift.FetchRequest(
+        let request = FetchSpecification(
             entity: "Book", sort: [.descending("title"), .ascending("year"), .ascending("author.name")], limit: 10)
         let p = try request.sql(in: schema, dialect: .postgreSQL)
         XCTAssertTrue(
@@ -214,7 +214,7 @@ final class LoweringTests: XCTestCase {
         func plan(_ format: String) throws -> String {
             // The count: without ORDER BY, whose primary-key tiebreak lets
             // the planner prefer a scan in key order on an empty table.
-            let q = try Sift.FetchRequest(entity: "Book", filter: try Filter(format)).countSQL(in: schema, dialect: .sqlite)
+            let q = try FetchSpecification(entity: "Book", filter: try Filter(format)).countSQL(in: schema, dialect: .sqlite)
             return try db.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + q.sql, arguments: q.arguments)
                     .map { $0["detail"] as String? ?? "" }.joined(separator: "\n")
@@ -247,7 +247,7 @@ final class LoweringTests: XCTestCase {
             for s in schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
             try db.execute(sql: #"CREATE INDEX books_title ON books(title)"#)
         }
-        func plan(_ q: SQLStatement) throws -> [String] {
+        func plan(_ q: BoundStatement) throws -> [String] {
             try db.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + q.sql, arguments: q.arguments)
                     .map { $0["detail"] as String? ?? "" }
@@ -264,7 +264,7 @@ final class LoweringTests: XCTestCase {
             ("title BEGINSWITH[n] 'ab'", 1, false),
         ]
         for (format, ranges, split) in expectations {
-            let request = Sift.FetchRequest(entity: "Book", filter: try Filter(format))
+            let request = FetchSpecification(entity: "Book", filter: try Filter(format))
             let c = try request.countSQL(in: schema, dialect: .sqlite)
             let count = try plan(c)
             let text = "\(format):\n\(count.joined(separator: "\n"))"
@@ -283,7 +283,7 @@ final class LoweringTests: XCTestCase {
             // ORDER BY, whose primary-key order makes a scan look cheaper on
             // an empty table).
             let condition = try Filter(format).sqlCondition(in: schema, entity: "Book", dialect: .sqlite)
-            let select = try plan(SQLStatement(
+            let select = try plan(BoundStatement(
                 sql: #"SELECT t0."id", t0."year" FROM "books" t0 WHERE "# + condition.condition, bindings: condition.bindings))
             XCTAssertEqual(select.filter { $0 == range }.count, ranges, "\(format):\n\(select.joined(separator: "\n"))")
             XCTAssertEqual(select.contains("MULTI-INDEX OR"), ranges > 1, "\(format):\n\(select.joined(separator: "\n"))")
@@ -294,7 +294,7 @@ final class LoweringTests: XCTestCase {
             ("title BEGINSWITH 'ab' OR year > 1", false), ("NOT title BEGINSWITH 'ab'", false),
             ("ANY tags.name BEGINSWITH 'ab'", false),
         ] {
-            let c = try Sift.FetchRequest(entity: "Book", filter: try Filter(format)).countSQL(in: schema, dialect: .sqlite)
+            let c = try FetchSpecification(entity: "Book", filter: try Filter(format)).countSQL(in: schema, dialect: .sqlite)
             XCTAssertEqual(c.sql.hasPrefix("SELECT (SELECT COUNT(*) FROM"), split, "\(format): \(c.sql)")
         }
     }
@@ -305,7 +305,7 @@ final class LoweringTests: XCTestCase {
     /// precomposed last character (`aḃ`) or a singleton (`\u{212A}` for
     /// `K`, U+037E for `;`, U+1FEF for `` ` ``) anywhere in it.
     func testBeginsWithMatchesDecomposedPrefixes() throws {
-        let s = Schema([Entity("W", table: "w", attributes: [Attribute("s", .string)])])
+        let s = StoreSchema([Entity("W", table: "w", attributes: [Attribute("s", .string)])])
         let words: [String?] = [
             "cafe", "café", "cafe\u{301}", "cafd", "caff", "cag", "ca", "ḃ", "b", nil,
             "\u{212A}a", "Ka", "K\u{1E01}", "\u{212A}\u{1E01}", "\u{212A}", "K", "Ḱa", "K\u{301}a", "Kb",
@@ -340,7 +340,7 @@ final class LoweringTests: XCTestCase {
             "s BEGINSWITH 'Ka' OR s BEGINSWITH 'ab'",
         ]
         for format in formats {
-            let request = Sift.FetchRequest(entity: "W", filter: try Filter(format))
+            let request = FetchSpecification(entity: "W", filter: try Filter(format))
             let expected = try request.execute(on: values).map { row -> Int in
                 if case .dictionary(let d) = row, case .int(let i)? = d["id"] { return i }
                 return -1
@@ -363,7 +363,7 @@ final class LoweringTests: XCTestCase {
 }
 
 extension Filter {
-    func sqlStatement(_ schema: Schema, _ dialect: SQLDialect) throws -> SQLStatement {
-        try Sift.FetchRequest(entity: "Book", filter: self).sql(in: schema, dialect: dialect).statement
+    func sqlStatement(_ schema: StoreSchema, _ dialect: Dialect) throws -> BoundStatement {
+        try FetchSpecification(entity: "Book", filter: self).sql(in: schema, dialect: dialect).statement
     }
 }

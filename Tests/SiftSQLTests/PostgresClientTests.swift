@@ -148,7 +148,7 @@ final class PostgresClientTests: XCTestCase {
             .text("v"), .text("c "), .text("n"), .blob(Data([0x00, 0xFF])), .null, .null, .text("ü"),
         ]])
         XCTAssertEqual(
-            try db.query(SQLStatement(sql: "SELECT $1::int8 + $2", bindings: [.integer(40), .integer(2)])),
+            try db.query(BoundStatement(sql: "SELECT $1::int8 + $2", bindings: [.integer(40), .integer(2)])),
             [[.integer(42)]])
         XCTAssertEqual(try db.query("SELECT 1 WHERE false", []), [])
     }

@@ -8,7 +8,7 @@ import XCTest
 /// The README's SQL example, as written there.
 final class ReadmeSQLTests: XCTestCase {
     func testReadmeExample() throws {
-        let schema = Schema([
+        let schema = StoreSchema([
             Entity("Author", table: "authors", attributes: [
                 Attribute("name", .string),
             ], relationships: [
@@ -24,7 +24,7 @@ final class ReadmeSQLTests: XCTestCase {
             ]),
             Entity("Tag", table: "tags", attributes: [Attribute("name", .string)]),
         ])
-        let request = Sift.FetchRequest(
+        let request = FetchSpecification(
             entity: "Book", filter: try Filter("author.name BEGINSWITH[c] %@ AND ANY tags.name == %@", "ste", "horror"),
             sort: [.descending("year")], limit: 20)
         let query = try request.sql(in: schema, dialect: .sqlite)

@@ -23,7 +23,7 @@ struct SQLConcurrencyTests {
         while filters.count < 60 {
             let (format, args) = generator.predicate()
             guard let f = try? Filter(format, arguments: args),
-                (try? Sift.FetchRequest(entity: "Book", filter: f).sql(in: Library.schema, dialect: .sqlite)) != nil
+                (try? FetchSpecification(entity: "Book", filter: f).sql(in: Library.schema, dialect: .sqlite)) != nil
             else { continue }
             filters.append(f)
         }
@@ -33,7 +33,7 @@ struct SQLConcurrencyTests {
         let schema = Library.schema
         let all = filters
         @Sendable func run(_ filter: Filter) throws -> (String, [Int]) {
-            let query = try Sift.FetchRequest(entity: "Book", filter: filter).sql(in: schema, dialect: .sqlite)
+            let query = try FetchSpecification(entity: "Book", filter: filter).sql(in: schema, dialect: .sqlite)
             let ids = try pool.read { db in
                 try Int.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments)
             }

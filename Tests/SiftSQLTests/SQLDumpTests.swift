@@ -15,9 +15,9 @@ final class SQLDumpTests: XCTestCase {
             throw XCTSkip("set SIFT_SQL_DUMP=FILE to write the dump")
         }
         var out = ""
-        func lower(_ label: String, _ request: Sift.FetchRequest, _ schema: Schema) {
+        func lower(_ label: String, _ request: FetchSpecification, _ schema: StoreSchema) {
             out += "== " + label + "\n"
-            for dialect in SQLDialect.allCases {
+            for dialect in Dialect.allCases {
                 do {
                     out += "\(dialect.rawValue): \(try request.sql(in: schema, dialect: dialect).statement)\n"
                     out += "\(dialect.rawValue) count: \(try request.countSQL(in: schema, dialect: dialect))\n"
@@ -30,7 +30,7 @@ final class SQLDumpTests: XCTestCase {
         for n in 0..<3000 {
             let (format, args) = generator.predicate()
             guard let filter = try? Filter(format, arguments: args) else { continue }
-            lower("predicate \(n) \(filter.format)", Sift.FetchRequest(entity: "Book", filter: filter), Library.schema)
+            lower("predicate \(n) \(filter.format)", FetchSpecification(entity: "Book", filter: filter), Library.schema)
         }
         let keys = ["title", "year", "price", "published", "author.name", "author.age", "code", "author.active"]
         let comparisons: [SortKey.Comparison] = [.compare, .caseInsensitive, .localized, .localizedCaseInsensitive]
@@ -48,7 +48,7 @@ final class SQLDumpTests: XCTestCase {
             let offset = generator.chance(0.4) ? Int.random(in: 0...30, using: &generator.rng) : 0
             let distinct = generator.chance(0.3)
             let properties: [String]? = generator.chance(0.3) ? Array(Set(sort.map { $0.keyPath.joined(separator: ".") } + ["year"])).sorted() : nil
-            let request = Sift.FetchRequest(
+            let request = FetchSpecification(
                 entity: "Book", filter: filter, sort: sort, offset: offset, limit: limit, distinct: distinct,
                 properties: properties)
             lower("fetch \(n) \(filter?.format ?? "all") \(sort) \(offset) \(String(describing: limit)) \(distinct) \(String(describing: properties))", request, Library.schema)
@@ -62,7 +62,7 @@ final class SQLDumpTests: XCTestCase {
                 guard case .string(let format)? = json["format"], case .object(let object)? = json["object"] else { continue }
                 let schema = Self.schema(object)
                 guard let filter = try? Filter(format) else { continue }
-                lower("case \(json["id"].map { "\($0)" } ?? "") \(format)", Sift.FetchRequest(entity: "Object", filter: filter), schema)
+                lower("case \(json["id"].map { "\($0)" } ?? "") \(format)", FetchSpecification(entity: "Object", filter: filter), schema)
             }
         }
         try out.write(toFile: path, atomically: true, encoding: .utf8)
@@ -70,7 +70,7 @@ final class SQLDumpTests: XCTestCase {
 
     /// Entities read from a case's object: its scalars as attributes, an
     /// object as a to-one relationship, a list of objects as a to-many one.
-    static func schema(_ object: JSONObject) -> Schema {
+    static func schema(_ object: JSONObject) -> StoreSchema {
         var entities: [Entity] = []
         func entity(_ name: String, _ object: JSONObject) {
             var attributes: [Attribute] = []
@@ -96,6 +96,6 @@ final class SQLDumpTests: XCTestCase {
             entities.append(Entity(name, table: name.lowercased(), attributes: attributes, relationships: relationships))
         }
         entity("Object", object)
-        return Schema(entities)
+        return StoreSchema(entities)
     }
 }

@@ -28,9 +28,9 @@ final class SQLFragmentTests: XCTestCase {
     /// appears twice (the exact check that every other spelling of a
     /// BEGINSWITH prefix shares, in each count of the sum) keeps its number.
     func testPlaceholdersNumberedInReadingOrder() throws {
-        for dialect in SQLDialect.allCases {
+        for dialect in Dialect.allCases {
             for format in ["code BEGINSWITH 'ANN'", "title BEGINSWITH 'Ka' AND year > 3", "author.name BEGINSWITH 'ab'"] {
-                let request = Sift.FetchRequest(entity: "Book", filter: try Filter(format))
+                let request = FetchSpecification(entity: "Book", filter: try Filter(format))
                 for statement in [try request.sql(in: Library.schema, dialect: dialect).statement,
                                   try request.countSQL(in: Library.schema, dialect: dialect)] {
                     let numbers = placeholders(statement.sql)
@@ -60,7 +60,7 @@ final class SQLFragmentTests: XCTestCase {
     /// inside another condition.
     func testCountSplitsOnlyTheRangesThemselves() throws {
         func count(_ format: String) throws -> String {
-            try Sift.FetchRequest(entity: "Book", filter: try Filter(format)).countSQL(in: Library.schema, dialect: .sqlite).sql
+            try FetchSpecification(entity: "Book", filter: try Filter(format)).countSQL(in: Library.schema, dialect: .sqlite).sql
         }
         XCTAssertTrue(try count("code BEGINSWITH 'ANN'").hasPrefix("SELECT (SELECT COUNT(*)"))
         XCTAssertTrue(try count("NOT NOT code BEGINSWITH 'ANN' AND TRUEPREDICATE").hasPrefix("SELECT (SELECT COUNT(*)"))
@@ -73,7 +73,7 @@ final class SQLFragmentTests: XCTestCase {
     /// A dialect is one type: this one writes `:N` placeholders (or
     /// positional `?` ones) and keeps SQLite's string functions, and the
     /// statement follows it.
-    struct TestDialect: SQLDialectHooks {
+    struct TestDialect: DialectHooks {
         let strings = SQLiteDialect()
         var placeholdersAreNumbered = true
         var name: String { placeholdersAreNumbered ? "colon" : "positional" }
@@ -98,8 +98,8 @@ final class SQLFragmentTests: XCTestCase {
     }
 
     func testThirdDialect() throws {
-        let dialect = SQLDialect(TestDialect())
-        let request = Sift.FetchRequest(
+        let dialect = Dialect(TestDialect())
+        let request = FetchSpecification(
             entity: "Book", filter: try Filter("year != 3 AND author.active == YES AND NOT title ==[c] 'a'"),
             sort: [SortKey("price", ascending: false)], offset: 2)
         XCTAssertEqual(
@@ -108,7 +108,7 @@ final class SQLFragmentTests: XCTestCase {
                 + #"WHERE (t0."year" <> :1 OR t0."year" IS NULL) AND (t0."author_id" IS NOT NULL AND t0."author_id" IN "#
                 + #"(SELECT t1."id" FROM "authors" t1 WHERE t1."active" = :2)) AND sift_fold(t0."title", 1) <> :3 "#
                 + #"ORDER BY t0."price" DESC NULLS LAST, t0."id" OFFSET :4"#)
-        XCTAssertEqual(Schema([Library.schema.entity(named: "Author")!]).createStatements(dialect: dialect),
+        XCTAssertEqual(StoreSchema([Library.schema.entity(named: "Author")!]).createStatements(dialect: dialect),
                        [#"CREATE TABLE "authors" ("id" BIGINT PRIMARY KEY, "name" TEXT, "age" BIGINT, "rating" DOUBLE PRECISION, "active" BOOLEAN, "born" DOUBLE PRECISION)"#])
     }
 
@@ -116,8 +116,8 @@ final class SQLFragmentTests: XCTestCase {
     /// bound at each: the count over BEGINSWITH's ranges repeats the exact
     /// check's value and the other conditions' values in every count.
     func testPositionalPlaceholders() throws {
-        let dialect = SQLDialect(TestDialect(placeholdersAreNumbered: false))
-        let request = Sift.FetchRequest(entity: "Book", filter: try Filter("title BEGINSWITH 'Ka' AND year > 3"))
+        let dialect = Dialect(TestDialect(placeholdersAreNumbered: false))
+        let request = FetchSpecification(entity: "Book", filter: try Filter("title BEGINSWITH 'Ka' AND year > 3"))
         let count = try request.countSQL(in: Library.schema, dialect: dialect)
         XCTAssertEqual(count.sql.filter { $0 == "?" }.count, count.bindings.count)
         XCTAssertEqual(count.bindings, [
@@ -125,20 +125,20 @@ final class SQLFragmentTests: XCTestCase {
             .text("K\u{E0}"), .text("K\u{1EB8}"), .text("Ka"), .integer(3),
             .text("\u{212A}"), .text("\u{212B}"), .text("Ka"), .integer(3),
         ])
-        let numbered = try request.countSQL(in: Library.schema, dialect: SQLDialect(TestDialect()))
+        let numbered = try request.countSQL(in: Library.schema, dialect: Dialect(TestDialect()))
         XCTAssertEqual(numbered.bindings.count, 8)
     }
 
-    /// `SQLDialect` keeps the behaviour of the enum it was: its raw value,
+    /// `Dialect` keeps the behaviour of the enum it was: its raw value,
     /// Codable as that string, equality, hashing and its list of cases.
     func testDialectValue() throws {
-        XCTAssertEqual(SQLDialect.allCases.map(\.rawValue), ["sqlite", "postgres"])
-        XCTAssertEqual(SQLDialect(rawValue: "postgres"), .postgreSQL)
-        XCTAssertNil(SQLDialect(rawValue: "mysql"))
-        XCTAssertEqual(Set(SQLDialect.allCases + [.sqlite]).count, 2)
-        let json = try JSONEncoder().encode([SQLDialect.sqlite, .postgreSQL])
+        XCTAssertEqual(Dialect.allCases.map(\.rawValue), ["sqlite", "postgres"])
+        XCTAssertEqual(Dialect(rawValue: "postgres"), .postgreSQL)
+        XCTAssertNil(Dialect(rawValue: "mysql"))
+        XCTAssertEqual(Set(Dialect.allCases + [.sqlite]).count, 2)
+        let json = try JSONEncoder().encode([Dialect.sqlite, .postgreSQL])
         XCTAssertEqual(String(decoding: json, as: UTF8.self), #"["sqlite","postgres"]"#)
-        XCTAssertEqual(try JSONDecoder().decode([SQLDialect].self, from: json), [.sqlite, .postgreSQL])
-        XCTAssertThrowsError(try JSONDecoder().decode([SQLDialect].self, from: Data(#"["mysql"]"#.utf8)))
+        XCTAssertEqual(try JSONDecoder().decode([Dialect].self, from: json), [.sqlite, .postgreSQL])
+        XCTAssertThrowsError(try JSONDecoder().decode([Dialect].self, from: Data(#"["mysql"]"#.utf8)))
     }
 }

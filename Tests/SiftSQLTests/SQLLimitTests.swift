@@ -12,7 +12,7 @@ struct SQLLimitTests {
     let library = Library(seed: 5)
 
     private func loweringError(
-        _ request: Sift.FetchRequest, _ dialect: SQLDialect, options: SQLLoweringOptions = .default
+        _ request: FetchSpecification, _ dialect: Dialect, options: SQLLoweringOptions = .default
     ) -> SQLLoweringError? {
         do {
             _ = try request.sql(in: Library.schema, dialect: dialect, options: options)
@@ -22,7 +22,7 @@ struct SQLLimitTests {
         }
     }
 
-    private func memoryIDs(_ request: Sift.FetchRequest) throws -> [Int] {
+    private func memoryIDs(_ request: FetchSpecification) throws -> [Int] {
         try request.execute(on: library.books).map { row in
             guard case .dictionary(let d) = row, case .int(let id)? = d["id"] else { return -1 }
             return id
@@ -50,7 +50,7 @@ struct SQLLimitTests {
     /// Runs the request on the engine for `dialect` and checks its rows
     /// against the evaluator's.
     private func expectRows(
-        _ request: Sift.FetchRequest, _ dialect: SQLDialect, options: SQLLoweringOptions = .default,
+        _ request: FetchSpecification, _ dialect: Dialect, options: SQLLoweringOptions = .default,
         sqlite db: DatabaseQueue?, postgres pg: PostgresClient?
     ) throws {
         let statement = try request.sql(in: Library.schema, dialect: dialect, options: options).statement
@@ -74,10 +74,10 @@ struct SQLLimitTests {
     @Test func boundValuesConfigured() throws {
         let options = SQLLoweringOptions(maximumBindings: 5)
         let terms = (1...6).map { "year == \(1989 + $0 * 2)" }
-        let five = Sift.FetchRequest(entity: "Book", filter: try Filter(terms.prefix(5).joined(separator: " OR ")))
-        let six = Sift.FetchRequest(entity: "Book", filter: try Filter(terms.joined(separator: " OR ")))
+        let five = FetchSpecification(entity: "Book", filter: try Filter(terms.prefix(5).joined(separator: " OR ")))
+        let six = FetchSpecification(entity: "Book", filter: try Filter(terms.joined(separator: " OR ")))
         let (db, pg) = (try sqlite(), try postgres("sift_limits_configured"))
-        for dialect in [SQLDialect.sqlite, .postgreSQL] {
+        for dialect in [Dialect.sqlite, .postgreSQL] {
             #expect(try five.sql(in: Library.schema, dialect: dialect, options: options).statement.bindings.count == 5)
             try expectRows(five, dialect, options: options, sqlite: db, postgres: pg)
             let e = try #require(loweringError(six, dialect, options: options))
@@ -93,7 +93,7 @@ struct SQLLimitTests {
             #expect(p.code == .limit)
             #expect(p.range == SourceRange(0, five.filter?.source?.utf8.count ?? -1))
             // A list is one value (on SQLite, past 32 members).
-            let list = Sift.FetchRequest(entity: "Book", filter: try Filter("year IN %@", Array(1990...2040)))
+            let list = FetchSpecification(entity: "Book", filter: try Filter("year IN %@", Array(1990...2040)))
             try expectRows(list, dialect, options: options, sqlite: db, postgres: pg)
         }
     }
@@ -104,10 +104,10 @@ struct SQLLimitTests {
         // SQLite: lists of 32 members bind each member (312 × 32 = 9984).
         // (SQLite nests OR 1000 deep at most, so the terms are lists.)
         let lists = (0..<313).map { i in "year IN {" + (0..<32).map { String(1990 + (i + $0) % 40) }.joined(separator: ", ") + "}" }
-        let under = Sift.FetchRequest(entity: "Book", filter: try Filter(lists.prefix(312).joined(separator: " OR ")))
+        let under = FetchSpecification(entity: "Book", filter: try Filter(lists.prefix(312).joined(separator: " OR ")))
         #expect(try under.sql(in: Library.schema, dialect: .sqlite).statement.bindings.count == 9_984)
         try expectRows(under, .sqlite, sqlite: db, postgres: pg)
-        let over = Sift.FetchRequest(entity: "Book", filter: try Filter(lists.joined(separator: " OR ")))
+        let over = FetchSpecification(entity: "Book", filter: try Filter(lists.joined(separator: " OR ")))
         let e = try #require(loweringError(over, .sqlite))
         #expect(e.code == .limit)
         #expect(e.message.hasPrefix("the statement would bind 10016 values; the limit is 10000"))
@@ -115,10 +115,10 @@ struct SQLLimitTests {
         #expect(loweringError(over, .postgreSQL) == nil, "on PostgreSQL each list is one value")
         // PostgreSQL (and SQLite): one value per comparison.
         let terms = (0...10_000).map { "year == \($0)" }
-        let most = Sift.FetchRequest(entity: "Book", filter: try Filter(terms.prefix(10_000).joined(separator: " OR ")))
+        let most = FetchSpecification(entity: "Book", filter: try Filter(terms.prefix(10_000).joined(separator: " OR ")))
         try expectRows(most, .postgreSQL, sqlite: db, postgres: pg)
-        let tooMany = Sift.FetchRequest(entity: "Book", filter: try Filter(terms.joined(separator: " OR ")))
-        for dialect in [SQLDialect.sqlite, .postgreSQL] {
+        let tooMany = FetchSpecification(entity: "Book", filter: try Filter(terms.joined(separator: " OR ")))
+        for dialect in [Dialect.sqlite, .postgreSQL] {
             let e = try #require(loweringError(tooMany, dialect))
             #expect(e.code == .limit)
             #expect(e.range == termRange(10_000, of: terms))
@@ -126,17 +126,17 @@ struct SQLLimitTests {
     }
 
     @Test func matchesPatternsAreCheckedBeforeAnySQL() throws {
-        let short = Sift.FetchRequest(entity: "Book", filter: try Filter("title MATCHES 'ab.de'"))
-        let long = Sift.FetchRequest(entity: "Book", filter: try Filter("title MATCHES 'ab.def'"))
+        let short = FetchSpecification(entity: "Book", filter: try Filter("title MATCHES 'ab.de'"))
+        let long = FetchSpecification(entity: "Book", filter: try Filter("title MATCHES 'ab.def'"))
         let options = SQLLoweringOptions(regexLimits: RegexLimits(maximumPatternLength: 5))
-        for dialect in [SQLDialect.sqlite, .postgreSQL] {
+        for dialect in [Dialect.sqlite, .postgreSQL] {
             #expect(loweringError(short, dialect, options: options) == nil)
             let e = try #require(loweringError(long, dialect, options: options))
             #expect(e.code == .limit)
             #expect(e.message == "MATCHES: the regular expression is 6 bytes long; the limit is 5 (RegexLimits.maximumPatternLength)")
             #expect(e.range == SourceRange(0, 22), "the comparison")
             #expect(loweringError(long, dialect) == nil)
-            let huge = Sift.FetchRequest(entity: "Book", filter: try Filter("title MATCHES %@", String(repeating: "a", count: 10_001)))
+            let huge = FetchSpecification(entity: "Book", filter: try Filter("title MATCHES %@", String(repeating: "a", count: 10_001)))
             #expect(loweringError(huge, dialect)?.code == .limit)
         }
     }

@@ -26,7 +26,7 @@ final class SuccessorTests: XCTestCase {
 /// Identifiers in double quotes, embedded quotes doubled, in both dialects.
 final class QuoteTests: XCTestCase {
     func testQuote() {
-        for dialect in SQLDialect.allCases {
+        for dialect in Dialect.allCases {
             XCTAssertEqual(dialect.quote("name"), #""name""#)
             XCTAssertEqual(dialect.quote(""), #""""#)
             XCTAssertEqual(dialect.quote("a long column name over fifteen bytes"), #""a long column name over fifteen bytes""#)

@@ -5,7 +5,7 @@ import SiftSQL
 import SiftSQLite
 import XCTest
 
-/// `Schema.read(from:)` on a plain database and on a Core Data store, and
+/// `StoreSchema.read(from:)` on a plain database and on a Core Data store, and
 /// fetches through the inferred schema compared with the evaluator over the
 /// same rows as dictionaries.
 final class SchemaReaderTests: XCTestCase {
@@ -119,7 +119,7 @@ final class SchemaReaderTests: XCTestCase {
         let data = Plain()
         let queue = try DatabaseQueue(configuration: .sift)
         try queue.write { try data.insert($0) }
-        let schema = try queue.read { try Schema.read(from: $0) }
+        let schema = try queue.read { try StoreSchema.read(from: $0) }
 
         XCTAssertEqual(schema.entities.map(\.name), ["authors", "books", "tags", "notes"], "no join table, no WITHOUT ROWID table without a key")
         let books = try XCTUnwrap(schema.entity(named: "books"))
@@ -146,7 +146,7 @@ final class SchemaReaderTests: XCTestCase {
         XCTAssertEqual(notes.primaryKey, "rowid")
         XCTAssertEqual(notes.attributes.map(\.name), ["body"], "the key column without _id is the relationship")
         XCTAssertEqual(notes.relationships, [.toOne("book", "books", column: "book")])
-        XCTAssertEqual(try Schema(json: schema.jsonData()), schema)
+        XCTAssertEqual(try StoreSchema(json: schema.jsonData()), schema)
 
         let published = Date(timeIntervalSince1970: -200_000_000)
         let bookCases: [(String, [any FormatArgumentConvertible], [Int])] = [
@@ -176,7 +176,7 @@ final class SchemaReaderTests: XCTestCase {
             try compare(queue, schema, entity: "authors", format, args, data.authorObjects, ids)
         }
         let notesFetched = try queue.read {
-            try Sift.FetchRequest(entity: "notes", filter: try Filter("book.title == 'Dune'")).fetchValues($0, schema: schema)
+            try FetchSpecification(entity: "notes", filter: try Filter("book.title == 'Dune'")).fetchValues($0, schema: schema)
         }
         XCTAssertEqual(notesFetched, [
             .dictionary(["rowid": .int(1), "body": .string("good")]), .dictionary(["rowid": .int(2), "body": .string("long")]),
@@ -195,7 +195,7 @@ final class SchemaReaderTests: XCTestCase {
                 CREATE VIRTUAL TABLE search USING rtree(id, x0, x1);
                 """)
         }
-        let schema = try queue.read { try Schema.read(from: $0) }
+        let schema = try queue.read { try StoreSchema.read(from: $0) }
         XCTAssertEqual(schema.entities.map(\.name), ["users", "posts"], "no join table, no virtual table or its shadow tables")
         let users = try XCTUnwrap(schema.entity(named: "users"))
         XCTAssertEqual(users.attribute(named: "guid")?.type, .uuid(.text))
@@ -251,7 +251,7 @@ final class SchemaReaderTests: XCTestCase {
     func testCoreDataStore() throws {
         let path = try Self.store(Self.coreDataDDL)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let schema = try Schema.read(sqliteFile: path)
+        let schema = try StoreSchema.read(sqliteFile: path)
 
         XCTAssertEqual(schema.entities.map(\.name), ["Author", "Book", "Tag"])
         let book = try XCTUnwrap(schema.entity(named: "Book"))
@@ -326,7 +326,7 @@ final class SchemaReaderTests: XCTestCase {
 
         // Key paths ignore case: the columns lost the camel case.
         let camel = try queue.read {
-            try Sift.FetchRequest(entity: "book", filter: try Filter("Title BEGINSWITH 'N' AND Author.Name == 'Ann'"))
+            try FetchSpecification(entity: "book", filter: try Filter("Title BEGINSWITH 'N' AND Author.Name == 'Ann'"))
                 .fetchValues($0, schema: schema)
         }
         XCTAssertEqual(camel, [.dictionary(books[2])])
@@ -349,7 +349,7 @@ final class SchemaReaderTests: XCTestCase {
                 (5, 5, 1, 'e', 0, 1);
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let schema = try Schema.read(sqliteFile: path)
+        let schema = try StoreSchema.read(sqliteFile: path)
         XCTAssertEqual(schema.entities.map(\.name), ["Folder", "Item", "Note", "Task", "UrgentTask"])
         XCTAssertEqual(schema.entity(named: "Item")?.discriminator, Discriminator(column: "Z_ENT", values: [2, 3, 4, 5]))
         XCTAssertEqual(schema.entity(named: "Task")?.discriminator, Discriminator(column: "Z_ENT", values: [4, 5]))
@@ -366,7 +366,7 @@ final class SchemaReaderTests: XCTestCase {
         defer { try? queue.close() }
         func ids(_ entity: String, _ format: String) throws -> [Int] {
             try queue.read { db in
-                try Sift.FetchRequest(entity: entity, filter: try Filter(format)).fetchValues(db, schema: schema).map {
+                try FetchSpecification(entity: entity, filter: try Filter(format)).fetchValues(db, schema: schema).map {
                     if case .int(let i) = $0["Z_PK"] { return i }
                     return 0
                 }
@@ -377,7 +377,7 @@ final class SchemaReaderTests: XCTestCase {
         XCTAssertEqual(try ids("UrgentTask", "folder.name == 'Home'"), [5])
         XCTAssertEqual(try ids("Item", "folder != nil"), [1, 3, 5])
         XCTAssertEqual(try ids("Folder", "items.@count == 3 AND ANY items.title == 'e'"), [1])
-        XCTAssertEqual(try queue.read { try Sift.FetchRequest(entity: "Task").fetchCount($0, schema: schema) }, 3)
+        XCTAssertEqual(try queue.read { try FetchSpecification(entity: "Task").fetchCount($0, schema: schema) }, 3)
     }
 
     /// A chain of 2,000 sub-entities in one table, each below the one
@@ -400,7 +400,7 @@ final class SchemaReaderTests: XCTestCase {
             INSERT INTO ZITEM VALUES (1, 2, 1, 'top', 1), (2, \(last), 1, 'bottom', 1), (3, 1002, 1, 'middle', NULL);
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let schema = try Schema.read(sqliteFile: path)
+        let schema = try StoreSchema.read(sqliteFile: path)
         XCTAssertEqual(schema.entities.map(\.name), ["Item"] + (1...depth).map { "Item\($0)" } + ["Folder"])
         let items = schema.entities.dropLast()
         XCTAssertEqual(items.map(\.discriminator), (2...last).map { Discriminator(column: "Z_ENT", values: Array($0...last)) })
@@ -414,7 +414,7 @@ final class SchemaReaderTests: XCTestCase {
         defer { try? queue.close() }
         func titles(_ entity: String, _ format: String) throws -> [Value?] {
             try queue.read { db in
-                try Sift.FetchRequest(entity: entity, filter: try Filter(format)).fetchValues(db, schema: schema).map { $0["title"] }
+                try FetchSpecification(entity: entity, filter: try Filter(format)).fetchValues(db, schema: schema).map { $0["title"] }
             }
         }
         XCTAssertEqual(try titles("Item", "TRUEPREDICATE"), [.string("top"), .string("bottom"), .string("middle")])
@@ -437,7 +437,7 @@ final class SchemaReaderTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: path) }
         // From Item (2): Task (4), Note (3), whose link back to Item closes
         // the loop: Note is the root, Task below it, Item below Task.
-        let schema = try Schema.read(sqliteFile: path)
+        let schema = try StoreSchema.read(sqliteFile: path)
         XCTAssertEqual(schema.entities.map(\.name), ["Item", "Note", "Task", "Loose"])
         XCTAssertEqual(schema.entities.map(\.table), ["ZNOTE", "ZNOTE", "ZNOTE", "ZLOOSE"])
         XCTAssertEqual(schema.entities.map(\.discriminator?.values), [[2], [2, 3, 4], [2, 4], nil])
@@ -448,9 +448,9 @@ final class SchemaReaderTests: XCTestCase {
         let path = try Self.store(Self.coreDataDDL)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let db = try DatabaseQueue(path: path, configuration: .sift)
-        let schema = try db.read { try Schema.read(from: $0) }
+        let schema = try db.read { try StoreSchema.read(from: $0) }
         let rows = try db.read { db in
-            try Sift.FetchRequest(entity: "Book", filter: try Filter("ANY tags.name == 'sf' AND author.books.@count > 1"))
+            try FetchSpecification(entity: "Book", filter: try Filter("ANY tags.name == 'sf' AND author.books.@count > 1"))
                 .fetchValues(db, schema: schema)
         }
         XCTAssertEqual(rows.map { $0["title"] }, [.string("Dune"), .string("Neuromancer")])
@@ -458,14 +458,14 @@ final class SchemaReaderTests: XCTestCase {
     }
 
     func testErrors() throws {
-        XCTAssertThrowsError(try Schema.read(sqliteFile: "/nonexistent/library.sqlite")) {
-            XCTAssertEqual(($0 as? SchemaError)?.message, "no such file: /nonexistent/library.sqlite")
+        XCTAssertThrowsError(try StoreSchema.read(sqliteFile: "/nonexistent/library.sqlite")) {
+            XCTAssertEqual(($0 as? StoreSchemaError)?.message, "no such file: /nonexistent/library.sqlite")
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-\(UUID().uuidString).sqlite").path
         try Data("not a database, but long enough to look like one to nobody".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        XCTAssertThrowsError(try Schema.read(sqliteFile: path))
-        XCTAssertEqual(try DatabaseQueue().read { try Schema.read(from: $0) }, Schema([]))
+        XCTAssertThrowsError(try StoreSchema.read(sqliteFile: path))
+        XCTAssertEqual(try DatabaseQueue().read { try StoreSchema.read(from: $0) }, StoreSchema([]))
     }
 
     // MARK: - Helpers
@@ -474,10 +474,10 @@ final class SchemaReaderTests: XCTestCase {
     /// `objects`: both give the rows with the keys `ids`, in key order, and
     /// the same attribute values.
     func compare(
-        _ queue: DatabaseQueue, _ schema: Schema, entity: String, _ format: String, _ args: [any FormatArgumentConvertible],
+        _ queue: DatabaseQueue, _ schema: StoreSchema, entity: String, _ format: String, _ args: [any FormatArgumentConvertible],
         _ objects: [Value], _ ids: [Int], key: String = "id", file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        let request = Sift.FetchRequest(entity: entity, filter: try Filter(format, arguments: args))
+        let request = FetchSpecification(entity: entity, filter: try Filter(format, arguments: args))
         let fetched = try queue.read { try request.fetchValues($0, schema: schema) }
         let count = try queue.read { try request.fetchCount($0, schema: schema) }
         let expected = try request.execute(on: objects)

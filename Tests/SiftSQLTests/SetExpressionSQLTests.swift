@@ -77,7 +77,7 @@ extension DifferentialTests {
         ]
         var compared = 0
         for format in formats {
-            let request = Sift.FetchRequest(entity: "Book", filter: try Filter(format))
+            let request = FetchSpecification(entity: "Book", filter: try Filter(format))
             guard let expected = Self.memoryIDs(request, engines.library.books) else {
                 XCTFail("\(format) raises in memory")
                 continue

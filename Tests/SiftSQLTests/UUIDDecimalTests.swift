@@ -10,7 +10,7 @@ import XCTest
 /// the values read back, and memory = SQLite = PostgreSQL over generated
 /// rows and over the real stores.
 final class UUIDDecimalTests: XCTestCase {
-    static let schema = Schema([
+    static let schema = StoreSchema([
         Entity("Item", table: "items", attributes: [
             Attribute("uid", .uuid(.bytes)),
             Attribute("code", .uuid(.text)),
@@ -45,7 +45,7 @@ final class UUIDDecimalTests: XCTestCase {
     func testSchemaTypesAndTheirJSON() throws {
         // An old schema: "uuid" is text, "decimal" now its own type (it read
         // as a double before; both are stored as REAL).
-        let old = try Schema(json: Data("""
+        let old = try StoreSchema(json: Data("""
             {"entities": [{"name": "A", "attributes": [{"name": "u", "type": "uuid"}, {"name": "p", "type": "decimal"},
              {"name": "d", "type": "double"}]}]}
             """.utf8))
@@ -53,8 +53,8 @@ final class UUIDDecimalTests: XCTestCase {
         let json = String(decoding: try Self.schema.jsonData(), as: UTF8.self)
         XCTAssertTrue(json.contains("\"uuidEncoding\" : \"bytes\""), json)
         XCTAssertEqual(json.components(separatedBy: "uuidEncoding").count, 2, "text UUIDs are written as before: \(json)")
-        XCTAssertEqual(try Schema(json: try Self.schema.jsonData()), Self.schema)
-        XCTAssertThrowsError(try Schema(json: Data("""
+        XCTAssertEqual(try StoreSchema(json: try Self.schema.jsonData()), Self.schema)
+        XCTAssertThrowsError(try StoreSchema(json: Data("""
             {"entities": [{"name": "A", "attributes": [{"name": "u", "type": "uuid", "uuidEncoding": "hex"}]}]}
             """.utf8)))
         XCTAssertEqual(Self.schema.createStatements(dialect: .sqlite)[0],
@@ -65,9 +65,9 @@ final class UUIDDecimalTests: XCTestCase {
 
     func testBoundValues() throws {
         let u = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
-        for dialect in [SQLDialect.sqlite, .postgreSQL] {
-            func statement(_ format: String, _ args: any FormatArgumentConvertible...) throws -> SQLStatement {
-                try FetchRequest(entity: "Item", filter: try Filter(format, arguments: args.map(\.formatArgument)))
+        for dialect in [Dialect.sqlite, .postgreSQL] {
+            func statement(_ format: String, _ args: any FormatArgumentConvertible...) throws -> BoundStatement {
+                try FetchSpecification(entity: "Item", filter: try Filter(format, arguments: args.map(\.formatArgument)))
                     .sql(in: Self.schema, dialect: dialect).statement
             }
             XCTAssertEqual(try statement("uid == %@", u).bindings, [.blob(Self.bytes(u))])
@@ -84,7 +84,7 @@ final class UUIDDecimalTests: XCTestCase {
         }
         // A UUID attribute compared with a string: an error with the fix.
         for format in ["uid == 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'", "uid != 'x'", "uid IN {'a'}", "code < 'x'", "uid == 3"] {
-            XCTAssertThrowsError(try FetchRequest(entity: "Item", filter: try Filter(format)).sql(in: Self.schema, dialect: .sqlite),
+            XCTAssertThrowsError(try FetchSpecification(entity: "Item", filter: try Filter(format)).sql(in: Self.schema, dialect: .sqlite),
                                  format) { error in
                 guard let e = error as? SQLLoweringError else { return XCTFail("\(error)") }
                 XCTAssertEqual(e.code, .typeMismatch, format)
@@ -127,7 +127,7 @@ final class UUIDDecimalTests: XCTestCase {
             try db.write { try $0.execute(sql: "INSERT INTO items VALUES (?, ?, ?, ?, ?, ?)", arguments: StatementArguments(values.map(\.databaseValue))) }
             _ = try pg?.query("INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6)", values)
         }
-        let all = try db.read { try FetchRequest(entity: "Item").fetchValues($0, schema: Self.schema) }
+        let all = try db.read { try FetchSpecification(entity: "Item").fetchValues($0, schema: Self.schema) }
         XCTAssertEqual(all.count, rows.count)
         guard case .dictionary(let first) = all[0] else { return XCTFail() }
         XCTAssertEqual(first["uid"], rows[0].uid.map(Value.uuid) ?? .null)
@@ -169,7 +169,7 @@ final class UUIDDecimalTests: XCTestCase {
         ]
         var failures: [String] = []
         for (format, arguments, sort) in cases {
-            let request = FetchRequest(entity: "Item", filter: try Filter(format, arguments: arguments), sort: sort)
+            let request = FetchSpecification(entity: "Item", filter: try Filter(format, arguments: arguments), sort: sort)
             let expected = try request.execute(on: all).map { row -> Int in
                 guard case .dictionary(let d) = row, case .int(let id)? = d["id"] else { return -1 }
                 return id
@@ -193,10 +193,10 @@ final class UUIDDecimalTests: XCTestCase {
 
     /// Every row of `entity`, as fetched, filtered in memory, against the
     /// store's SQL.
-    func assertMemoryEqualsSQL(_ db: DatabaseQueue, _ schema: Schema, _ entity: String, _ format: String,
+    func assertMemoryEqualsSQL(_ db: DatabaseQueue, _ schema: StoreSchema, _ entity: String, _ format: String,
                                _ args: [FormatArgument] = [], file: StaticString = #filePath, line: UInt = #line) throws {
-        let all = try db.read { try FetchRequest(entity: entity).fetchValues($0, schema: schema) }
-        let request = FetchRequest(entity: entity, filter: try Filter(format, arguments: args))
+        let all = try db.read { try FetchSpecification(entity: entity).fetchValues($0, schema: schema) }
+        let request = FetchSpecification(entity: entity, filter: try Filter(format, arguments: args))
         let memory = try request.execute(on: all).map { row -> Int in
             guard case .dictionary(let d) = row, case .int(let id)? = d["Z_PK"] else { return -1 }
             return id
@@ -209,7 +209,7 @@ final class UUIDDecimalTests: XCTestCase {
         let schema = try CoreDataStoreTests.schema("cdp_sample1/SampleModel_V1.sqlite")
         let db = try CoreDataStoreTests.open("cdp_sample1/SampleModel_V1.sqlite")
         let id = UUID(uuidString: "0a03aa22-08d2-4e0c-9b2c-091217655971")!
-        let request = FetchRequest(entity: "Person", filter: try Filter("id == %@", id))
+        let request = FetchSpecification(entity: "Person", filter: try Filter("id == %@", id))
         let rows = try db.read { try request.fetchValues($0, schema: schema) }
         let expected = try db.read {
             try Int.fetchAll($0, sql: "SELECT Z_PK FROM ZPERSON WHERE hex(ZID) = '0A03AA2208D24E0C9B2C091217655971'")
@@ -223,11 +223,11 @@ final class UUIDDecimalTests: XCTestCase {
         try assertMemoryEqualsSQL(db, schema, "Person", "id == %@", [.value(.uuid(id))])
         try assertMemoryEqualsSQL(db, schema, "Person", "id < %@ OR id > %@", [.value(.uuid(id)), .value(.uuid(UUID(uuidString: "C0AF0B66-7C3F-431D-8F2E-A9EB41B2434A")!))])
         try assertMemoryEqualsSQL(db, schema, "Person", "NOT id IN %@", [.value(.array([.uuid(id), .null]))])
-        let sorted = try db.read { try FetchRequest(entity: "Person", sort: [.ascending("id")]).fetchPrimaryKeys($0, schema: schema) }
+        let sorted = try db.read { try FetchSpecification(entity: "Person", sort: [.ascending("id")]).fetchPrimaryKeys($0, schema: schema) }
         let byBytes = try db.read { try Int.fetchAll($0, sql: "SELECT Z_PK FROM ZPERSON ORDER BY ZID") }
         XCTAssertEqual(sorted.compactMap { Int.fromDatabaseValue($0) }, byBytes)
-        let all = try db.read { try FetchRequest(entity: "Person").fetchValues($0, schema: schema) }
-        let inMemory = try FetchRequest(entity: "Person", sort: [.ascending("id")]).execute(on: all).map { row -> Int in
+        let all = try db.read { try FetchSpecification(entity: "Person").fetchValues($0, schema: schema) }
+        let inMemory = try FetchSpecification(entity: "Person", sort: [.ascending("id")]).execute(on: all).map { row -> Int in
             guard case .dictionary(let d) = row, case .int(let pk)? = d["Z_PK"] else { return -1 }
             return pk
         }
@@ -238,7 +238,7 @@ final class UUIDDecimalTests: XCTestCase {
         let schema = try CoreDataStoreTests.schema("swiftdata/default.store")
         let db = try CoreDataStoreTests.open("swiftdata/default.store")
         let id = UUID(uuidString: "92588FF3-611A-46E9-8029-55970C94CC4E")!
-        let keys = try db.read { try FetchRequest(entity: "Component", filter: try Filter("id == %@", id)).fetchPrimaryKeys($0, schema: schema) }
+        let keys = try db.read { try FetchSpecification(entity: "Component", filter: try Filter("id == %@", id)).fetchPrimaryKeys($0, schema: schema) }
         let expected = try db.read { try Int.fetchAll($0, sql: "SELECT Z_PK FROM ZCOMPONENT WHERE ZID = X'92588FF3611A46E9802955970C94CC4E'") }
         XCTAssertEqual(expected, [5])
         XCTAssertEqual(keys.compactMap { Int.fromDatabaseValue($0) }, expected)
@@ -248,7 +248,7 @@ final class UUIDDecimalTests: XCTestCase {
     func testCDPSample2Decimals() throws {
         let schema = try CoreDataStoreTests.schema("cdp_sample2/SampleModel2_V1.sqlite")
         let db = try CoreDataStoreTests.open("cdp_sample2/SampleModel2_V1.sqlite")
-        let rows = try db.read { try FetchRequest(entity: "Book", filter: try Filter("price < 5")).fetchValues($0, schema: schema) }
+        let rows = try db.read { try FetchSpecification(entity: "Book", filter: try Filter("price < 5")).fetchValues($0, schema: schema) }
         XCTAssertEqual(rows.count, try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZBOOK WHERE ZPRICE < 5") })
         // The stored double, read as the decimal it stands for.
         for case .dictionary(let d) in rows {
@@ -256,7 +256,7 @@ final class UUIDDecimalTests: XCTestCase {
             XCTAssertEqual(price.description, "3.3333333332999993")
         }
         // The sum of the decimals is exact; the stored doubles' is not.
-        XCTAssertThrowsError(try FetchRequest(entity: "Author", filter: try Filter("books.@sum.price > 10"))
+        XCTAssertThrowsError(try FetchSpecification(entity: "Author", filter: try Filter("books.@sum.price > 10"))
             .sql(in: schema, dialect: .sqlite)) { error in
             XCTAssertEqual((error as? SQLLoweringError)?.code, .unsupported)
         }
@@ -269,7 +269,7 @@ final class UUIDDecimalTests: XCTestCase {
         try assertMemoryEqualsSQL(db, schema, "Book", "uniqueID == %@", [.value(.uuid(book))])
         try assertMemoryEqualsSQL(db, schema, "Feedback", "bookID == %@", [.value(.uuid(book))])
         let feedback = try db.read {
-            try FetchRequest(entity: "Feedback", filter: try Filter("bookID == %@", book)).fetchPrimaryKeys($0, schema: schema)
+            try FetchSpecification(entity: "Feedback", filter: try Filter("bookID == %@", book)).fetchPrimaryKeys($0, schema: schema)
         }
         XCTAssertEqual(feedback.compactMap { Int.fromDatabaseValue($0) },
                        try db.read { try Int.fetchAll($0, sql: "SELECT Z_PK FROM ZFEEDBACK WHERE hex(ZBOOKID) = '7A6C07D2C30E4AE69094939A4784290F'") })

@@ -148,7 +148,7 @@ struct InPlaceReaderTests {
             [.ascending("extra"), .descending("shout", .localizedStandard)], [.descending("score")],
         ]
         let dictionaries = Self.members.map(Self.dynamicValue)
-        var request = FetchRequest(entity: "StoredMember", filter: filter)
+        var request = FetchSpecification(entity: "StoredMember", filter: filter)
         for (n, sort) in sorts.enumerated() {
             request.sort = sort
             (request.offset, request.limit) = [(0, nil), (3, 5), (1, 0), (0, 1), (500, nil)][n]
@@ -166,14 +166,14 @@ struct InPlaceReaderTests {
     /// do; another entity gives nothing, and a class's objects are checked
     /// one by one.
     @Test func fetchRequestsOnTypedArraysEdgeCases() throws {
-        let missing = FetchRequest(filter: try Filter("age > 30"), sort: [.ascending("nickname")])
+        let missing = FetchSpecification(filter: try Filter("age > 30"), sort: [.ascending("nickname")])
         #expect(throws: EvaluationError.self) { try missing.execute(on: Self.members) }
-        #expect(try FetchRequest(entity: "Other").execute(on: Self.members).isEmpty)
+        #expect(try FetchSpecification(entity: "Other").execute(on: Self.members).isEmpty)
         let objects = Self.members.map(MemberObject.init)
-        let request = FetchRequest(entity: "MemberObject", filter: try Filter("age > 30"), sort: [.descending("age")], limit: 3)
+        let request = FetchSpecification(entity: "MemberObject", filter: try Filter("age > 30"), sort: [.descending("age")], limit: 3)
         #expect(try request.execute(on: objects).map(\.age) == Array(Self.members.map(\.age).filter { $0 > 30 }.sorted(by: >).prefix(3)))
         #expect(throws: EvaluationError.self) {
-            try FetchRequest(filter: try Filter("name < 5")).execute(on: Self.members)
+            try FetchSpecification(filter: try Filter("name < 5")).execute(on: Self.members)
         }
     }
 

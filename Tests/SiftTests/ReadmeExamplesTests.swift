@@ -151,11 +151,11 @@ struct ReadmeExamplesTests {
         let sorted = try books.sorted(by: order)
         #expect(sorted.map { $0["title"] } == ["Misery", "It", "Carrie", "Beloved"])
 
-        let request = FetchRequest(
+        let request = FetchSpecification(
             entity: "Book", filter: try Filter("year > %d", 1980), sort: order, offset: 1, limit: 10)
         let page = try request.execute(on: books)
         #expect(page.map { $0["title"] } == ["It", "Beloved"])
-        let years = try FetchRequest(sort: [.ascending("year")], distinct: true, properties: ["year"])
+        let years = try FetchSpecification(sort: [.ascending("year")], distinct: true, properties: ["year"])
             .execute(on: books)
         #expect(years == [["year": 1974], ["year": 1986], ["year": 1987]])
     }

@@ -65,13 +65,13 @@ struct SortingTests {
     }
 
     @Test func fetchRequests() throws {
-        var request = FetchRequest(filter: try Filter("age >= 25"), sort: [.descending("name", .caseInsensitive)])
+        var request = FetchSpecification(filter: try Filter("age >= 25"), sort: [.descending("name", .caseInsensitive)])
         #expect(names(try request.execute(on: people)) == ["carol", "bob", "Alice"])
         request.offset = 1
         request.limit = 1
         #expect(names(try request.execute(on: people)) == ["bob"])
         #expect(try request.count(on: people) == 1)
-        let ages = FetchRequest(sort: [.ascending("age")], distinct: true, properties: ["age"])
+        let ages = FetchSpecification(sort: [.ascending("age")], distinct: true, properties: ["age"])
         #expect(try ages.execute(on: people) == [["age": .nsNull], ["age": 1], ["age": 25], ["age": 30]])
     }
 
@@ -82,9 +82,9 @@ struct SortingTests {
             Book(title: "C", year: 2010, authors: [], tags: []),
         ]
         #expect(try books.sorted(by: [.ascending("title")]).map(\.title) == ["A", "B", "C"])
-        let request = FetchRequest(entity: "Book", filter: try Filter("year > 1995"), sort: [.descending("year")])
+        let request = FetchSpecification(entity: "Book", filter: try Filter("year > 1995"), sort: [.descending("year")])
         #expect(try request.execute(on: books).map(\.title) == ["C", "B"])
-        #expect(try FetchRequest(entity: "Magazine").execute(on: books).isEmpty)
+        #expect(try FetchSpecification(entity: "Magazine").execute(on: books).isEmpty)
     }
 
     @Test func aSortKeyTakesOneDirection() {

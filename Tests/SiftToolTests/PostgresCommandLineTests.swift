@@ -112,8 +112,8 @@ struct PostgresCommandLineTests {
         defer { PostgresServer.close(connection) }
         let run = try sift(["schema", url])
         #expect(run.status == 0, "\(run.stderr)")
-        let printed = try Schema(json: Data(run.stdout.utf8))
-        #expect(printed == (try await Schema.read(from: connection)))
+        let printed = try StoreSchema(json: Data(run.stdout.utf8))
+        #expect(printed == (try await StoreSchema.read(from: connection)))
         #expect(printed.entities.map(\.name).sorted() == ["authors", "books", "tags"])
         let books = try #require(printed.entity(named: "books"))
         #expect(books.relationships.map(\.name).sorted() == ["author", "tags"])
@@ -206,15 +206,15 @@ struct PostgresCommandLineTests {
         #expect(banner.contains("postgresql://postgres:***@"))
 
         // Another session holds the table: the fetch waits for it.
-        _ = try await connection.rows(SQLStatement(sql: "BEGIN", bindings: []))
-        _ = try await connection.rows(SQLStatement(sql: "LOCK TABLE books IN ACCESS EXCLUSIVE MODE", bindings: []))
+        _ = try await connection.rows(BoundStatement(sql: "BEGIN", bindings: []))
+        _ = try await connection.rows(BoundStatement(sql: "LOCK TABLE books IN ACCESS EXCLUSIVE MODE", bindings: []))
         try terminal.type("title BEGINSWITH 'S'")
         try terminal.keys("Enter")
         // Ctrl-C once the statement waits for the lock (seen from another
         // session: a transaction sees pg_stat_activity as it first read it).
         let observer = try #require(try await PostgresServer.connect())
         defer { PostgresServer.close(observer) }
-        let waiting = SQLStatement(
+        let waiting = BoundStatement(
             sql: "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = $1",
             bindings: [.text(Self.database)])
         let deadline = Date().addingTimeInterval(10)
@@ -223,7 +223,7 @@ struct PostgresCommandLineTests {
         }
         try terminal.keys("C-c")
         try terminal.wait(for: "canceling statement due to user request [57014]")
-        _ = try await connection.rows(SQLStatement(sql: "ROLLBACK", bindings: []))
+        _ = try await connection.rows(BoundStatement(sql: "ROLLBACK", bindings: []))
         try terminal.wait(for: "books> ", count: 2)
         try terminal.type("title BEGINSWITH 'S'")
         try terminal.keys("Enter")

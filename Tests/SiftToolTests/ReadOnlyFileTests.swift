@@ -105,7 +105,7 @@ struct ReadOnlyFileTests {
     /// The count of rows of `t` and the names of the inferred entities.
     static func read(_ queue: DatabaseQueue) throws -> (rows: Int, entities: [String]) {
         try queue.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM t") ?? -1, try Schema.read(from: db).entities.map(\.name))
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM t") ?? -1, try StoreSchema.read(from: db).entities.map(\.name))
         }
     }
 
@@ -128,7 +128,7 @@ struct ReadOnlyFileTests {
             #expect(rows == state.rows)
             #expect(entities == ["t"])
             try queue.close()
-            #expect(try Schema.read(sqliteFile: path).entities.map(\.name) == ["t"])
+            #expect(try StoreSchema.read(sqliteFile: path).entities.map(\.name) == ["t"])
         }
     }
 

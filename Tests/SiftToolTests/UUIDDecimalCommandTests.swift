@@ -93,7 +93,7 @@ extension ReplSessionTests {
     @Test func uuidsAndDecimalsInTables() throws {
         let (store, schemaPath) = try CommandLineTests.uuidStore()
         defer { for p in [store, schemaPath] { try? FileManager.default.removeItem(atPath: p) } }
-        let schema = try Schema(json: try Data(contentsOf: URL(fileURLWithPath: schemaPath)))
+        let schema = try StoreSchema(json: try Data(contentsOf: URL(fileURLWithPath: schemaPath)))
         let s = ReplSession(dataset: try Dataset(origin: store, database: try DatabaseQueue(path: store), schema: schema), width: 200)
         s.handle(#":set $ID = CAST("0a03aa22-08d2-4e0c-9b2c-091217655971", "NSUUID")"#).expectOK()
         let reply = s.handle("id == $ID")

@@ -9,7 +9,7 @@ import SiftSQLite
 // Fetch requests lowered to SQL (SiftSQL), and the lowered queries run on
 // SQLite (SiftSQLite, GRDB) next to hand-written SQL for the same rows.
 //
-//   N lower sqlite / postgres   `Sift.FetchRequest(entity: "Person", filter: f).sql(in:dialect:)`,
+//   N lower sqlite / postgres   `FetchSpecification(entity: "Person", filter: f).sql(in:dialect:)`,
 //                               f parsed once, outside the measured loop; 1,000 lowerings
 //                               per sample (`scalingFactor: .kilo`), so the rows marked `*`
 //                               are ns and mallocs per lowering
@@ -73,10 +73,10 @@ let benchmarks: @Sendable () -> Void = {
             fatalError("cannot lower \(c.format): \(error)")
         }
 
-        for dialect in SQLDialect.allCases {
+        for dialect in Dialect.allCases {
             Benchmark("\(n) lower \(dialect.rawValue): \(c.format)", configuration: lowering) { benchmark in
                 for _ in benchmark.scaledIterations {
-                    let request = Sift.FetchRequest(entity: "Person", filter: filter, sort: [], limit: nil)
+                    let request = FetchSpecification(entity: "Person", filter: filter, sort: [], limit: nil)
                     blackHole(try request.sql(in: sqlSchema, dialect: dialect))
                 }
             }

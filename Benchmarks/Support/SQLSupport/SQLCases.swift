@@ -14,14 +14,14 @@ public struct SQLRun: Sendable {
         self.bindings = bindings
     }
 
-    public init(_ statement: SQLStatement) {
+    public init(_ statement: BoundStatement) {
         self.init(sql: statement.sql, bindings: statement.bindings)
     }
 
     /// The bindings as GRDB arguments, converted at each run as
-    /// `Sift.FetchRequest.fetchCount` does.
+    /// `FetchSpecification.fetchCount` does.
     public var arguments: StatementArguments {
-        SQLStatement(sql: sql, bindings: bindings).arguments
+        BoundStatement(sql: sql, bindings: bindings).arguments
     }
 
     /// `COUNT(*)`, prepared and run.
@@ -83,8 +83,8 @@ public struct SQLCase: Sendable {
     public var handWritten: [HandWrittenSQL]
 
     /// The fetch request on `Person` with the predicate (parsed here).
-    public func request() throws -> Sift.FetchRequest {
-        Sift.FetchRequest(entity: "Person", filter: try Filter(format), sort: [], limit: nil)
+    public func request() throws -> FetchSpecification {
+        FetchSpecification(entity: "Person", filter: try Filter(format), sort: [], limit: nil)
     }
 
     /// The lowered `COUNT(*)` statement (SQLite).

@@ -10,7 +10,7 @@ import SiftSQLite
 
 /// Person {name, age, score, author → Author (to-one, `author_id`), tags → Tag
 /// (to-many, `tags.person_id`)}, Author {name}, Tag {name}.
-public let sqlSchema = Schema([
+public let sqlSchema = StoreSchema([
     Entity("Person", table: "people", attributes: [
         Attribute("name", .string),
         Attribute("age", .integer),

@@ -9,7 +9,7 @@ import SiftSQLite
 /// the SQL Sift lowers each case to; with or without indexes on the
 /// compared columns.
 struct SQLiteContender {
-    static let schema = Schema([
+    static let schema = StoreSchema([
         Entity("Person", table: "people", attributes: [
             Attribute("name", .string), Attribute("age", .integer), Attribute("score", .double),
         ], relationships: [
@@ -26,7 +26,7 @@ struct SQLiteContender {
     }
 
     let queue: DatabaseQueue
-    let statement: SQLStatement
+    let statement: BoundStatement
 
     init(people: [Person], evalCase: EvalCase, indexed: Bool) throws {
         queue = try DatabaseQueue(configuration: .sift)
@@ -62,7 +62,7 @@ struct SQLiteContender {
                 try db.execute(sql: #"CREATE INDEX "authors_name" ON "authors" ("name")"#)
             }
         }
-        let request = Sift.FetchRequest(entity: "Person", filter: try Filter(Self.format(evalCase)))
+        let request = FetchSpecification(entity: "Person", filter: try Filter(Self.format(evalCase)))
         statement = try request.countSQL(in: Self.schema, dialect: .sqlite)
     }
 

@@ -132,7 +132,7 @@ default:
     case "hand": body = { people.count(where: c.handWritten) }
     case "opaque": body = { opaqueCount(people, c.handWritten) }
     case "predicate": body = { try predicateCount(people, c.predicate) }
-    // A fetch: the matches sorted by name, the first 20 (FetchRequest on
+    // A fetch: the matches sorted by name, the first 20 (FetchSpecification on
     // the typed array, which filters in place and sorts by the key table's
     // readers), against the same request on the people's values, and the
     // hand-written filter and sort.
@@ -196,6 +196,6 @@ func longKeyPath(keys: Int, shape: String) -> String {
     }
 }
 
-func fetchRequest(_ filter: Filter) -> FetchRequest {
-    FetchRequest(filter: filter, sort: [.ascending("name")], limit: 20)
+func fetchRequest(_ filter: Filter) -> FetchSpecification {
+    FetchSpecification(filter: filter, sort: [.ascending("name")], limit: 20)
 }

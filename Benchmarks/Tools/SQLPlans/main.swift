@@ -20,7 +20,7 @@ import SiftSQL
 
 var count = SQLData.defaultCount
 var lowerCase: Int?
-var dialect = SQLDialect.sqlite
+var dialect = Dialect.sqlite
 var reps = 100_000
 var keep = false
 var countCase: Int?
@@ -30,7 +30,7 @@ while let a = arguments.popFirst() {
     switch a {
     case "--n": count = arguments.popFirst().flatMap { Int($0) } ?? count
     case "--lower": lowerCase = arguments.popFirst().flatMap { Int($0) }
-    case "--dialect": dialect = arguments.popFirst().flatMap { SQLDialect(rawValue: $0) } ?? dialect
+    case "--dialect": dialect = arguments.popFirst().flatMap { Dialect(rawValue: $0) } ?? dialect
     case "--keep": keep = true
     case "--count": countCase = arguments.popFirst().flatMap { Int($0) }
     case "--hand": handWritten = true
@@ -43,10 +43,10 @@ while let a = arguments.popFirst() {
 
 /// Lowers the request `reps` times; the filter is parsed by the caller.
 @inline(never)
-func lowerRepeatedly(_ filter: Filter, _ dialect: SQLDialect, _ reps: Int) throws -> Int {
+func lowerRepeatedly(_ filter: Filter, _ dialect: Dialect, _ reps: Int) throws -> Int {
     var length = 0
     for _ in 0..<reps {
-        let request = Sift.FetchRequest(entity: "Person", filter: filter, sort: [], limit: nil)
+        let request = FetchSpecification(entity: "Person", filter: filter, sort: [], limit: nil)
         length &+= try request.sql(in: sqlSchema, dialect: dialect).statement.sql.utf8.count
     }
     return length
@@ -105,7 +105,7 @@ for s in sqlSchema.createStatements(dialect: .sqlite) + extraIndexes { print("  
 
 func show(_ title: String, _ run: SQLRun, _ db: Database) throws {
     print("\n\(title)")
-    print("  " + SQLStatement(sql: run.sql, bindings: run.bindings).description.replacingOccurrences(of: "\n", with: "\n  "))
+    print("  " + BoundStatement(sql: run.sql, bindings: run.bindings).description.replacingOccurrences(of: "\n", with: "\n  "))
     print(try run.plan(db).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
 }
 

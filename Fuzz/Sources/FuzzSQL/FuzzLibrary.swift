@@ -8,7 +8,7 @@ import SiftSQLite
 /// SQLite rows and as the values the evaluator sees. Its attribute names are
 /// those of the conformance cases' object, so that the seeds lower.
 enum FuzzLibrary {
-    static let schema = Schema([
+    static let schema = StoreSchema([
         Entity("Record", table: "records", attributes: [
             Attribute("name", .string),
             Attribute("age", .integer),
@@ -172,7 +172,7 @@ enum FuzzLibrary {
 
     private static func execute(_ db: Database, table: String, _ columns: [String: SQLValue]) throws {
         let names = columns.keys.sorted()
-        let q = SQLDialect.sqlite.quote
+        let q = Dialect.sqlite.quote
         try db.execute(
             sql: "INSERT INTO \(q(table)) (\(names.map(q).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
             arguments: StatementArguments(names.map { (columns[$0] ?? .null).databaseValue }))

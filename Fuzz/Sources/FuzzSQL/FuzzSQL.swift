@@ -17,7 +17,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // The input's length chooses the rest of the request, so that every
     // shape of request meets every predicate without spending input bytes.
     let shape = requestShapes[size % requestShapes.count]
-    let request = Sift.FetchRequest(
+    let request = FetchSpecification(
         entity: "Record", filter: filter, sort: shape.sort, offset: shape.offset, limit: shape.limit)
 
     _ = lower { () throws(SQLLoweringError) in try request.sql(in: FuzzLibrary.schema, dialect: .postgreSQL) }
@@ -98,7 +98,7 @@ private func primaryKey(_ row: Value) -> Int {
 }
 
 /// Prepares (which must succeed), binds (the count must match), and runs.
-private func run(_ statement: SQLStatement, _ db: Database, input: FuzzInput) throws -> [GRDB.Row] {
+private func run(_ statement: BoundStatement, _ db: Database, input: FuzzInput) throws -> [GRDB.Row] {
     let prepared: Statement
     do {
         prepared = try db.makeStatement(sql: statement.sql)

@@ -234,7 +234,7 @@ public struct ObjectValue: Sendable, Hashable, CustomStringConvertible {
     /// The value for `key`, or nil if the type has no such key.
     public func value(forKey key: String) -> Value? { base.predicateValue(forKey: key) }
 
-    /// The name of the object's type, which a ``FetchRequest``'s entity is compared with.
+    /// The name of the object's type, which a ``FetchSpecification``'s entity is compared with.
     public var typeName: String { String(describing: type(of: base)) }
 
     /// The object's own description.

@@ -22,7 +22,7 @@ struct Dataset {
     /// Where the data came from (`the sample`, a file name).
     var origin: String
     var collections: [Collection]
-    var schema: Schema?
+    var schema: StoreSchema?
     var database: DatabaseQueue?
     /// For a PostgreSQL database: the connection predicates run on. Its
     /// collections hold no rows; each predicate is a fetch on the server.
@@ -59,7 +59,7 @@ struct Dataset {
         if header == Data("SQLite format 3\0".utf8) {
             do {
                 let queue = try ReadOnlyDatabase.open(path: path)
-                let schema = try queue.read { try Schema.read(from: $0, model: model) }
+                let schema = try queue.read { try StoreSchema.read(from: $0, model: model) }
                 return try Dataset(origin: path, database: queue, schema: schema)
             } catch {
                 throw CommandFailure("\(path): " + SchemaFile.describe(error))
@@ -77,7 +77,7 @@ struct Dataset {
         return Dataset(origin: path, collections: [Self.collection(name: name, records: records)], schema: nil, database: nil)
     }
 
-    init(origin: String, collections: [Collection], schema: Schema?, database: DatabaseQueue?) {
+    init(origin: String, collections: [Collection], schema: StoreSchema?, database: DatabaseQueue?) {
         self.origin = origin
         self.collections = collections
         self.schema = schema
@@ -99,7 +99,7 @@ struct Dataset {
     /// The key paths completion offers for `entity`: its attributes, its
     /// relationships (and `@count` of the to-many ones), and their
     /// destinations' attributes.
-    private static func keyPaths(_ entity: Entity, in schema: Schema) -> [String] {
+    private static func keyPaths(_ entity: Entity, in schema: StoreSchema) -> [String] {
         var paths: [String] = []
         for a in entity.attributes { paths.append(a.name) }
         for r in entity.relationships {
@@ -113,14 +113,14 @@ struct Dataset {
     /// Reads every entity's rows, building the objects' relationships
     /// ``relationshipDepth`` levels deep (rows are shared between levels,
     /// so memory grows with rows and links, not with paths).
-    init(origin: String, database: DatabaseQueue, schema: Schema) throws {
-        let q = SQLDialect.sqlite.quote
+    init(origin: String, database: DatabaseQueue, schema: StoreSchema) throws {
+        let q = Dialect.sqlite.quote
         var keys: [String: [DatabaseValue]] = [:]
         var attributes: [String: [DatabaseValue: [String: Value]]] = [:]
         var links: [String: [String: [DatabaseValue: [DatabaseValue]]]] = [:]
         try database.read { db in
             for entity in schema.entities {
-                let rows = try FetchRequest(entity: entity.name).fetchValues(db, schema: schema)
+                let rows = try FetchSpecification(entity: entity.name).fetchValues(db, schema: schema)
                 var order: [DatabaseValue] = []
                 var byKey: [DatabaseValue: [String: Value]] = [:]
                 // The primary key is a key of the objects only where the

@@ -204,9 +204,9 @@ final class ReplSession {
     /// `filter` run on the server: the first matches (`:limit`, else
     /// ``defaultShown``) and the number of matches, counted there too.
     private func run(_ filter: Filter, on server: PostgresDatabase) -> Reply {
-        let shown = Sift.FetchRequest(
+        let shown = FetchSpecification(
             entity: collection.name, filter: filter, sort: sort, limit: limit ?? Self.defaultShown)
-        let all = Sift.FetchRequest(entity: collection.name, filter: filter)
+        let all = FetchSpecification(entity: collection.name, filter: filter)
         let clock = ContinuousClock()
         let start = clock.now
         let query: SQLQuery
@@ -371,7 +371,7 @@ final class ReplSession {
 
     fileprivate func sql(_ argument: String) -> Reply {
         let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
-        var dialect = dataset.server == nil ? SQLDialect.sqlite : .postgreSQL
+        var dialect = dataset.server == nil ? Dialect.sqlite : .postgreSQL
         var predicate = argument
         if let w = words.first, ["sqlite", "postgres", "postgresql"].contains(w.lowercased()) {
             dialect = w.lowercased() == "sqlite" ? .sqlite : .postgreSQL
@@ -385,7 +385,7 @@ final class ReplSession {
         case .success(let (f, _)): filter = f
         case .failure(let e): return e.reply(style)
         }
-        let request = Sift.FetchRequest(entity: collection.name, filter: filter, sort: sort, limit: limit)
+        let request = FetchSpecification(entity: collection.name, filter: filter, sort: sort, limit: limit)
         let query: SQLQuery
         do {
             query = try request.sql(in: schema, dialect: dialect)

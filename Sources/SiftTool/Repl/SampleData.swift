@@ -5,7 +5,7 @@ import SiftSQL
 /// them, with dates, nils, to-one, to-many and many-to-many relationships,
 /// and names that need Unicode (García Márquez, Lem's Stanisław, Lagerlöf).
 enum SampleData {
-    static let schema = Schema([
+    static let schema = StoreSchema([
         Entity("Book", table: "books", attributes: [
             Attribute("title", .string, optional: false),
             Attribute("year", .integer),

@@ -20,7 +20,7 @@ struct SeededRandom: RandomNumberGenerator {
 /// (many-to-many), with nils, empty relationships, non-ASCII text (ß, é in
 /// NFC and NFD, İ), `%`, `_`, `*` in strings and repeated sort keys.
 struct Library {
-    static let schema = Schema([
+    static let schema = StoreSchema([
         Entity("Author", table: "authors", attributes: [
             Attribute("name", .string),
             Attribute("age", .integer),
@@ -138,14 +138,14 @@ struct Library {
     }
 
     /// `INSERT` statements for every row.
-    func inserts(_ dialect: SQLDialect) -> [SQLStatement] { Self.inserts(rows, dialect) }
+    func inserts(_ dialect: Dialect) -> [BoundStatement] { Self.inserts(rows, dialect) }
 
     /// `INSERT` statements for `rows`.
-    static func inserts(_ rows: [Row], _ dialect: SQLDialect) -> [SQLStatement] {
+    static func inserts(_ rows: [Row], _ dialect: Dialect) -> [BoundStatement] {
         rows.map { row in
             let columns = row.values.keys.sorted()
             let placeholders = columns.indices.map { dialect == .sqlite ? "?" : "$\($0 + 1)" }
-            return SQLStatement(
+            return BoundStatement(
                 sql: "INSERT INTO \(dialect.quote(row.table)) (" + columns.map(dialect.quote).joined(separator: ", ")
                     + ") VALUES (" + placeholders.joined(separator: ", ") + ")",
                 bindings: columns.map { row.values[$0] ?? .null })

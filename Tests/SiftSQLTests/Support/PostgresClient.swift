@@ -62,7 +62,7 @@ final class PostgresClient {
     /// first: tests that run at the same time keep apart.
     static func fromEnvironment(schema name: String) throws -> PostgresClient? {
         guard let client = try fromEnvironment() else { return nil }
-        let schema = SQLDialect.postgreSQL.quote(name)
+        let schema = Dialect.postgreSQL.quote(name)
         try client.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE; CREATE SCHEMA \(schema); SET search_path TO \(schema)")
         return client
     }
@@ -99,7 +99,7 @@ final class PostgresClient {
         try check(result, sql: sql, allowEmpty: true)
     }
 
-    func query(_ statement: SQLStatement) throws -> [[SQLValue]] {
+    func query(_ statement: BoundStatement) throws -> [[SQLValue]] {
         try query(statement.sql, statement.bindings)
     }
 

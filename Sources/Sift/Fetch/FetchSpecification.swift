@@ -4,7 +4,7 @@
 /// In memory, `execute(on:)` applies the parts in the order a database
 /// does: entity and filter, then sort, then distinct, then offset and limit.
 /// The SQL lowering of the same request gives the same rows.
-public struct FetchRequest: Sendable, Hashable {
+public struct FetchSpecification: Sendable, Hashable {
     /// The entity: objects of a ``KeyValueReadable`` type whose name differs
     /// are left out. Dictionaries have no entity and always qualify.
     public var entity: String?

@@ -5,10 +5,10 @@ import Foundation
 /// name entities' attributes and relationships, never columns: every
 /// identifier in the SQL comes from here.
 ///
-/// Declare one in Swift, or load it from JSON (see ``Schema/init(json:)``):
+/// Declare one in Swift, or load it from JSON (see ``StoreSchema/init(json:)``):
 ///
 /// ```swift
-/// let schema = Schema([
+/// let schema = StoreSchema([
 ///     Entity("Author", table: "authors", attributes: [
 ///         Attribute("name", .string),
 ///     ], relationships: [
@@ -22,7 +22,7 @@ import Foundation
 ///     ]),
 /// ])
 /// ```
-public struct Schema: Sendable, Hashable, Codable {
+public struct StoreSchema: Sendable, Hashable, Codable {
     /// The entities, in the order they were declared.
     public var entities: [Entity]
 
@@ -83,7 +83,7 @@ public struct Schema: Sendable, Hashable, Codable {
     ///                      "sourceColumn": "book_id", "destinationColumn": "tag_id"}]}]}
     /// ```
     public init(json: Data) throws {
-        self = try JSONDecoder().decode(Schema.self, from: json)
+        self = try JSONDecoder().decode(StoreSchema.self, from: json)
         try validate()
     }
 
@@ -96,28 +96,28 @@ public struct Schema: Sendable, Hashable, Codable {
 
     /// Checks that names are unique within an entity and that every
     /// relationship's destination exists.
-    public func validate() throws(SchemaError) {
+    public func validate() throws(StoreSchemaError) {
         // Destinations as ``entity(named:)`` finds them (ignoring case, when
         // the exact name is not there), looked up in a set: a store may have
         // thousands of entities, each with relationships.
         let entityNames = Set(entities.map { $0.name.lowercased() })
         var seen: Set<String> = []
         for entity in entities {
-            guard seen.insert(entity.name).inserted else { throw SchemaError("entity \(entity.name) is declared twice") }
+            guard seen.insert(entity.name).inserted else { throw StoreSchemaError("entity \(entity.name) is declared twice") }
             var names: Set<String> = []
             for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
                 guard names.insert(name).inserted else {
-                    throw SchemaError("entity \(entity.name) declares \(name) twice")
+                    throw StoreSchemaError("entity \(entity.name) declares \(name) twice")
                 }
             }
             for r in entity.relationships where !entityNames.contains(r.destination.lowercased()) {
-                throw SchemaError("relationship \(entity.name).\(r.name) points at an unknown entity \(r.destination)")
+                throw StoreSchemaError("relationship \(entity.name).\(r.name) points at an unknown entity \(r.destination)")
             }
         }
     }
 }
 
-extension Schema {
+extension StoreSchema {
     /// How a relationship relates its entity to its destination, as Core
     /// Data's model says it.
     public enum RelationshipKind: String, Sendable, Hashable {
@@ -145,7 +145,7 @@ extension Schema {
 }
 
 /// A schema that does not hold together.
-public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StoreSchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, naming the entity or key.
     public var message: String
     /// An error saying `message`.
@@ -235,7 +235,7 @@ public struct Entity: Sendable, Hashable, Codable {
         case name, table, primaryKey, attributes, relationships, discriminator, parent, abstract, unsupportedKeys
     }
 
-    /// Decodes an entity from the JSON form described at ``Schema``; left-out parts take their
+    /// Decodes an entity from the JSON form described at ``StoreSchema``; left-out parts take their
     /// defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)

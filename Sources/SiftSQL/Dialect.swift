@@ -5,20 +5,20 @@ import Sift
 ///
 /// Each dialect is one file (`SQLiteDialect.swift`,
 /// `PostgreSQLDialect.swift`) that overrides the hooks of
-/// `SQLDialectHooks` where it differs from standard SQL.
-public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
-    let hooks: any SQLDialectHooks
+/// `DialectHooks` where it differs from standard SQL.
+public struct Dialect: Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    let hooks: any DialectHooks
 
-    init(_ hooks: any SQLDialectHooks) { self.hooks = hooks }
+    init(_ hooks: any DialectHooks) { self.hooks = hooks }
 
     /// SQLite, with the functions and collations `SiftSQLite` registers
     /// (``SQLiteFunctions``).
-    public static let sqlite = SQLDialect(SQLiteDialect())
+    public static let sqlite = Dialect(SQLiteDialect())
     /// PostgreSQL 13 or later, with nothing to install.
-    public static let postgreSQL = SQLDialect(PostgreSQLDialect())
+    public static let postgreSQL = Dialect(PostgreSQLDialect())
 
     /// Every dialect: a new one is listed here.
-    public static let allCases: [SQLDialect] = [.sqlite, .postgreSQL]
+    public static let allCases: [Dialect] = [.sqlite, .postgreSQL]
 
     /// The dialect's name: `sqlite` or `postgres`.
     public var rawValue: String { hooks.name }
@@ -33,7 +33,7 @@ public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStrin
     public var description: String { rawValue }
 
     /// Dialects are equal when their names are.
-    public static func == (a: SQLDialect, b: SQLDialect) -> Bool { a.rawValue == b.rawValue }
+    public static func == (a: Dialect, b: Dialect) -> Bool { a.rawValue == b.rawValue }
 
     /// Hashes the dialect's name.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
@@ -42,7 +42,7 @@ public struct SQLDialect: Sendable, Hashable, Codable, CaseIterable, CustomStrin
     /// name is an error.
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
-        guard let d = SQLDialect(rawValue: name) else {
+        guard let d = Dialect(rawValue: name) else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "unknown SQL dialect \(name)"))
         }
@@ -78,8 +78,8 @@ struct SQLDialectRefusal: Error {
 /// sqlglot's generators override the base generator's methods). Hooks
 /// that render take fragments and give fragments; hooks that bind values
 /// take the lowering's context.
-protocol SQLDialectHooks: Sendable {
-    /// The name `SQLDialect(rawValue:)` reads and the command line takes.
+protocol DialectHooks: Sendable {
+    /// The name `Dialect(rawValue:)` reads and the command line takes.
     var name: String { get }
 
     // MARK: Rendering
@@ -161,7 +161,7 @@ protocol SQLDialectHooks: Sendable {
     func columnType(_ type: AttributeType) -> String
 }
 
-extension SQLDialectHooks {
+extension DialectHooks {
     /// In double quotes, embedded quotes doubled. Written straight into
     /// the statement's bytes: quoting happens for every identifier of
     /// every statement.
