@@ -36,8 +36,7 @@ struct NeighbourNamesTests {
     /// The public top-level types, protocols, aliases and macros of the
     /// library targets, without the former names kept as unavailable aliases.
     static func publicTopLevelNames() throws -> Set<String> {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let sources = ReadmeSnippetTests.root.appendingPathComponent("Sources")
         let regex = try NSRegularExpression(
             pattern: #"^public (?:final )?(?:struct|enum|class|protocol|typealias|actor|macro) ([A-Za-z_][A-Za-z0-9_]*)"#,
             options: .anchorsMatchLines)
