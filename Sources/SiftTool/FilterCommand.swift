@@ -140,6 +140,9 @@ struct FilterCommand: ParsableCommand {
         // Stop reading once the limit is printed (or, with --limit 0, once
         // a match says what the exit status is); a sort needs every match.
         let enough = sortKeys.isEmpty ? self.limit.map { max($0, 1) } : nil
+        // The options read for each match, read once here (a property
+        // wrapper's getter is not free).
+        let (count, shown) = (self.count, self.limit ?? .max)
         reading: while let result = results() {
             for event in result.events {
                 switch event {
@@ -148,7 +151,7 @@ struct FilterCommand: ParsableCommand {
                     if !sortKeys.isEmpty {
                         let bytes = Array(result.bytes[range])
                         kept.append((bytes, try RecordPrinter.decode(bytes[...]).predicateValue))
-                    } else if !count, matched <= self.limit ?? .max {
+                    } else if !count, matched <= shown {
                         try printer.add(result.bytes[range])
                     }
                     if let enough, matched >= enough { break reading }

@@ -4,9 +4,10 @@ public struct CompiledFilter: Sendable {
     /// The filter this was compiled from.
     public let filter: Filter
     @usableFromInline let test: CompiledTest<Value>
-    /// The keys a record's raw JSON is scanned for, or nil when every
-    /// record is decoded in full (``evaluate(jsonUTF8:maximumDepth:)``).
-    let scan: JSONScan?
+    /// The keys a record's raw JSON is scanned for, and the test of the
+    /// slots they are read into; nil when every record is decoded in full
+    /// (``evaluate(jsonUTF8:maximumDepth:)``).
+    let record: RecordReading?
 
     /// Compiles `filter`; its MATCHES patterns get `regexLimits`, and its
     /// comparisons take the fast paths for dictionaries unless `paths` is
@@ -18,8 +19,16 @@ public struct CompiledFilter: Sendable {
             source: filter.source ?? filter.format, root: .dynamic, regexLimits: regexLimits, budget: budget,
             paths: paths)
         test = compiler.test(filter.predicate, budget: budget)
-        scan = JSONScan(filter.predicate)
+        record = JSONScan(filter.predicate).map { scan in
+            let compiler = Compiler(
+                source: filter.source ?? filter.format, root: RootAccess<JSONSlots>.record(scan),
+                regexLimits: regexLimits, budget: budget, paths: paths)
+            return RecordReading(scan: scan, test: compiler.test(filter.predicate, budget: budget))
+        }
     }
+
+    /// The keys a record's raw JSON is scanned for.
+    var scan: JSONScan? { record?.scan }
 
     /// Whether `object` matches. `variables` supply `$VARIABLES` that were not
     /// substituted. Throws where Foundation raises (a type mismatch, a bad
@@ -55,11 +64,27 @@ public struct CompiledFilter: Sendable {
     ///   ``EvaluationError`` when the predicate cannot evaluate it.
     public func evaluate(jsonUTF8 bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512) throws -> Bool {
         let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
-        if let value = scan?.read(utf8, maximumDepth: maximumDepth) {
-            return try test(value, Scope(variables: [:]))
+        if let record,
+            let answer = try record.scan.evaluate(
+                utf8, maximumDepth: maximumDepth, { try record.test($0, Scope(variables: [:])) })
+        {
+            return answer
         }
         let record = try JSONValue(parsingUTF8: utf8, maximumDepth: maximumDepth)
         return try test(record.predicateValue, Scope(variables: [:]))
+    }
+}
+
+/// How a ``CompiledFilter`` reads raw JSON records: the scan and the test
+/// of the slots it fills. (A class: evaluating a record then copies one
+/// reference, not the scan's arrays.)
+final class RecordReading: Sendable {
+    let scan: JSONScan
+    let test: CompiledTest<JSONSlots>
+
+    init(scan: JSONScan, test: CompiledTest<JSONSlots>) {
+        self.scan = scan
+        self.test = test
     }
 }
 

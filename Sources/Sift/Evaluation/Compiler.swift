@@ -169,6 +169,24 @@ struct ObjectAddress {
     func object<T>(_: T.Type) -> T { raw.assumingMemoryBound(to: T.self).pointee }
 }
 
+extension RootAccess where Root == JSONSlots {
+    /// Access to records read into slots by `scan`. Its keys are the keys
+    /// the scan read: the predicate's own, each read as decoding the whole
+    /// record would give it.
+    static func record(_ scan: JSONScan) -> RootAccess {
+        RootAccess(
+            kind: .record(scan), value: { scan.record($0) },
+            reader: { key in
+                guard let node = scan.node(named: key, among: scan.roots) else {
+                    // The scan reads every key the predicate reads; a key it
+                    // did not read is never taken for a missing one.
+                    return { _ throws(Failure) in throw Failure(.unsupported, "the record's key '\(key)' was not read") }
+                }
+                return { slots throws(Failure) in scan.value(node, in: slots) }
+            })
+    }
+}
+
 extension RootAccess where Root == ObjectAddress {
     /// Access to objects of type `T` by address: stored properties given by
     /// key path are loaded from their offsets, the other readers are called
@@ -352,6 +370,7 @@ struct Compiler<Root> {
             return TypedComparison<Root>.make(reader, test, general: general)
         case .dictionary(let t): return root.dictionaryTest(t, general)
         case .table(let t): return DynamicComparison.make(t, general: general)
+        case .slot(let slot, let rest, let t): return DynamicComparison.make(slot: slot, rest: rest, t, general: general)
         case .inPlace, .typedReader: return general
         }
     }

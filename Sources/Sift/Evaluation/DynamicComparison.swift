@@ -74,6 +74,35 @@ enum DynamicComparison {
         }
     }
 
+    /// The test `t` of a record read into slots (`Root` is ``JSONSlots``),
+    /// whose key path starts with the keys read into `slot` and goes on with
+    /// `rest`, falling back on `general`. Generic, as for a table.
+    static func make<Root>(
+        slot: Int, rest: [LiteralString], _ t: ValueTest,
+        general: @escaping @Sendable (Root, Scope) throws(EvaluationError) -> Bool
+    ) -> @Sendable (Root, Scope) throws(EvaluationError) -> Bool {
+        guard Root.self == JSONSlots.self else { return general }
+        // A slot below a key that was not an object is unread: the general
+        // path reads the key path from that key's value.
+        let test = t.test
+        if rest.isEmpty {
+            return { r, scope throws(EvaluationError) in
+                let slots = unsafeBitCast(r, to: JSONSlots.self)
+                if slots.kinds[slot] != JSONScan.unread, let answer = test(slots.values[slot]) { return answer }
+                return try general(r, scope)
+            }
+        }
+        return { r, scope throws(EvaluationError) in
+            let slots = unsafeBitCast(r, to: JSONSlots.self)
+            if slots.kinds[slot] != JSONScan.unread, let v = value(at: rest, in: slots.values[slot]),
+                let answer = test(v)
+            {
+                return answer
+            }
+            return try general(r, scope)
+        }
+    }
+
     /// The value at `keys` below `value`, looked up through dictionaries;
     /// nil where a step is not a dictionary.
     @inline(__always)

@@ -12,11 +12,10 @@ enum AccessKind: Sendable {
     /// The rows of a ``ValueTable``, given by index: keys are read from the
     /// table's columns.
     case table(ValueTable)
-    // A record's raw JSON bytes are read as dictionaries: ``JSONScan`` reads
-    // only the key paths the predicate reads into a sparse dictionary, so
-    // that every comparison is planned and answered as for `.dictionary`.
-    // Comparisons answered on the bytes themselves would plug in here, as one
-    // more case, with their rule in `EvaluationPlan.strategy(_:_:_:)`.
+    /// A record's raw JSON bytes, given as the slots its scan read them
+    /// into (``JSONSlots``): a key path is read from its slot, and tested as
+    /// the dictionary walk tests the value at the end of the path.
+    case record(JSONScan)
 }
 
 /// A comparison of a key path with a constant, in the form every fast path
@@ -116,6 +115,9 @@ struct EvaluationPlan<Root>: Sendable {
         case dictionary(DynamicComparison.ValueTest)
         /// A ``ValueTable``'s column, strings or arrays end to end.
         case table(DynamicComparison.TableTest)
+        /// The slot a record's scan read the key path (or its start, `rest`
+        /// being the keys below it) into.
+        case slot(Int, rest: [LiteralString], DynamicComparison.ValueTest)
         /// The general test: both sides read as ``Value``s and compared.
         case general
 
@@ -128,6 +130,7 @@ struct EvaluationPlan<Root>: Sendable {
             case .table(.list): "table list"
             case .table(.strings): "table strings"
             case .table(.column): "table column"
+            case .slot: "record slot"
             case .general: "general"
             }
         }
@@ -253,10 +256,14 @@ struct EvaluationPlan<Root>: Sendable {
             case .int, .double, .search: break
             }
             return (.inPlace(leaf), reason)
-        case .dictionary, .table:
+        case .dictionary, .table, .record:
             if k.isMembership { return (.general, "'x' IN a key path of a dictionary has no fast path") }
             if case .double(_, let v) = k.test, v.isNaN { return (.general, "a NaN constant") }
             let test = DynamicComparison.ValueTest(k)
+            if case .record(let scan) = access.kind {
+                guard let (slot, used) = scan.slot(k.keys) else { return (.general, "no slot for the key path") }
+                return (.slot(slot, rest: Array(test.keys.dropFirst(used)), test), "the slot of \(used) of the keys")
+            }
             guard case .table(let table) = access.kind else {
                 return (.dictionary(test), "the key path is walked through dictionaries")
             }

@@ -1,40 +1,64 @@
 import Foundation
 
-/// Raw JSON bytes as one more way of reading a predicate's roots: a record's
-/// UTF-8 bytes are scanned once for the key paths the predicate reads, and
-/// only the values at those paths are decoded (by ``JSONReader``, so they are
-/// the values decoding gives); every other part of the record is skipped
-/// without building a value, though validated as the decoder validates it.
-/// The keys read make a sparse dictionary, evaluated by the plan's
-/// dictionary strategy (``AccessKind/dictionary``), so the raw bytes have no
-/// comparison rules of their own.
+/// Raw JSON bytes as one more way of reading a predicate's roots
+/// (``AccessKind/record(_:)``): a record's UTF-8 bytes are scanned once for
+/// the key paths the predicate reads, and the values there are decoded into
+/// one slot per key path (``JSONSlots``); every other part of the record is
+/// skipped without building a value, though validated as the decoder
+/// validates it. Comparisons read their slot, and are tested as the
+/// dictionary walk tests the value at the end of its path; the general path
+/// reads the keys of the record from the slots. No dictionary is built for
+/// the record, so that a record costs its scan and the values read.
+///
+/// A slot holds what reading its key path from the decoded record gives:
+/// the decoded value (JSON `null` as `NSNull`), or nil where the key is
+/// missing or a key before it is `null` or missing. A key with keys read
+/// below it (`author` of `author.name`) is not decoded; whether it was an
+/// object, `null` or missing is kept beside its slot.
+///
+/// A key with keys read below it whose value is not an object or `null`
+/// (`tags.name` on an array, `name.length` on a string) is decoded whole,
+/// and the general path reads the keys below it from that value.
 ///
 /// A record the scan does not read exactly as decoding would is decoded in
-/// full instead (``read(_:maximumDepth:)`` gives nil), with the same answer
-/// or error:
+/// full instead (``read(_:maximumDepth:into:)`` gives false), with the same
+/// answer or error:
 /// - a predicate that reads the whole record (`SELF`, a collection operator
 ///   on the root such as `@count`) or a key that is not ASCII (one that may
 ///   be canonically equivalent to another) is never scanned;
 /// - a record that is not an object, that has a member name with an escape
 ///   or a byte that is not ASCII anywhere (two such names may be equivalent
 ///   under Unicode normalization, which decoding refuses), or anything
-///   decoding would refuse (invalid JSON, bytes that are not UTF-8, a lone
-///   surrogate, a number beyond a double's range, nesting deeper than the
-///   limit) is decoded in full, which reports the error at its byte.
+///   decoding would refuse (invalid JSON, bytes that are not UTF-8,
+///   a lone surrogate, a number beyond a double's range, nesting deeper than
+///   the limit) is decoded in full, which reports the error at its byte.
 struct JSONScan: Sendable {
-    /// A key of the paths read, and the keys read below it.
-    struct Key: Sendable {
+    /// A key of the paths read. Nodes are in preorder: the keys below node
+    /// `i` are the nodes `i + 1 ..< end`, and node `i`'s slot is `i`.
+    struct Node: Sendable {
         let name: String
         let bytes: [UInt8]
         /// Whether the whole value is read (the path ends here, or goes on
-        /// through a collection operator); else only the keys of `below`
+        /// through a collection operator); else only the keys of `children`
         /// are read from it when it is an object.
+        let isWhole: Bool
+        /// The nodes of the keys read below this one.
+        let children: [Int]
+        /// The end of the nodes below this one.
+        let end: Int
+    }
+
+    /// The nodes of every key read, in preorder.
+    let nodes: [Node]
+    /// The nodes of the keys read from the record itself.
+    let roots: [Int]
+
+    /// A key and the keys read below it, as collected.
+    private struct Key {
+        let name: String
         var isWhole: Bool
         var below: [Key]
     }
-
-    /// The keys the predicate reads from the root.
-    let keys: [Key]
 
     /// The scan for `predicate`, or nil when it reads the record as a whole
     /// or a key that may be canonically equivalent to another.
@@ -49,7 +73,20 @@ struct JSONScan: Sendable {
             guard !named.isEmpty, named.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
             JSONScan.add(named[...], to: &keys)
         }
-        self.keys = keys
+        var nodes: [Node] = []
+        func number(_ keys: [Key]) -> [Int] {
+            keys.map { key in
+                let i = nodes.count
+                nodes.append(Node(name: key.name, bytes: [], isWhole: key.isWhole, children: [], end: 0))
+                let children = number(key.below)
+                nodes[i] = Node(
+                    name: key.name, bytes: Array(key.name.utf8), isWhole: key.isWhole, children: children,
+                    end: nodes.count)
+                return i
+            }
+        }
+        roots = number(keys)
+        self.nodes = nodes
     }
 
     /// Adds `path` to `keys`: a key read whole keeps no keys below it.
@@ -60,7 +97,7 @@ struct JSONScan: Sendable {
         if let i = keys.firstIndex(where: { $0.name == name }) {
             index = i
         } else {
-            keys.append(Key(name: name, bytes: Array(name.utf8), isWhole: false, below: []))
+            keys.append(Key(name: name, isWhole: false, below: []))
             index = keys.count - 1
         }
         if rest.isEmpty {
@@ -108,33 +145,124 @@ struct JSONScan: Sendable {
         }
     }
 
-    /// The record in `bytes` as a dictionary of just the keys read, or nil
-    /// when it is to be decoded in full (see the type's description).
-    func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Value? {
-        guard let base = bytes.baseAddress else { return .none }
-        var scanner = JSONScanner(bytes: bytes, base: base, maximumDepth: maximumDepth)
-        scanner.skipSpace()
-        guard scanner.byte == UInt8(ascii: "{"), let value = scanner.object(keys, depth: 0) else { return .none }
-        scanner.skipSpace()
-        // (`Value` is `ExpressibleByNilLiteral`: `.none` says which nil.)
-        guard scanner.position == bytes.count else { return .none }
-        return value
+    /// What a slot holds (``JSONSlots/kinds``). A key with keys read below
+    /// it was `missing`, `null`, an `object` (its keys are in their slots),
+    /// or another value, `decoded` whole into its slot; the keys below a
+    /// decoded one are `unread`, read by the general path from it. A key
+    /// read whole is `missing` (its slot is what reading it gives) unless
+    /// `unread`.
+    static let missing: UInt8 = 0, null: UInt8 = 1, object: UInt8 = 2, decoded: UInt8 = 3, unread: UInt8 = 4
+
+    /// `test` of the record in `bytes` read into slots, or nil when the
+    /// record is to be decoded in full (see the type's description). The
+    /// slots live only during the call.
+    func evaluate(
+        _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, _ test: (JSONSlots) throws -> Bool
+    ) rethrows -> Bool? {
+        let count = max(nodes.count, 1)
+        return try withUnsafeTemporaryAllocation(of: Value.self, capacity: count) { values in
+            values.initialize(repeating: .null)
+            defer { values.deinitialize() }
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { kinds in
+                kinds.initialize(repeating: JSONScan.missing)
+                let slots = JSONSlots(values: values.baseAddress!, kinds: kinds.baseAddress!)
+                guard read(bytes, maximumDepth: maximumDepth, into: slots) else { return nil }
+                return try test(slots)
+            }
+        }
+    }
+
+    /// Reads the record in `bytes` into `slots` (fresh ones: nil, missing);
+    /// false when it is to be decoded in full.
+    func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, into slots: JSONSlots) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return nodes.withUnsafeBufferPointer { nodes in
+            var scanner = JSONScanner(bytes: bytes, base: base, maximumDepth: maximumDepth, nodes: nodes, slots: slots)
+            scanner.skipSpace()
+            guard scanner.byte == UInt8(ascii: "{"), scanner.object(roots, depth: 0) else { return false }
+            scanner.skipSpace()
+            return scanner.position == bytes.count
+        }
+    }
+
+    /// What reading the key of node `i` gives, from slots read by the scan:
+    /// for a key with keys read below it, `NSNull`, nil, or a dictionary of
+    /// the keys read below it that the record has.
+    func value(_ i: Int, in slots: JSONSlots) -> Value {
+        let node = nodes[i]
+        if node.isWhole { return slots.values[i] }
+        switch slots.kinds[i] {
+        case JSONScan.object: return dictionary(node.children, in: slots)
+        case JSONScan.null: return .nsNull
+        case JSONScan.decoded: return slots.values[i]
+        default: return .null
+        }
+    }
+
+    /// The record as far as it was read: the keys read that it has.
+    func record(_ slots: JSONSlots) -> Value {
+        dictionary(roots, in: slots)
+    }
+
+    private func dictionary(_ children: [Int], in slots: JSONSlots) -> Value {
+        var d: [String: Value] = [:]
+        for c in children {
+            // (A key that is there is never nil: JSON's null is `NSNull`.)
+            let v = value(c, in: slots)
+            if case .null = v { continue }
+            d[nodes[c].name] = v
+        }
+        return .dictionary(d)
+    }
+
+    /// The node among `children` named `name`, if any.
+    func node(named name: String, among children: [Int]) -> Int? {
+        children.first { nodes[$0].name == name }
+    }
+
+    /// The slot of the key path `keys` (or of its start, read whole), and
+    /// how many of the keys that is.
+    func slot(_ keys: [String]) -> (slot: Int, keys: Int)? {
+        var children = roots
+        for (n, key) in keys.enumerated() {
+            guard let node = node(named: key, among: children) else { return nil }
+            if nodes[node].isWhole { return (node, n + 1) }
+            children = nodes[node].children
+        }
+        return nil
     }
 }
 
+/// The values of one record's key paths, read by a ``JSONScan``: slot `i` is
+/// the scan's node `i`. Valid only while the scan's evaluation runs.
+struct JSONSlots {
+    /// What reading each key path from the decoded record gives (for a key
+    /// with keys read below it, nil unless it was decoded whole).
+    let values: UnsafeMutablePointer<Value>
+    /// What each slot holds: ``JSONScan/missing`` and the other kinds.
+    let kinds: UnsafeMutablePointer<UInt8>
+}
+
 /// The scan of one record: skips values, validating them as ``JSONReader``
-/// does, and reads the keys asked for. Every method returns nil or false
-/// where the record is to be decoded in full.
+/// does, and reads the keys of `nodes` into `slots`. Every method returns
+/// nil or false where the record is to be decoded in full.
 struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let base: UnsafePointer<UInt8>
     let maximumDepth: Int
+    let nodes: UnsafeBufferPointer<JSONScan.Node>
+    let slots: JSONSlots
     var position = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, maximumDepth: Int) {
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, maximumDepth: Int,
+        nodes: UnsafeBufferPointer<JSONScan.Node>, slots: JSONSlots
+    ) {
         self.bytes = bytes
         self.base = base
         self.maximumDepth = maximumDepth
+        self.nodes = nodes
+        self.slots = slots
     }
 
     /// The byte at the position, 0 at the end (a 0 byte is invalid wherever
@@ -153,46 +281,169 @@ struct JSONScanner {
         }
     }
 
-    /// The object at the position (its `{`) with only `keys` read.
-    mutating func object(_ keys: [JSONScan.Key], depth: Int) -> Value? {
-        guard depth < maximumDepth else { return .none }
+    /// The object at the position (its `{`), the members of the nodes
+    /// `children` read into their slots, the others skipped.
+    mutating func object(_ children: [Int], depth: Int) -> Bool {
+        guard depth < maximumDepth else { return false }
         position += 1
-        var members: [String: Value] = keys.isEmpty ? [:] : Dictionary(minimumCapacity: keys.count)
         skipSpace()
         if byte == UInt8(ascii: "}") {
             position += 1
-            return .dictionary(members)
+            return true
         }
         while true {
             skipSpace()
-            guard let name = memberName() else { return .none }
+            guard let name = memberName() else { return false }
             skipSpace()
-            guard byte == UInt8(ascii: ":") else { return .none }
+            guard byte == UInt8(ascii: ":") else { return false }
             position += 1
             skipSpace()
-            if let key = keys.first(where: { $0.bytes.count == name.count && memcmp($0.bytes, base + name.lowerBound, name.count) == 0 }) {
-                guard let value = read(key, depth: depth + 1) else { return .none }
-                // A repeated key keeps its last value, as decoding does.
-                members[key.name] = value
+            if let node = node(named: name, among: children) {
+                guard read(node, depth: depth + 1) else { return false }
             } else {
-                guard skipValue(depth: depth + 1) else { return .none }
+                guard skipValue(depth: depth + 1) else { return false }
             }
             skipSpace()
             switch byte {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                return .dictionary(members)
-            default: return .none
+                return true
+            default: return false
             }
         }
     }
 
-    /// The value of `key` at the position: decoded whole, or with only the
-    /// keys below it read when it is an object.
-    private mutating func read(_ key: JSONScan.Key, depth: Int) -> Value? {
-        if !key.isWhole && byte == UInt8(ascii: "{") { return object(key.below, depth: depth) }
+    /// The node among `children` whose name has the bytes at `name`.
+    @inline(__always)
+    private func node(named name: Range<Int>, among children: [Int]) -> Int? {
+        for c in children {
+            let bytes = nodes[c].bytes
+            if bytes.count == name.count && memcmp(bytes, base + name.lowerBound, name.count) == 0 { return c }
+        }
+        return nil
+    }
+
+    /// The value of node `i` at the position into its slot: decoded whole,
+    /// or with only the keys below it read when it is an object.
+    private mutating func read(_ i: Int, depth: Int) -> Bool {
+        if nodes[i].isWhole {
+            // A repeated key keeps its last value, as decoding does.
+            guard let value = wholeValue(depth: depth) else { return false }
+            slots.values[i] = value
+            return true
+        }
+        // A repeated key: what its earlier value filled is forgotten.
+        for j in i..<nodes[i].end {
+            slots.values[j] = .null
+            slots.kinds[j] = JSONScan.missing
+        }
+        switch byte {
+        case UInt8(ascii: "{"):
+            slots.kinds[i] = JSONScan.object
+            return object(nodes[i].children, depth: depth)
+        case UInt8(ascii: "n"):
+            slots.kinds[i] = JSONScan.null
+            return skipWord("null")
+        default:
+            // Keys read from an array map over its elements, from a string
+            // or a number are methods: the general path reads them from the
+            // value, decoded whole.
+            guard let value = wholeValue(depth: depth) else { return false }
+            slots.values[i] = value
+            slots.kinds[i] = JSONScan.decoded
+            for j in i + 1..<nodes[i].end { slots.kinds[j] = JSONScan.unread }
+            return true
+        }
+    }
+
+    /// The value at the position as decoding gives it inside an object:
+    /// strings without escapes and short numbers made here, the rest by the
+    /// decoder.
+    private mutating func wholeValue(depth: Int) -> Value? {
+        switch byte {
+        case UInt8(ascii: "\""):
+            if let s = plainString() { return .string(s) }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            if let n = shortNumber() { return n }
+        case UInt8(ascii: "t"): return skipWord("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return skipWord("false") ? .bool(false) : nil
+        case UInt8(ascii: "n"): return skipWord("null") ? .nsNull : nil
+        default: break
+        }
         return decoding { reader throws(JSONError) in try reader.value(depth: depth) }?.converted
+    }
+
+    /// The string at the position (its quote) when it has no escape and is
+    /// valid UTF-8; else nil, at the same position.
+    private mutating func plainString() -> String? {
+        let start = position
+        position += 1
+        while true {
+            skipPlain()
+            guard position < bytes.count else { break }
+            let b = base[position]
+            if b == UInt8(ascii: "\"") {
+                position += 1
+                // Checked just now: the bytes are the string's, as decoding makes it.
+                return String(decoding: UnsafeBufferPointer(start: base + start + 1, count: position - start - 2), as: UTF8.self)
+            }
+            guard b >= 0x80, skipUTF8() else { break }
+        }
+        position = start
+        return nil
+    }
+
+    /// Exact powers of ten, for numbers of up to 15 significant digits.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+        1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The number at the position as ``JSONReader/number()`` reads it, when
+    /// it is short: an integer of at most 18 digits (an `Int`), or a number
+    /// with a fraction, no exponent, at most 15 significant digits and 22
+    /// after the point (a double: both the digits and the power of ten are
+    /// exact doubles, so one division rounds as parsing the text does).
+    /// Else nil, at the same position.
+    private mutating func shortNumber() -> Value? {
+        let start = position
+        let negative = byte == UInt8(ascii: "-")
+        if negative { position += 1 }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fraction = 0
+        let lead = byte
+        if lead == UInt8(ascii: "0") {
+            position += 1
+        } else if lead &- UInt8(ascii: "0") < 10 {
+            while case let d = byte &- UInt8(ascii: "0"), d < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                significant += 1
+                position += 1
+            }
+        } else {
+            position = start
+            return nil
+        }
+        if byte == UInt8(ascii: ".") {
+            position += 1
+            while case let d = byte &- UInt8(ascii: "0"), d < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                if d != 0 || significant > 0 { significant += 1 }
+                fraction += 1
+                position += 1
+            }
+            if fraction > 0, fraction <= 22, significant <= 15, byte | 0x20 != UInt8(ascii: "e") {
+                let d = Double(mantissa) / JSONScanner.powersOfTen[fraction]
+                return .double(negative ? -d : d)
+            }
+        } else if significant <= 18, byte | 0x20 != UInt8(ascii: "e") {
+            let i = Int(mantissa)
+            return .int(negative ? -i : i)
+        }
+        position = start
+        return nil
     }
 
     /// The bytes of the member name at the position (at its quote), when it
@@ -217,8 +468,7 @@ struct JSONScanner {
         case UInt8(ascii: "f"): return skipWord("false")
         case UInt8(ascii: "{"):
             // An object with no key read: nothing is kept of it.
-            guard case .some = object([], depth: depth) else { return false }
-            return true
+            return object([], depth: depth)
         case UInt8(ascii: "["):
             guard depth < maximumDepth else { return false }
             position += 1
