@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import SiftTool
+
 /// `sift filter` reading its input in chunks on several threads: records
 /// across chunk boundaries, arrays streamed element by element, output in
 /// input order and the same bytes whatever the number of threads, errors in
@@ -45,6 +47,32 @@ struct ChunkedFilterTests {
     static func prettyArray(_ records: [String]) -> String {
         "[\n" + records.map { "  " + $0.replacingOccurrences(of: #","i""#, with: ",\n    \"i\"") }
             .map { $0.replacingOccurrences(of: #"{"i""#, with: "{\n    \"i\"") }.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// The newlines of a chunk, counted eight bytes at a time, are every
+    /// 0x0A byte and nothing else (bytes next to it in value or bits, at
+    /// every offset and length).
+    @Test func newlinesAreCountedExactly() {
+        var rng = SystemRandomNumberGenerator()
+        let near: [UInt8] = [0x0A, 0x0B, 0x09, 0x8A, 0x0A, 0x00, 0xFF, 0x7F, 0x80, 0x2A, 0x0A]
+        for length in [0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, 8191, 8192, 8193, 9000] {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in near.randomElement(using: &rng)! }
+                let expected = bytes.filter { $0 == 0x0A }.count
+                for start in 0..<min(length, 9) {
+                    let counted = bytes.withUnsafeBufferPointer {
+                        ChunkReader.newlines(in: UnsafeBufferPointer(rebasing: $0[start...]))
+                    }
+                    #expect(counted == bytes[start...].filter { $0 == 0x0A }.count)
+                }
+                #expect(bytes.withUnsafeBufferPointer { ChunkReader.newlines(in: $0) } == expected)
+            }
+        }
+        // Newlines only: as many as a count per lane holds, and more.
+        for length in [8160, 8192, 20_000] {
+            let all = [UInt8](repeating: 0x0A, count: length)
+            #expect(all.withUnsafeBufferPointer { ChunkReader.newlines(in: $0) } == length)
+        }
     }
 
     @Test func recordsAcrossChunkBoundaries() throws {
