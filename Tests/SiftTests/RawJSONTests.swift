@@ -85,7 +85,7 @@ struct RawJSONTests {
         var generator = RecordGenerator(seed: Self.seed)
         let predicate = try Filter(
             "age > 1 OR name == 'x' OR score < 1 OR ANY tags == 'x' OR author.name == 'x' OR author.age > 1 "
-                + "OR a.b.name == 'x' OR other == 1 OR K == 1"
+                + "OR a.b.name == 'x' OR other == 1 OR K == 1 OR description == 'x' OR author.description == 1 OR authors == 1 OR abcdefgh == 1"
         ).predicate
         let scan = try #require(JSONScan(predicate))
         var paths: [(node: Int, path: [String])] = []
@@ -189,6 +189,7 @@ struct RecordGenerator {
     static let keys = [
         #""age""#, #""name""#, #""score""#, #""tags""#, #""author""#, #""a""#, #""b""#, #""other""#,
         #""n\u0061me""#, "\"caf\u{E9}\"", "\"cafe\u{301}\"", "\"\u{212A}\"", #""K""#, #""x y""#, #""""#,
+        #""description""#, #""descriptive""#, #""ag""#, #""ages""#, #""authors""#, #""abcdefgh""#,
     ]
 
     static let strings = [
@@ -280,7 +281,7 @@ struct RecordGenerator {
 
     static let paths = [
         "age", "score", "name", "tags", "author", "author.name", "author.age", "a.b", "a.b.name", "other",
-        "K", "tags.name", "author.tags",
+        "K", "tags.name", "author.tags", "description", "author.description", "authors", "abcdefgh",
     ]
 
     /// A predicate over the paths records have: comparisons of every kind

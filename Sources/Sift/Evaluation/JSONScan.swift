@@ -38,6 +38,10 @@ struct JSONScan: Sendable {
     struct Node: Sendable {
         let name: String
         let bytes: [UInt8]
+        /// The name's first eight bytes, little-endian, zero after its end:
+        /// with its length, what tells a member's name apart without
+        /// following a pointer (and the whole name when it is that short).
+        let prefix: UInt64
         /// Whether the whole value is read (the path ends here, or goes on
         /// through a collection operator); else only the keys of `children`
         /// are read from it when it is an object.
@@ -77,10 +81,13 @@ struct JSONScan: Sendable {
         func number(_ keys: [Key]) -> [Int] {
             keys.map { key in
                 let i = nodes.count
-                nodes.append(Node(name: key.name, bytes: [], isWhole: key.isWhole, children: [], end: 0))
+                nodes.append(Node(name: key.name, bytes: [], prefix: 0, isWhole: key.isWhole, children: [], end: 0))
                 let children = number(key.below)
+                let bytes = Array(key.name.utf8)
+                var prefix: UInt64 = 0
+                for (k, b) in bytes.prefix(8).enumerated() { prefix |= UInt64(b) << (8 * k) }
                 nodes[i] = Node(
-                    name: key.name, bytes: Array(key.name.utf8), isWhole: key.isWhole, children: children,
+                    name: key.name, bytes: bytes, prefix: prefix, isWhole: key.isWhole, children: children,
                     end: nodes.count)
                 return i
             }
@@ -317,9 +324,18 @@ struct JSONScanner {
     /// The node among `children` whose name has the bytes at `name`.
     @inline(__always)
     private func node(named name: Range<Int>, among children: [Int]) -> Int? {
-        for c in children {
-            let bytes = nodes[c].bytes
-            if bytes.count == name.count && memcmp(bytes, base + name.lowerBound, name.count) == 0 { return c }
+        guard !children.isEmpty else { return nil }
+        let count = name.count
+        // The name's first eight bytes, as the nodes keep theirs.
+        var prefix: UInt64 = 0
+        if name.lowerBound + 8 <= bytes.count {
+            prefix = UInt64(littleEndian: UnsafeRawPointer(base + name.lowerBound).loadUnaligned(as: UInt64.self))
+            if count < 8 { prefix &= (1 << (8 * UInt64(count))) &- 1 }
+        } else {
+            for k in 0..<min(count, 8) { prefix |= UInt64(base[name.lowerBound + k]) << (8 * UInt64(k)) }
+        }
+        for c in children where nodes[c].prefix == prefix && nodes[c].bytes.count == count {
+            if count <= 8 || memcmp(nodes[c].bytes, base + name.lowerBound, count) == 0 { return c }
         }
         return nil
     }
