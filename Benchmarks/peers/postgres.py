@@ -66,6 +66,16 @@ SHAPES = [
         "hand_values": ["'abcd'", "'abce'"],
     },
     {
+        "name": "BEGINSWITH, canonical by hand",
+        "sift": ["title BEGINSWITH 'abcd'"],
+        # What one writes by hand for a prefix under canonical equivalence
+        # (as BEGINSWITH compares): one range of the titles' NFD form, read
+        # from the index on it that sorting by title uses.
+        "hand": f"SELECT {COLUMNS} FROM books b WHERE normalize(b.title, NFD) COLLATE \"C\" >= $1 "
+        "AND normalize(b.title, NFD) COLLATE \"C\" < $2 ORDER BY b.id",
+        "hand_values": ["'abcd'", "'abce'"],
+    },
+    {
         "name": "sort with limit",
         "sift": ["year > 1900", "--sort", "year DESC", "--limit", "20"],
         "hand": f"SELECT {COLUMNS} FROM books b WHERE b.year > $1 ORDER BY b.year DESC NULLS LAST, b.id LIMIT $2",

@@ -179,8 +179,10 @@ extension JSONValue {
 }
 
 /// The decoder behind ``JSONValue/init(parsingUTF8:maximumDepth:)``: the raw
-/// scan of a record (``JSONScan``) also reads the values a predicate reads
-/// with it, so that they are exactly the values decoding gives.
+/// scan of a record (``JSONScan``) also reads with it the values a predicate
+/// reads that it does not make itself (strings with escapes, numbers other
+/// than short ones, arrays, objects read whole), so that they are exactly
+/// the values decoding gives.
 struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
