@@ -29,6 +29,12 @@ struct EvaluationPlanTests {
         Compiler(source: format, root: RootAccess<Int>.rows(of: table), paths: paths).plan(try Filter(format).predicate)
     }
 
+    /// The plan for raw JSON records, when the predicate has a scan.
+    static func recordPlan(_ format: String, paths: EvaluationPaths = .fast) throws -> EvaluationPlan<JSONSlots>? {
+        let predicate = try Filter(format).predicate
+        return JSONScan(predicate).map { Compiler(source: format, root: RootAccess<JSONSlots>.record($0), paths: paths).plan(predicate) }
+    }
+
     /// Objects of a type with stored properties: read in place where there
     /// is an offset, by the typed reader where there is not, the general
     /// path where the property's type does not answer as the general path.
@@ -176,12 +182,42 @@ struct EvaluationPlanTests {
     /// Random trees over every strategy: the plan's answers are the
     /// general path's, on typed objects (structs and classes), dictionaries
     /// and tables, and every strategy is taken somewhere.
+    /// `value` as JSON, when it has only JSON's kinds of value (a finite
+    /// double).
+    static func json(_ value: Value) -> JSONValue? {
+        switch value {
+        case .null, .nsNull: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return d.isFinite ? .double(d) : nil
+        case .string(let s): return .string(s)
+        case .array(let items):
+            let converted = items.compactMap(json)
+            return converted.count == items.count ? .array(converted) : nil
+        case .dictionary(let d):
+            var members: [(String, JSONValue)] = []
+            for (k, v) in d.sorted(by: { $0.key < $1.key }) {
+                guard let j = json(v) else { return nil }
+                members.append((k, j))
+            }
+            return .object(JSONObject(members))
+        default: return nil
+        }
+    }
+
+    /// An answer or an error, as text (errors of any type).
+    static func outcome(_ evaluate: () throws -> Bool) -> String {
+        do { return try evaluate() ? "true" : "false" } catch { return "error: \(error)" }
+    }
+
     @Test func everyStrategyAnswersAsTheGeneralPath() throws {
         var rng = SplitMix(seed: 2027)
         let members = InPlaceProgramTests.members
         let objects = members.map(MemberObject.init)
         let values = members.map(InPlaceReaderTests.dynamicValue)
         let table = ValueTable(values)
+        let records = values.map { Self.json($0).map { Array($0.jsonText.utf8) } }
+        #expect(records.filter { $0 != nil }.count * 2 > records.count)
         var seen: Set<String> = []
         for _ in 0..<200 {
             let (format, arguments) = InPlaceProgramTests.tree(&rng, depth: 3)
@@ -191,6 +227,7 @@ struct EvaluationPlanTests {
                 Self.strategies(try Self.typedPlan(text, StoredMember.self)),
                 Self.strategies(try Self.typedPlan(text, MemberObject.self)),
                 Self.strategies(try Self.dynamicPlan(text)), Self.strategies(try Self.tablePlan(text, table)),
+                try Self.recordPlan(text).map(Self.strategies) ?? [],
             ] {
                 seen.formUnion(plan)
             }
@@ -206,12 +243,23 @@ struct EvaluationPlanTests {
                     #expect(EvaluationPathsTests.outcome { () throws(EvaluationError) in try object.evaluate(with: objects[i]) } == answer, "\(text)")
                 }
                 #expect(EvaluationPathsTests.outcome { () throws(EvaluationError) in try dynamic.evaluate(with: values[i]) } == answer, "\(text)")
+                // The member as a JSON record, read from its bytes (slots),
+                // against the general path on the record decoded.
+                if let record = records[i] {
+                    let decoded = try JSONValue(parsingUTF8: record).predicateValue
+                    let reference = EvaluationPathsTests.outcome { () throws(EvaluationError) in try general.evaluate(with: decoded) }
+                    let raw = Self.outcome { try record.withUnsafeBytes { try dynamic.evaluate(jsonUTF8: $0) } }
+                    #expect(raw == reference, "\(text) on \(String(decoding: record, as: UTF8.self))")
+                }
                 if answer == "true" { expected.append(i) }
             }
             #expect(try members.count(where: stored) == expected.count, "\(text)")
             #expect(try table.indices(where: filter, paths: .fast) == expected, "\(text)")
         }
-        let all = ["in place", "typed reader", "dictionary walk", "table list", "table strings", "table column", "general"]
+        let all = [
+            "in place", "typed reader", "dictionary walk", "table list", "table strings", "table column", "record slot",
+            "general",
+        ]
         #expect(seen == Set(all), "\(seen)")
     }
 }
