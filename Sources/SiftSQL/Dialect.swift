@@ -133,6 +133,11 @@ protocol DialectHooks: Sendable {
     func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment
     /// A string column in code point order, for index ranges.
     func codePointOrder(_ column: SQLFragment) -> SQLFragment
+    /// BEGINSWITH the ASCII `prefix`, without options (a string begins with
+    /// it when its canonical decomposition does), as one index range, when
+    /// the dialect has an expression for the decomposition; nil: one range
+    /// for each spelling of the prefix, on the column itself.
+    func canonicalPrefixRange(_ column: SQLFragment, _ prefix: String, _ ctx: LoweringContext) -> SQLFragment?
     /// `lhs op rhs` for strings, ordered as `compare:options:` orders them.
     func stringOrdering(
         _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
@@ -223,6 +228,9 @@ extension DialectHooks {
     }
 
     func codePointOrder(_ column: SQLFragment) -> SQLFragment { column }
+
+    /// Without a decomposition function (SQLite): the ranges of each spelling.
+    func canonicalPrefixRange(_ column: SQLFragment, _ prefix: String, _ ctx: LoweringContext) -> SQLFragment? { nil }
 
     var keyType: String { "BIGINT" }
 

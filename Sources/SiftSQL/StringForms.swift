@@ -36,7 +36,8 @@ extension Lowering {
     /// begin with the last character, and, for a head character with a
     /// singleton (`K`, `;`, `` ` ``), the head up to it followed by the
     /// singleton. A prefix with neither (`ab` has `ḃ`, but `a1` or `aq` have
-    /// none) is the one literal range.
+    /// none) is the one literal range. A dialect with an expression for the
+    /// decomposition (PostgreSQL's `normalize`) makes one range of it instead.
     private func prefixRange(_ column: SQLFragment, _ prefix: String, _ options: ComparisonOptions) -> SQLFragment? {
         let c = hooks.codePointOrder(column)
         func range(_ low: String, _ high: String?) -> [SQLFragment] {
@@ -46,6 +47,7 @@ extension Lowering {
         }
         if options.contains(.normalized) { return .and(range(prefix, Self.successor(prefix))) }
         guard let last = prefix.utf8.last, prefix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        if let decomposed = hooks.canonicalPrefixRange(column, prefix, ctx) { return decomposed }
         let literal = SQLFragment.and(range(prefix, Self.successor(prefix)))
         let bounds = CanonicalPrefixes.bounds(last)
         let head = prefix.utf8.dropLast()
