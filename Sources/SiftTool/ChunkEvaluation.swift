@@ -231,6 +231,17 @@ final class ParallelChunks: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
+
+    /// The results of `work` on the chunks of `reader`, in input order:
+    /// evaluated on `jobs` threads, or on the calling one for one job; and
+    /// what stops the threads early.
+    static func results(
+        of reader: ChunkReader, jobs: Int, work: @escaping @Sendable (Chunk) -> ChunkResult
+    ) -> (next: () -> ChunkResult?, stop: () -> Void) {
+        if jobs == 1 { return ({ reader.next().map(work) }, {}) }
+        let parallel = ParallelChunks(reader: reader, jobs: jobs, work: work)
+        return (parallel.next, parallel.stop)
+    }
 }
 
 /// Reads JSON records one at a time, decoded, with the reader of `sift

@@ -128,14 +128,7 @@ struct FilterCommand: ParsableCommand {
         let work: @Sendable (Chunk) -> ChunkResult = {
             $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test)
         }
-        let results: () -> ChunkResult?
-        var stop: () -> Void = {}
-        if jobs == 1 {
-            results = { reader.next().map(work) }
-        } else {
-            let parallel = ParallelChunks(reader: reader, jobs: jobs, work: work)
-            (results, stop) = (parallel.next, parallel.stop)
-        }
+        let (results, stop) = ParallelChunks.results(of: reader, jobs: jobs, work: work)
         defer { stop() }
         // Stop reading once the limit is printed (or, with --limit 0, once
         // a match says what the exit status is); a sort needs every match.
