@@ -243,39 +243,3 @@ final class ParallelChunks: @unchecked Sendable {
         return (parallel.next, parallel.stop)
     }
 }
-
-/// Reads JSON records one at a time, decoded, with the reader of `sift
-/// filter`: the REPL's `:load`.
-final class RecordReader {
-    private let chunks: ChunkReader
-    private var records: [(Int, JSONValue)] = []
-    private var index = 0
-    private var failure: CommandFailure?
-
-    init(path: String?, maximumRecordSize: Int = ChunkReader.defaultMaximumRecordSize) throws {
-        chunks = try ChunkReader(path: path, maximumRecordSize: maximumRecordSize)
-    }
-
-    /// The next record with its number (1-based), or nil at the end.
-    func next() throws -> (Int, JSONValue)? {
-        while index == records.count {
-            if let failure { throw failure }
-            guard let chunk = chunks.next() else { return nil }
-            var decoded: [(Int, JSONValue)] = []
-            let result = chunk.evaluate(maximumRecordSize: chunks.maximumRecordSize, colors: false, stopAtFailure: true) {
-                bytes, number in
-                decoded.append((number, try JSONValue(parsingUTF8: bytes)))
-                return true
-            }
-            (records, index) = (decoded, 0)
-            for case .failure(let f) in result.events {
-                switch f {
-                case .input(let input): failure = input
-                case .evaluation(_, let message, _): failure = CommandFailure(message)
-                }
-            }
-        }
-        index += 1
-        return records[index - 1]
-    }
-}

@@ -10,6 +10,8 @@ struct Dataset {
     /// The objects of one entity (or one JSON file).
     struct Collection {
         var name: String
+        /// The objects, decoded: for the sample and a database (a JSON
+        /// file's are in ``records``).
         var rows: [Value]
         /// The keys shown as table columns, in order.
         var columns: [String]
@@ -17,6 +19,15 @@ struct Dataset {
         var keyPaths: [String]
         /// For rows read from a database: each row's primary key.
         var primaryKeys: [DatabaseValue]?
+        /// For a JSON or JSON Lines file: its records as bytes, decoded
+        /// when needed.
+        var records: JSONRecords? = nil
+
+        /// How many objects there are.
+        var count: Int { records?.count ?? rows.count }
+
+        /// Object `index` (from 0).
+        func row(_ index: Int) -> Value { records?.value(at: index) ?? rows[index] }
     }
 
     /// Where the data came from (`the sample`, a file name).
@@ -65,16 +76,17 @@ struct Dataset {
                 throw CommandFailure("\(path): " + SchemaFile.describe(error))
             }
         }
-        let reader: RecordReader
-        var records: [JSONValue] = []
+        let loaded: JSONRecords.Loaded
         do {
-            reader = try RecordReader(path: path)
-            while let (_, record) = try reader.next() { records.append(record) }
+            loaded = try JSONRecords.load(path: path)
         } catch let e as CommandFailure {
             throw CommandFailure("\(path): \(e.message)")
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        return Dataset(origin: path, collections: [Self.collection(name: name, records: records)], schema: nil, database: nil)
+        let collection = Collection(
+            name: name, rows: [], columns: loaded.keys, keyPaths: Self.keyPaths(loaded.sample), primaryKeys: nil,
+            records: loaded.records)
+        return Dataset(origin: path, collections: [collection], schema: nil, database: nil)
     }
 
     init(origin: String, collections: [Collection], schema: StoreSchema?, database: DatabaseQueue?) {
@@ -199,8 +211,17 @@ struct Dataset {
     /// A collection of JSON objects: columns are the keys in first-seen order.
     static func collection(name: String, records: [JSONValue]) -> Collection {
         let rows = records.map(\.predicateValue)
-        var columns: [String] = []
-        var seen: Set<String> = []
+        var columns = KeyOrder()
+        for case .object(let o) in records { columns.add(o.keys) }
+        return Collection(
+            name: name, rows: rows, columns: columns.names, keyPaths: keyPaths(rows.prefix(JSONRecords.sampleSize)),
+            primaryKeys: nil)
+    }
+
+    /// The key paths completion offers for JSON objects: their keys, and
+    /// those of the objects inside them, three levels deep (an array's
+    /// `@count` and the keys of its first 20 elements), from `rows`.
+    static func keyPaths(_ rows: some Sequence<Value>) -> [String] {
         var paths: Set<String> = []
         func walk(_ value: Value, _ prefix: String, _ depth: Int) {
             guard depth < 3 else { return }
@@ -217,13 +238,8 @@ struct Dataset {
             default: break
             }
         }
-        for record in records {
-            if case .object(let o) = record {
-                for k in o.keys where seen.insert(k).inserted { columns.append(k) }
-            }
-        }
-        for row in rows.prefix(500) { walk(row, "", 0) }
-        return Collection(name: name, rows: rows, columns: columns, keyPaths: paths.sorted(), primaryKeys: nil)
+        for row in rows { walk(row, "", 0) }
+        return paths.sorted()
     }
 
     private static func databaseValue(_ value: Value) -> DatabaseValue {

@@ -18,7 +18,8 @@ final class ReplSession {
         didSet { tables = [:] }
     }
     /// Each collection's rows as a table (columns by key), built on its
-    /// first query.
+    /// first query; a JSON file's records are evaluated on their bytes
+    /// instead (``JSONRecords``).
     private var tables: [Int: ValueTable] = [:]
     private(set) var current: Int
     private(set) var sort: [SortKey] = []
@@ -60,7 +61,7 @@ final class ReplSession {
         let names = dataset.collections.map { c in
             let name = TerminalText.visible(c.name)
             let shown = c.name == collection.name ? style.bold(name) : name
-            return dataset.server == nil ? shown + " (\(c.rows.count))" : shown
+            return dataset.server == nil ? shown + " (\(c.count))" : shown
         }
         return "Loaded \(TerminalText.visible(dataset.origin)): " + names.joined(separator: ", ")
             + (dataset.collections.count > 1 ? ". Predicates run on \(collectionName); :use switches." : ".")
@@ -123,10 +124,27 @@ final class ReplSession {
         Reply(output: style.red("error:") + " " + TerminalText.visible(message), isError: true)
     }
 
-    private func failure(_ error: any Error) -> Reply {
-        if let d = error as? any SourceDiagnostic { return Reply(output: d.rendered(colors: style.enabled), isError: true) }
-        if let e = error as? CommandFailure { return failure(e.message) }
-        return failure("\(error)")
+    /// The reply to `error`; raised by record `place` (`row 3 (line 4)`),
+    /// it names it first, as `sift filter` does.
+    private func failure(_ error: any Error, at place: String? = nil) -> Reply {
+        let prefix = place.map { TerminalText.visible($0) + ": " } ?? ""
+        if let d = error as? any SourceDiagnostic {
+            return Reply(output: prefix + d.rendered(colors: style.enabled), isError: true)
+        }
+        if let e = error as? CommandFailure { return failure(prefix + e.message) }
+        return failure(prefix + "\(error)")
+    }
+
+    /// The members of an object that `keys` read: the first key of each
+    /// path, or nil (all of them) when a path starts with an operator or
+    /// `self`, which read the object as a whole.
+    private static func members(sortedBy keys: [SortKey]) -> Set<String>? {
+        var names: Set<String> = []
+        for key in keys {
+            guard let first = key.keyPath.first, !first.hasPrefix("@"), first.lowercased() != "self" else { return nil }
+            names.insert(first)
+        }
+        return names
     }
 
     // MARK: - Predicates
@@ -172,18 +190,13 @@ final class ReplSession {
         }
         lastSource = source
         if let server = dataset.server { return run(filter, on: server) }
-        let rows = collection.rows
-        let rowTable = tables[current] ?? ValueTable(rows)
-        tables[current] = rowTable
-        var matches: [Int] = []
+        let matches: [Int]
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            matches = try rowTable.indices(where: filter, variables: variables)
-            if !sort.isEmpty {
-                let order = try Sorting.permutation(matches.map { rows[$0] }, by: sort)
-                matches = order.map { matches[$0] }
-            }
+            matches = try self.matches(filter)
+        } catch let failure as JSONRecords.Failure {
+            return self.failure(failure.error, at: collection.records?.place(of: failure.index))
         } catch {
             return failure(error)
         }
@@ -191,14 +204,38 @@ final class ReplSession {
         let shown = matches.prefix(limit ?? Self.defaultShown)
         var lines: [String] = []
         if !shown.isEmpty { lines += table(Array(shown)) }
-        var summary = "\(matches.count) of \(rows.count) match"
-        if matches.count == 1 { summary = "1 of \(rows.count) matches" }
+        var summary = "\(matches.count) of \(collection.count) match"
+        if matches.count == 1 { summary = "1 of \(collection.count) matches" }
         summary += " (\(Self.duration(elapsed)))"
         if shown.count < matches.count {
             summary += limit == nil ? "; first \(shown.count) shown, :limit N for more" : "; limit \(shown.count)"
         }
         lines.append(style.dim(summary))
         return Reply(output: lines.joined(separator: "\n"))
+    }
+
+    /// The positions (from 0) of the rows of the current collection that
+    /// match `filter`, in the `:sort` order. A JSON file's records are
+    /// evaluated on their bytes, and only the members sorted by are decoded;
+    /// an error there is a ``JSONRecords/Failure`` naming the record.
+    func matches(_ filter: Filter) throws -> [Int] {
+        var matches: [Int]
+        let sorted: [Value]
+        if let records = collection.records {
+            matches = try records.indices(where: filter, variables: variables)
+            sorted = sort.isEmpty ? [] : records.values(at: matches, keeping: Self.members(sortedBy: sort))
+        } else {
+            let rows = collection.rows
+            let rowTable = tables[current] ?? ValueTable(rows)
+            tables[current] = rowTable
+            matches = try rowTable.indices(where: filter, variables: variables)
+            sorted = sort.isEmpty ? [] : matches.map { rows[$0] }
+        }
+        if !sort.isEmpty {
+            let order = try Sorting.permutation(sorted, by: sort)
+            matches = order.map { matches[$0] }
+        }
+        return matches
     }
 
     /// `filter` run on the server: the first matches (`:limit`, else
@@ -247,7 +284,7 @@ final class ReplSession {
     /// The rows at `indices` (0-based positions in the collection) as a
     /// table: `#` (the row number `:why` takes), then as many columns as fit.
     func table(_ indices: [Int]) -> [String] {
-        table(indices.map { collection.rows[$0] }, numbers: indices.map { $0 + 1 })
+        table(indices.map { collection.row($0) }, numbers: indices.map { $0 + 1 })
     }
 
     /// `rows` as a table, each numbered in the `#` column.
@@ -294,8 +331,8 @@ final class ReplSession {
         if dataset.server != nil {
             return failure(":why evaluates rows in memory; on a PostgreSQL server the rows stay there (try :sql)")
         }
-        guard n >= 1 && n <= collection.rows.count else {
-            return failure("no row \(n): \(collection.name) has rows 1 to \(collection.rows.count)")
+        guard n >= 1 && n <= collection.count else {
+            return failure("no row \(n): \(collection.name) has rows 1 to \(collection.count)")
         }
         var filter: Filter
         let source: String
@@ -308,7 +345,7 @@ final class ReplSession {
         } catch {
             return failure(error)
         }
-        let row = collection.rows[n - 1]
+        let row = collection.row(n - 1)
         var lines = table([n - 1])
         explain(filter.predicate, row: row, source: source, indent: "", into: &lines)
         return Reply(output: lines.joined(separator: "\n"))
@@ -529,7 +566,7 @@ final class ReplSession {
             sort = []
             lastSource = nil
         }
-        return Reply(output: dataset.server == nil ? "\(collectionName): \(collection.rows.count) rows" : "\(collectionName)")
+        return Reply(output: dataset.server == nil ? "\(collectionName): \(collection.count) rows" : "\(collectionName)")
     }
 
     fileprivate func load(_ argument: String) -> Reply {
@@ -553,14 +590,14 @@ final class ReplSession {
     fileprivate func schemaDescription() -> Reply {
         guard let schema = dataset.schema else {
             // JSON: the keys seen and the kinds of value under each.
-            var kinds: [String: Set<String>] = [:]
+            var kinds: [String: Set<String>] = collection.records?.kinds() ?? [:]
             for case .dictionary(let d) in collection.rows {
                 for (k, v) in d where !v.isNull { kinds[k, default: []].insert(v.typeName) }
             }
             let lines = collection.columns.map { k in
                 "  \(TerminalText.visible(k)): " + (kinds[k]?.sorted().joined(separator: " | ") ?? "nil")
             }
-            return Reply(output: ([style.bold(collectionName) + " (\(collection.rows.count) objects)"] + lines)
+            return Reply(output: ([style.bold(collectionName) + " (\(collection.count) objects)"] + lines)
                 .joined(separator: "\n"))
         }
         var lines: [String] = []
