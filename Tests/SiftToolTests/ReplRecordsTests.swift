@@ -40,7 +40,7 @@ struct ReplRecordsTests {
             default: members.append("\"author\": {\"name\": \"\(pick(names))\", \"born\": \(1900 + next() % 100)}")
             }
             if next() % 3 == 0 { members.append("\"big\": " + pick(numbers)) }
-            if next() % 5 == 0 { members.append("\"dup\": 1, \"dup\": \(next() % 3)") }
+            if next() % 5 == 0 { members.append("\"dup\": \"one\", \"dup\": \(next() % 3)") }
             if next() % 7 == 0 { members.append("\"état\": \"\(pick(names))\"") }
             if next() % 13 == 0 { members.append(#""esc\u0061ped": "{\"x\": [1, 2]}""#) }
             if next() % 9 == 0 { members.append("\"nested\": {\"a\": {\"b\": [\(pick(numbers)), {\"c\": null}]}}") }
@@ -148,6 +148,12 @@ struct ReplRecordsTests {
         for text in texts { if case .object(let object) = try JSONValue(parsing: text) { names.add(object.keys) } }
         #expect(loaded.keys == names.names)
         #expect(names.names.contains("escaped") && names.names.contains("état"))
+        // :schema's kinds of value under each name, as the decoded rows have them.
+        var kinds: [String: Set<String>] = [:]
+        for case .dictionary(let d) in rows {
+            for (k, v) in d where !v.isNull { kinds[k, default: []].insert(v.typeName) }
+        }
+        #expect(loaded.records.kinds() == kinds)
         let collection = Dataset.Collection(
             name: "people", rows: [], columns: loaded.keys, keyPaths: Dataset.keyPaths(loaded.sample), primaryKeys: nil,
             records: loaded.records)
@@ -158,7 +164,7 @@ struct ReplRecordsTests {
         let variables: [String: Value] = ["MIN": 40]
         // The row each number shows is the record read from the file.
         for i in [0, 1, 500, rows.count - 1] { #expect(loaded.records.value(at: i) == rows[i]) }
-        for sort in ["none", "age DESC, id", "author.name, score DESC"] {
+        for sort in ["none", "age DESC, id", "author.name, score DESC", "dup, escaped DESC, big, id"] {
             session.handle(":sort " + sort).expectOK()
             let keys = sort == "none" ? [] : try SortKey.parse(sort)
             for source in Self.predicates {

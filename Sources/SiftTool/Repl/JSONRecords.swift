@@ -127,15 +127,36 @@ struct JSONRecords: Sendable {
 
     /// The member names of the record in `bytes` (valid JSON, from its
     /// first byte) in document order, a repeated name again; none when it is
-    /// not an object. They are found by following strings and brackets,
-    /// without reading the values; a record with a name that has an escape
-    /// is decoded for its names.
+    /// not an object. A record with a name that has an escape is decoded
+    /// for its names.
     static func memberNames(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-        guard bytes.first == UInt8(ascii: "{") else { return [] }
         var names: [String] = []
+        var escaped = false
+        _ = members(of: bytes) { name, hasEscape, _ in
+            escaped = escaped || hasEscape
+            names.append(String(decoding: name, as: UTF8.self))
+        }
+        guard escaped else { return names }
+        guard case .object(let object)? = try? JSONValue(parsingUTF8: bytes) else { return [] }
+        return object.keys
+    }
+
+    /// Calls `body` with each member of the object in `bytes` (valid JSON,
+    /// from its first byte), in document order: the name's bytes between
+    /// its quotes, whether they hold an escape (then they are not the name
+    /// itself), and the range of the value's bytes (blanks around it
+    /// included). Members are found by following strings and brackets,
+    /// without reading the values. False when the record is not an object.
+    static func members(
+        of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Bool, Range<Int>) -> Void
+    ) -> Bool {
+        guard bytes.first == UInt8(ascii: "{") else { return false }
         var depth = 0
-        // Whether the next string at depth 1 is a name.
-        var name = false
+        // Whether the next string at depth 1 is a name; the member's name
+        // once read, and where its value starts.
+        var expectingName = false
+        var name: (range: Range<Int>, escaped: Bool)?
+        var valueStart = 0
         var i = 0
         while i < bytes.count {
             switch bytes[i] {
@@ -149,28 +170,32 @@ struct JSONRecords: Sendable {
                     }
                     end += 1
                 }
-                if name {
-                    guard !escaped else {
-                        guard case .object(let object)? = try? JSONValue(parsingUTF8: bytes) else { return [] }
-                        return object.keys
-                    }
-                    names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[i + 1..<end]), as: UTF8.self))
-                    name = false
+                if expectingName {
+                    name = (i + 1..<end, escaped)
+                    expectingName = false
                 }
                 i = end
+            case UInt8(ascii: ":") where depth == 1:
+                valueStart = i + 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
-                name = depth == 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-            case UInt8(ascii: ","):
-                name = depth == 1
+                expectingName = depth == 1
+            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 1, let member = name {
+                    body(UnsafeBufferPointer(rebasing: bytes[member.range]), member.escaped, valueStart..<i)
+                    name = nil
+                }
+                if bytes[i] == UInt8(ascii: ",") {
+                    expectingName = depth == 1
+                } else {
+                    depth -= 1
+                }
             default:
                 break
             }
             i += 1
         }
-        return names
+        return true
     }
 
     // MARK: - Reading records
@@ -277,28 +302,96 @@ struct JSONRecords: Sendable {
         let values = Parallel.map(parts.count, jobs: jobs) { [parts] p -> [Value] in
             let part = parts[p]
             return indices[bounds[p]..<bounds[p + 1]].map { index in
-                let value = part.withRecord(index - part.first, Self.decode)
-                guard let keeping, case .dictionary(let members) = value else { return value }
-                return .dictionary(members.filter { keeping.contains($0.key) })
+                part.withRecord(index - part.first) { bytes in
+                    guard let keeping else { return Self.decode(bytes) }
+                    return Self.decode(bytes, keeping: keeping)
+                }
             }
         }
         return Array(values.joined())
     }
 
-    /// The names of the kinds of value (`int`, `string`…) under each member
-    /// name of the records that are objects, nils left out: every record is
-    /// decoded, on ``jobs`` threads.
+    /// The record in `bytes` decoded, keeping only the members of an
+    /// object named in `keeping`: only their values are decoded (most of the
+    /// time of decoding goes to building values). A record with a name that
+    /// has an escape is decoded in full, then its members left out.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, keeping: Set<String>) -> Value {
+        var kept: [(String, JSONValue)] = []
+        var exact = true
+        let isObject = members(of: bytes) { name, escaped, range in
+            guard exact else { return }
+            let key = String(decoding: name, as: UTF8.self)
+            guard !escaped else {
+                exact = false
+                return
+            }
+            guard keeping.contains(key) else { return }
+            if let value = try? JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: bytes[range])) {
+                kept.append((key, value))
+            } else {
+                exact = false
+            }
+        }
+        if isObject && exact {
+            // Converted as the object's members are (a null is NSNull); a
+            // repeated name keeps its last value, as decoding does.
+            return JSONValue.object(JSONObject(kept)).predicateValue
+        }
+        guard case .dictionary(let members) = decode(bytes) else { return decode(bytes) }
+        return .dictionary(members.filter { keeping.contains($0.key) })
+    }
+
+    /// The names of the kinds of value (`integer`, `string`…) under each
+    /// member name of the records that are objects, nils left out, as the
+    /// decoded records' values name them: every record is read, on ``jobs``
+    /// threads, decoding only numbers and literals (a string, an object or
+    /// an array is known by its first byte).
     func kinds() -> [String: Set<String>] {
         let found = Parallel.map(parts.count, jobs: jobs) { [parts] p -> [String: Set<String>] in
             var kinds: [String: Set<String>] = [:]
+            // The names of the last record read, known to be without repeats.
+            var last: [String] = []
             let part = parts[p]
             for i in 0..<part.count {
-                guard case .dictionary(let members) = part.withRecord(i, Self.decode) else { continue }
-                for (key, value) in members where !value.isNull { kinds[key, default: []].insert(value.typeName) }
+                part.withRecord(i) { bytes in
+                    var members: [(name: String, kind: String?)] = []
+                    var escaped = false
+                    guard Self.members(of: bytes, { name, hasEscape, range in
+                        escaped = escaped || hasEscape
+                        members.append((String(decoding: name, as: UTF8.self), Self.kind(of: UnsafeBufferPointer(rebasing: bytes[range]))))
+                    }) else { return }
+                    let names = members.map(\.name)
+                    if escaped || (names != last && Set(names).count != names.count) {
+                        // A repeated name has its last value only: decoded.
+                        guard case .dictionary(let d) = Self.decode(bytes) else { return }
+                        for (k, v) in d where !v.isNull { kinds[k, default: []].insert(v.typeName) }
+                        return
+                    }
+                    last = names
+                    for case (let name, let kind?) in members { kinds[name, default: []].insert(kind) }
+                }
             }
             return kinds
         }
         return found.reduce(into: [:]) { all, kinds in all.merge(kinds) { $0.union($1) } }
+    }
+
+    /// The name of the kind of the JSON value in `bytes` (valid, blanks
+    /// around it allowed) as its value inside a decoded object names it, nil
+    /// for null: a string, an object or an array by its first byte, a
+    /// number or a literal decoded.
+    private static func kind(of bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let json: JSONValue?
+        switch bytes.first(where: { !Chunk.isBlank($0) }) {
+        case UInt8(ascii: "\""): json = .string("")
+        case UInt8(ascii: "{"): json = .object(JSONObject())
+        case UInt8(ascii: "["): json = .array([])
+        default: json = try? JSONValue(parsingUTF8: bytes)
+        }
+        guard let json, case .array(let values) = JSONValue.array([json]).predicateValue, let value = values.first,
+            !value.isNull
+        else { return nil }
+        return value.typeName
     }
 }
 
