@@ -18,7 +18,7 @@ import Synchronization
 /// into rows took 10.5 s and peaked at 1.70 GB (1,700 bytes a record), and
 /// the table built on the first query took that to 1.99 GB; the bytes and
 /// two 32-bit offsets per record peak at 155 MB (1.3 times the file) and
-/// load in about 0.5 s on 2 cores.
+/// load in 0.7 s (0.9 s as one JSON array) on 2 cores.
 struct JSONRecords: Sendable {
     /// A chunk of the file: whole records, as read.
     struct Part: Sendable {
@@ -55,8 +55,7 @@ struct JSONRecords: Sendable {
 
     let parts: [Part]
     let count: Int
-    /// Whether the file is one JSON array (else JSON Lines): errors name an
-    /// element by its place and line, a JSON line by its line.
+    /// Whether the file is one JSON array, else JSON Lines.
     let isArray: Bool
     /// Threads for evaluating and decoding.
     let jobs: Int
@@ -73,8 +72,8 @@ struct JSONRecords: Sendable {
         let maximumRecordSize = reader.maximumRecordSize
         // A record is checked by evaluating TRUEPREDICATE on its bytes, which
         // reports what decoding would (the same error at the same byte)
-        // without building its values: the 1,000,000 people load in 0.5 s
-        // so, in 3.2 s when each record was decoded into a `JSONValue`.
+        // without building its values: the 1,000,000 people load in 0.5 to
+        // 0.7 s so, in 3.2 s when each record was decoded into a `JSONValue`.
         let check = Filter(PredicateNode.truePredicate).compiled()
         // What a result does not say of its chunk, by the chunk's sequence:
         // the line it starts on, whether it holds elements of an array, and
@@ -248,7 +247,9 @@ struct JSONRecords: Sendable {
     /// filter is compiled once and each record's bytes are read for the keys
     /// it reads, on ``jobs`` threads; with ``EvaluationPaths/generalOnly``
     /// (`SIFT_EVAL_GENERAL_ONLY=1`) each record is decoded in full instead
-    /// and evaluated with `variables`, the way the rows were before.
+    /// and evaluated with `variables`, the way the rows were before. (The
+    /// REPL substitutes its variables into `filter`: those left are unbound,
+    /// an error on either path.)
     func indices(where filter: Filter, variables: [String: Value] = [:]) throws(Failure) -> [Int] {
         let compiled = filter.compiled()
         let test: @Sendable (UnsafeBufferPointer<UInt8>) throws -> Bool
