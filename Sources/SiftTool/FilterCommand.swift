@@ -124,11 +124,12 @@ struct FilterCommand: ParsableCommand {
         let reader = try ChunkReader(
             path: file, maximumRecordSize: maxRecordSize, chunkSize: chunkSize ?? ChunkReader.chunkSize(jobs: jobs))
         var progress = Progress(total: reader.totalBytes)
-        let (test, colors, stopAtFailure, limit) = (RecordTests.reading(filter), Terminal.stderrIsTTY, onError == .stop, maxRecordSize)
-        let work: @Sendable (Chunk) -> ChunkResult = {
-            $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test)
+        let (colors, stopAtFailure, limit) = (Terminal.stderrIsTTY, onError == .stop, maxRecordSize)
+        // Each thread evaluates with a filter compiled for it (see ParallelChunks).
+        let (results, stop) = ParallelChunks.results(of: reader, jobs: jobs) {
+            let test = RecordTests.reading(parsed.compiled())
+            return { $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test) }
         }
-        let (results, stop) = ParallelChunks.results(of: reader, jobs: jobs, work: work)
         defer { stop() }
         // Stop reading once the limit is printed (or, with --limit 0, once
         // a match says what the exit status is); a sort needs every match.

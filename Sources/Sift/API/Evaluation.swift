@@ -1,5 +1,13 @@
 /// A ``Filter`` compiled for evaluation: build it once, evaluate it many
 /// times, from any thread.
+///
+/// Threads that each evaluate many objects are fastest with a filter
+/// compiled for each of them (compiling is cheap; parse the ``Filter``
+/// once): threads sharing one compiled filter all update the reference
+/// counts of its parts, and the cache lines holding them move between
+/// cores at every evaluation. `sift filter` on 1,000,000 JSON records on 2
+/// cores took 2 to 3 times the CPU time of one thread with one shared
+/// filter, and the same CPU time as one thread with a filter per thread.
 public struct CompiledFilter: Sendable {
     /// The filter this was compiled from.
     public let filter: Filter

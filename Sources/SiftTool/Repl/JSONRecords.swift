@@ -4,8 +4,8 @@ import Synchronization
 
 /// The records of a JSON array or JSON Lines file as the REPL keeps them:
 /// the file's bytes, in the chunks ``ChunkReader`` cut them into, and each
-/// record's byte range. A predicate is compiled once and evaluated on each
-/// record's bytes (``CompiledFilter/evaluate(jsonUTF8:maximumDepth:)`` reads
+/// record's byte range. A predicate is compiled (for each part, so that
+/// threads share no compiled filter) and evaluated on each record's bytes (``CompiledFilter/evaluate(jsonUTF8:maximumDepth:)`` reads
 /// only the keys it reads), on every core; a record is decoded only when it
 /// is shown, explained (`:why`) or sorted, and then only the keys sorted by
 /// are kept.
@@ -74,23 +74,26 @@ struct JSONRecords: Sendable {
         // reports what decoding would (the same error at the same byte)
         // without building its values: the 1,000,000 people load in 0.5 to
         // 0.7 s so, in 3.2 s when each record was decoded into a `JSONValue`.
-        let check = Filter(PredicateNode.truePredicate).compiled()
+        let check = Filter(PredicateNode.truePredicate)
         // What a result does not say of its chunk, by the chunk's sequence:
         // the line it starts on, whether it holds elements of an array, and
         // the names of its records' members.
         let about = Mutex<[Int: (line: Int, isArray: Bool, keys: [String])]>([:])
-        let work: @Sendable (Chunk) -> ChunkResult = { chunk in
-            var keys = KeyOrder()
-            let result = chunk.evaluate(maximumRecordSize: maximumRecordSize, colors: false, stopAtFailure: true) { bytes, _ in
-                _ = try check.evaluate(jsonUTF8: UnsafeRawBufferPointer(bytes))
-                keys.add(memberNames(bytes))
-                return true
+        // Each thread with a filter compiled for it (see ParallelChunks).
+        let (next, stop) = ParallelChunks.results(of: reader, jobs: jobs) {
+            let check = check.compiled()
+            return { chunk in
+                var keys = KeyOrder()
+                let result = chunk.evaluate(maximumRecordSize: maximumRecordSize, colors: false, stopAtFailure: true) { bytes, _ in
+                    _ = try check.evaluate(jsonUTF8: UnsafeRawBufferPointer(bytes))
+                    keys.add(memberNames(bytes))
+                    return true
+                }
+                let isArray = chunk.items.contains { if case .element = $0 { true } else { false } }
+                about.withLock { $0[chunk.sequence] = (chunk.firstLine, isArray, keys.names) }
+                return result
             }
-            let isArray = chunk.items.contains { if case .element = $0 { true } else { false } }
-            about.withLock { $0[chunk.sequence] = (chunk.firstLine, isArray, keys.names) }
-            return result
         }
-        let (next, stop) = ParallelChunks.results(of: reader, jobs: jobs, work: work)
         defer { stop() }
         var parts: [Part] = []
         var count = 0
@@ -244,27 +247,30 @@ struct JSONRecords: Sendable {
     }
 
     /// The positions of the records that match `filter`, in order. The
-    /// filter is compiled once and each record's bytes are read for the keys
-    /// it reads, on ``jobs`` threads; with ``EvaluationPaths/generalOnly``
+    /// filter is compiled for each part of the file and each record's bytes
+    /// are read for the keys it reads, on ``jobs`` threads; with ``EvaluationPaths/generalOnly``
     /// (`SIFT_EVAL_GENERAL_ONLY=1`) each record is decoded in full instead
     /// and evaluated with `variables`, the way the rows were before. (The
     /// REPL substitutes its variables into `filter`: those left are unbound,
     /// an error on either path.)
     func indices(where filter: Filter, variables: [String: Value] = [:]) throws(Failure) -> [Int] {
-        let compiled = filter.compiled()
-        let test: @Sendable (UnsafeBufferPointer<UInt8>) throws -> Bool
-        if EvaluationPaths.default == .generalOnly {
-            test = { bytes in
-                let record = try JSONValue(parsingUTF8: bytes)
-                return try compiled.evaluate(with: record.predicateValue, variables: variables)
-            }
-        } else {
-            test = { bytes in try compiled.evaluate(jsonUTF8: UnsafeRawBufferPointer(bytes)) }
-        }
+        let generalOnly = EvaluationPaths.default == .generalOnly
         // A part after one that failed need not be evaluated.
         let firstFailed = FirstFailure()
         let results = Parallel.map(parts.count, jobs: jobs) { [parts] p -> Result<[Int], Failure> in
             guard firstFailed.isBefore(p) == false else { return .success([]) }
+            // The filter compiled for each part: threads sharing one compiled
+            // filter contend on its reference counts (see ParallelChunks).
+            let compiled = filter.compiled()
+            let test: (UnsafeBufferPointer<UInt8>) throws -> Bool
+            if generalOnly {
+                test = { bytes in
+                    let record = try JSONValue(parsingUTF8: bytes)
+                    return try compiled.evaluate(with: record.predicateValue, variables: variables)
+                }
+            } else {
+                test = { bytes in try compiled.evaluate(jsonUTF8: UnsafeRawBufferPointer(bytes)) }
+            }
             let part = parts[p]
             var matches: [Int] = []
             for i in 0..<part.count {
