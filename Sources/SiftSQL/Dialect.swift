@@ -133,11 +133,11 @@ protocol DialectHooks: Sendable {
     func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment
     /// A string column in code point order, for index ranges.
     func codePointOrder(_ column: SQLFragment) -> SQLFragment
-    /// BEGINSWITH the ASCII `prefix`, without options (a string begins with
-    /// it when its canonical decomposition does), as one index range, when
-    /// the dialect has an expression for the decomposition; nil: one range
-    /// for each spelling of the prefix, on the column itself.
-    func canonicalPrefixRange(_ column: SQLFragment, _ prefix: String, _ ctx: LoweringContext) -> SQLFragment?
+    /// A string column's canonical decomposition, when the dialect has a
+    /// function for it: BEGINSWITH an ASCII prefix without options (a
+    /// string begins with it when its decomposition does) is then one range
+    /// of it; nil: one range for each spelling of the prefix, on the column.
+    func decomposition(_ column: SQLFragment) -> SQLFragment?
     /// `lhs op rhs` for strings, ordered as `compare:options:` orders them.
     func stringOrdering(
         _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
@@ -230,7 +230,7 @@ extension DialectHooks {
     func codePointOrder(_ column: SQLFragment) -> SQLFragment { column }
 
     /// Without a decomposition function (SQLite): the ranges of each spelling.
-    func canonicalPrefixRange(_ column: SQLFragment, _ prefix: String, _ ctx: LoweringContext) -> SQLFragment? { nil }
+    func decomposition(_ column: SQLFragment) -> SQLFragment? { nil }
 
     var keyType: String { "BIGINT" }
 

@@ -52,16 +52,11 @@ struct PostgreSQLDialect: DialectHooks {
 
     func codePointOrder(_ column: SQLFragment) -> SQLFragment { .group(.collate(column, Self.codePoints)) }
 
-    /// One range of `normalize(column, NFD)` in code point order: the
-    /// expression sorting by the column uses (``sortTerm(_:_:)``), so that
-    /// one index on it serves both, and a prefix with other spellings
-    /// (`ab` also begins `aḃ…`) is one index search, not one per spelling.
-    func canonicalPrefixRange(_ column: SQLFragment, _ prefix: String, _ ctx: LoweringContext) -> SQLFragment? {
-        let decomposed = codePointOrder(fold(column, []))
-        var range = [SQLFragment.binary(decomposed, ">=", ctx.bind(.text(prefix)))]
-        if let high = Lowering.successor(prefix) { range.append(.binary(decomposed, "<", ctx.bind(.text(high)))) }
-        return .and(range)
-    }
+    /// `normalize(column, NFD)`: in code point order, the expression sorting
+    /// by the column uses (``sortTerm(_:_:)``), so that one index on it
+    /// serves both, and a prefix with other spellings (`ab` also begins
+    /// `aḃ…`) is one index search, not one per spelling.
+    func decomposition(_ column: SQLFragment) -> SQLFragment? { fold(column, []) }
 
     /// A column folded, a constant folded now as the evaluator folds it.
     private func side(_ s: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext) -> SQLFragment {

@@ -39,15 +39,18 @@ extension Lowering {
     /// none) is the one literal range. A dialect with an expression for the
     /// decomposition (PostgreSQL's `normalize`) makes one range of it instead.
     private func prefixRange(_ column: SQLFragment, _ prefix: String, _ options: ComparisonOptions) -> SQLFragment? {
-        let c = hooks.codePointOrder(column)
-        func range(_ low: String, _ high: String?) -> [SQLFragment] {
+        // The strings of `column` from `low` up to `high`, in code point order.
+        func range(_ low: String, _ high: String?, of column: SQLFragment = column) -> [SQLFragment] {
+            let c = hooks.codePointOrder(column)
             var r = [SQLFragment.binary(c, ">=", ctx.bind(.text(low)))]
             if let high { r.append(.binary(c, "<", ctx.bind(.text(high)))) }
             return r
         }
         if options.contains(.normalized) { return .and(range(prefix, Self.successor(prefix))) }
         guard let last = prefix.utf8.last, prefix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        if let decomposed = hooks.canonicalPrefixRange(column, prefix, ctx) { return decomposed }
+        if let decomposed = hooks.decomposition(column) {
+            return .and(range(prefix, Self.successor(prefix), of: decomposed))
+        }
         let literal = SQLFragment.and(range(prefix, Self.successor(prefix)))
         let bounds = CanonicalPrefixes.bounds(last)
         let head = prefix.utf8.dropLast()
