@@ -22,17 +22,16 @@ public struct CompiledFilter: Sendable {
     /// ``EvaluationPaths/generalOnly``.
     public init(_ filter: Filter, regexLimits: RegexLimits = .default, paths: EvaluationPaths = .default) {
         self.filter = filter
-        let budget = filter.evaluationBudget
-        let compiler = Compiler(
-            source: filter.source ?? filter.format, root: .dynamic, regexLimits: regexLimits, budget: budget,
-            paths: paths)
-        test = compiler.test(filter.predicate, budget: budget)
-        record = JSONScan(filter.predicate).map { scan in
-            let compiler = Compiler(
-                source: filter.source ?? filter.format, root: RootAccess<JSONSlots>.record(scan),
-                regexLimits: regexLimits, budget: budget, paths: paths)
-            return RecordReading(scan: scan, test: compiler.test(filter.predicate, budget: budget))
+        // The same predicate, limits and paths for each kind of root.
+        func compile<Root>(_ root: RootAccess<Root>) -> CompiledTest<Root> {
+            let budget = filter.evaluationBudget
+            return Compiler(
+                source: filter.source ?? filter.format, root: root, regexLimits: regexLimits, budget: budget,
+                paths: paths
+            ).test(filter.predicate, budget: budget)
         }
+        test = compile(.dynamic)
+        record = JSONScan(filter.predicate).map { RecordReading(scan: $0, test: compile(.record($0))) }
     }
 
     /// The keys a record's raw JSON is scanned for.
