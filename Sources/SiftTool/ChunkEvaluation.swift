@@ -2,12 +2,11 @@ import Foundation
 import Sift
 
 /// The per-record work of `sift filter`: whether one record matches, given
-/// its bytes (one JSON value; blanks may surround it) and its number (its
-/// line in JSON Lines, its place in an array). Throws a `JSONError` (its
-/// offset into the bytes) where the bytes are not JSON, else the
-/// evaluation's error. It is the only code that looks inside a record, and
-/// it runs on several threads at once.
-typealias RecordTest = @Sendable (UnsafeBufferPointer<UInt8>, Int) throws -> Bool
+/// its bytes (one JSON value; blanks may surround it). Throws a `JSONError`
+/// (its offset into the bytes) where the bytes are not JSON, else the
+/// evaluation's error. It is the only code that looks inside a record; each
+/// thread has its own (see ``ParallelChunks``).
+typealias RecordTest = (UnsafeBufferPointer<UInt8>) throws -> Bool
 
 enum RecordTests {
     /// Evaluates `filter` on the record's bytes, which decodes only the
@@ -15,7 +14,7 @@ enum RecordTests {
     /// the same answers and errors as decoding the record into a
     /// `JSONValue` and evaluating `filter` on it.
     static func reading(_ filter: CompiledFilter) -> RecordTest {
-        { bytes, _ in try filter.evaluate(jsonUTF8: UnsafeRawBufferPointer(bytes)) }
+        { bytes in try filter.evaluate(jsonUTF8: UnsafeRawBufferPointer(bytes)) }
     }
 }
 
@@ -65,7 +64,7 @@ extension Chunk {
     /// `maximumRecordSize` (from their first non-blank byte) are failures.
     func evaluate(
         maximumRecordSize: Int, colors: Bool, stopAtFailure: Bool,
-        test: (UnsafeBufferPointer<UInt8>, Int) throws -> Bool
+        test: RecordTest
     ) -> ChunkResult {
         var result = ChunkResult(bytes: bytes, inputOffset: inputOffset)
         var positions = TextPositions(line: firstLine, column: firstColumn)
@@ -74,7 +73,7 @@ extension Chunk {
             func record(_ start: Int, _ end: Int, number: Int, line: Int, isElement: Bool) -> Bool {
                 result.records += 1
                 do {
-                    if try test(UnsafeBufferPointer(rebasing: all[start..<end]), number) {
+                    if try test(UnsafeBufferPointer(rebasing: all[start..<end])) {
                         var last = end
                         while last > start, Chunk.isBlank(all[last - 1]) { last -= 1 }
                         result.events.append(.match(start..<last))

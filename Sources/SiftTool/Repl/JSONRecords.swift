@@ -84,7 +84,7 @@ struct JSONRecords: Sendable {
             let check = check.compiled()
             return { chunk in
                 var keys = KeyOrder()
-                let result = chunk.evaluate(maximumRecordSize: maximumRecordSize, colors: false, stopAtFailure: true) { bytes, _ in
+                let result = chunk.evaluate(maximumRecordSize: maximumRecordSize, colors: false, stopAtFailure: true) { bytes in
                     _ = try check.evaluate(jsonUTF8: UnsafeRawBufferPointer(bytes))
                     keys.add(memberNames(bytes))
                     return true
