@@ -46,10 +46,14 @@ struct RawJSONTests {
             // Some with a budget, whose work is counted on the values read.
             if generator.below(8) == 0 { filter.evaluationBudget = 200 }
             let compiled = filter.compiled(paths: paths)
+            // The reference takes the general path only: the scan's fast
+            // paths (strings tested on their bytes among them) are checked
+            // against it, not against the decoded value's own fast paths.
+            let reference = filter.compiled(paths: .generalOnly)
             for _ in 0..<4 {
                 let record = generator.record()
                 let maximumDepth = generator.below(4) == 0 ? 3 : 512
-                let expected = Self.decoded(compiled, record, maximumDepth: maximumDepth)
+                let expected = Self.decoded(reference, record, maximumDepth: maximumDepth)
                 let answer = Self.raw(compiled, record, maximumDepth: maximumDepth)
                 if expected.hasPrefix("JSON") || expected.hasPrefix("evaluation") { errors += 1 }
                 let isScanned = record.withUnsafeBufferPointer {
@@ -113,7 +117,7 @@ struct RawJSONTests {
                             }
                         }
                         let whole = scan.nodes[node].isWhole || slots.kinds[node] == JSONScan.decoded
-                        let got = whole ? slots.values[node] : scan.value(node, in: slots)
+                        let got = whole ? slots.value(node) : scan.value(node, in: slots)
                         let same: Bool
                         switch (got, expected) {
                         case (.double(let a), .double(let b)): same = a.bitPattern == b.bitPattern
@@ -132,6 +136,45 @@ struct RawJSONTests {
             _ = scanned
         }
         #expect(compared > Self.cases * 8, "compared \(compared)")
+    }
+
+    /// A string without escapes is compared on its bytes where they tell
+    /// (ASCII, and Latin letters below U+0250), and made into a `String`
+    /// where they do not: every string comparison the fast paths answer,
+    /// with every option, answers as the general path does on the decoded
+    /// record, for haystacks on both sides of each of those limits.
+    @Test func stringsOnTheirBytesAnswerAsStrings() throws {
+        let haystacks = [
+            "Ann", "ann", "ANN", "an", "Hanna", "HANNAH", "Joanna", "", "x", "J\u{F3}anna", "\u{C5}NN \u{E9}",
+            "Zo\u{EB} Ann", "Anne\u{301}", "ann\u{EB}", "\u{1C5}ann", "\u{FB00}ann", "Stra\u{DF}e", "STRASSE",
+            "caf\u{E9}", "cafe\u{301}", "\u{130}stanbul", "istanbul", "\u{24F}ann", "\u{250}ann", "\u{1F600}ann",
+            "\u{212A}", "K", "nn \u{E9}", "Ann\u{24F}",
+        ]
+        let needles = ["ann", "ANN", "Ann", "\u{E9}", "e", "ss", "\u{DF}", "a", "nn \u{E9}", "Zo\u{EB}", "k", "K", "i", "\u{24F}"]
+        var compared = 0
+        for op in ["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS"] {
+            for options in ["", "[c]", "[d]", "[cd]", "[n]"] where !(op.hasSuffix("=") && options != "" && options != "[n]") {
+                for needle in needles {
+                    for path in ["name", "author.name"] {
+                        let filter = try Filter("\(path) \(op)\(options) %@", needle)
+                        let fast = filter.compiled(paths: .fast)
+                        let scan = try #require(JSONScan(filter.predicate))
+                        let plan = Compiler(source: "", root: RootAccess<JSONSlots>.record(scan), paths: .fast).plan(filter.predicate)
+                        #expect(EvaluationPlanTests.strategies(plan) == ["record slot"], "\(filter.format)")
+                        let reference = filter.compiled(paths: .generalOnly)
+                        for haystack in haystacks {
+                            let json = path == "name" ? ["name": haystack] : ["author": ["name": haystack]]
+                            let record = try JSONSerialization.data(withJSONObject: json)
+                            let expected = Self.decoded(reference, Array(record), maximumDepth: 512)
+                            let answer = Self.raw(fast, Array(record), maximumDepth: 512)
+                            #expect(answer == expected, "\(filter.format) on \(String(decoding: record, as: UTF8.self))")
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(compared > 2000)
     }
 
     /// One compiled filter, shared by threads that evaluate records at the
@@ -195,7 +238,8 @@ struct RecordGenerator {
     static let strings = [
         #""Ann""#, #""ann""#, #""Joanna""#, #""x""#, #""""#, #""a\"b""#, #""line\nbreak""#, #""\/\\""#,
         #""\u0041nn""#, #""caf\u00e9""#, "\"caf\u{E9}\"", "\"cafe\u{301}\"", #""\ud83d\ude00""#,
-        "\"\u{1F600}\"", "\"\u{130}stanbul\"", "\"Stra\u{DF}e\"",
+        "\"\u{1F600}\"", "\"\u{130}stanbul\"", "\"Stra\u{DF}e\"", "\"J\u{F3}anna\"", "\"\u{C5}NN \u{E9}\"",
+        "\"Zo\u{EB} Ann \u{2C6F}\"", "\"Anne\u{301}\"",
     ]
 
     /// Strings decoding refuses.

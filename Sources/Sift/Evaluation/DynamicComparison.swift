@@ -85,16 +85,27 @@ enum DynamicComparison {
         // A slot below a key that was not an object is unread: the general
         // path reads the key path from that key's value.
         let test = t.test
+        if rest.isEmpty, let bytes = t.bytes?.test {
+            // A string without escapes is tested on its bytes when they
+            // tell; else it is made, and tested as any string.
+            return { r, scope throws(EvaluationError) in
+                let slots = unsafeBitCast(r, to: JSONSlots.self)
+                let kind = slots.kinds[slot]
+                if kind == JSONScan.plainString, let answer = bytes(slots.strings[slot]) { return answer }
+                if kind != JSONScan.unread, let answer = test(slots.value(slot)) { return answer }
+                return try general(r, scope)
+            }
+        }
         if rest.isEmpty {
             return { r, scope throws(EvaluationError) in
                 let slots = unsafeBitCast(r, to: JSONSlots.self)
-                if slots.kinds[slot] != JSONScan.unread, let answer = test(slots.values[slot]) { return answer }
+                if slots.kinds[slot] != JSONScan.unread, let answer = test(slots.value(slot)) { return answer }
                 return try general(r, scope)
             }
         }
         return { r, scope throws(EvaluationError) in
             let slots = unsafeBitCast(r, to: JSONSlots.self)
-            if slots.kinds[slot] != JSONScan.unread, let v = value(at: rest, in: slots.values[slot]),
+            if slots.kinds[slot] != JSONScan.unread, let v = value(at: rest, in: slots.value(slot)),
                 let answer = test(v)
             {
                 return answer
@@ -126,12 +137,21 @@ enum DynamicComparison {
         /// For a comparison of a string with a string constant: the test of
         /// the string (a value that is not a string has no answer here).
         var string: StringTest?
+        /// For the same comparisons, the test of a string given as its
+        /// UTF-8 bytes, when the bytes can tell (nil: make the string).
+        var bytes: BytesTest?
     }
 
     /// (A struct, not an optional function: a function inside an
     /// `Optional` would be called through a re-abstraction thunk.)
     struct StringTest: Sendable {
         let test: @Sendable (String) -> Bool
+    }
+
+    /// A test of a string's valid UTF-8 bytes: the answer, or nil when only
+    /// the string itself can give it.
+    struct BytesTest: Sendable {
+        let test: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool?
     }
 
     /// ANY (`isAny`) or ALL of a collection's elements, each tested by
@@ -196,12 +216,20 @@ extension DynamicComparison.ValueTest {
                 return constant.isLiterally(x) == equal
             }
             string = DynamicComparison.StringTest { x in constant.isLiterally(x) == equal }
+            if constant.plain {
+                // Only a string of the same bytes is equal to a plain constant.
+                let key = Array(constant.key.utf8)
+                bytes = DynamicComparison.BytesTest { h in
+                    (h.count == key.count && key.withUnsafeBufferPointer { h.elementsEqual($0) }) == equal
+                }
+            }
         case .search(let needle):
             self.init(keys: keys) { v in
                 guard case .string(let x) = v else { return nil }
                 return needle.found(in: x)
             }
             string = DynamicComparison.StringTest { x in needle.found(in: x) }
+            bytes = DynamicComparison.BytesTest { h in needle.found(utf8: h) }
         case .strings(let literal, let isAny, let equal):
             let constant = Value.string(literal.key)
             let elements = DynamicComparison.ElementTest(isAny: isAny) { item in

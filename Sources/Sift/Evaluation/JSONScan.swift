@@ -157,8 +157,12 @@ struct JSONScan: Sendable {
     /// or another value, `decoded` whole into its slot; the keys below a
     /// decoded one are `unread`, read by the general path from it. A key
     /// read whole is `missing` (its slot is what reading it gives) unless
-    /// `unread`.
+    /// `unread`, or `plainString`: a string without escapes, whose bytes are
+    /// in ``JSONSlots/strings`` and whose value is made when it is first
+    /// read (``JSONSlots/value(_:)``), so that a comparison that answers on
+    /// the bytes makes no `String`.
     static let missing: UInt8 = 0, null: UInt8 = 1, object: UInt8 = 2, decoded: UInt8 = 3, unread: UInt8 = 4
+    static let plainString: UInt8 = 5
 
     /// `test` of the record in `bytes` read into slots, or nil when the
     /// record is to be decoded in full (see the type's description). The
@@ -172,9 +176,12 @@ struct JSONScan: Sendable {
             defer { values.deinitialize() }
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { kinds in
                 kinds.initialize(repeating: JSONScan.missing)
-                let slots = JSONSlots(values: values.baseAddress!, kinds: kinds.baseAddress!)
-                guard read(bytes, maximumDepth: maximumDepth, into: slots) else { return nil }
-                return try test(slots)
+                // (Read only where the kind is `plainString`, after it is set.)
+                return try withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: count) { strings in
+                    let slots = JSONSlots(values: values.baseAddress!, kinds: kinds.baseAddress!, strings: strings.baseAddress!)
+                    guard read(bytes, maximumDepth: maximumDepth, into: slots) else { return nil }
+                    return try test(slots)
+                }
             }
         }
     }
@@ -197,7 +204,7 @@ struct JSONScan: Sendable {
     /// the keys read below it that the record has.
     func value(_ i: Int, in slots: JSONSlots) -> Value {
         let node = nodes[i]
-        if node.isWhole { return slots.values[i] }
+        if node.isWhole { return slots.value(i) }
         switch slots.kinds[i] {
         case JSONScan.object: return dictionary(node.children, in: slots)
         case JSONScan.null: return .nsNull
@@ -244,10 +251,25 @@ struct JSONScan: Sendable {
 /// the scan's node `i`. Valid only while the scan's evaluation runs.
 struct JSONSlots {
     /// What reading each key path from the decoded record gives (for a key
-    /// with keys read below it, nil unless it was decoded whole).
+    /// with keys read below it, nil unless it was decoded whole; for a
+    /// `plainString`, made by ``value(_:)``).
     let values: UnsafeMutablePointer<Value>
     /// What each slot holds: ``JSONScan/missing`` and the other kinds.
     let kinds: UnsafeMutablePointer<UInt8>
+    /// The bytes of each `plainString` slot's string (valid UTF-8, no
+    /// escapes: the string is exactly these bytes).
+    let strings: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
+
+    /// The value of a slot read whole: a `plainString` is made into its
+    /// `String` here, once.
+    @inline(__always)
+    func value(_ i: Int) -> Value {
+        if kinds[i] == JSONScan.plainString {
+            values[i] = .string(String(decoding: strings[i], as: UTF8.self))
+            kinds[i] = JSONScan.missing
+        }
+        return values[i]
+    }
 }
 
 /// The scan of one record: skips values, validating them as ``JSONReader``
@@ -345,8 +367,14 @@ struct JSONScanner {
     private mutating func read(_ i: Int, depth: Int) -> Bool {
         if nodes[i].isWhole {
             // A repeated key keeps its last value, as decoding does.
+            if byte == UInt8(ascii: "\""), let string = plainStringBytes() {
+                slots.strings[i] = string
+                slots.kinds[i] = JSONScan.plainString
+                return true
+            }
             guard let value = wholeValue(depth: depth) else { return false }
             slots.values[i] = value
+            slots.kinds[i] = JSONScan.missing
             return true
         }
         // A repeated key: what its earlier value filled is forgotten.
@@ -393,6 +421,14 @@ struct JSONScanner {
     /// The string at the position (its quote) when it has no escape and is
     /// valid UTF-8; else nil, at the same position.
     private mutating func plainString() -> String? {
+        // Checked by the scan: the bytes are the string's, as decoding makes it.
+        plainStringBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of the string at the position (its quote, then moved past
+    /// the closing one) when it has no escape and is valid UTF-8; else
+    /// nil, at the same position.
+    private mutating func plainStringBytes() -> UnsafeBufferPointer<UInt8>? {
         let start = position
         position += 1
         while true {
@@ -401,8 +437,7 @@ struct JSONScanner {
             let b = base[position]
             if b == UInt8(ascii: "\"") {
                 position += 1
-                // Checked just now: the bytes are the string's, as decoding makes it.
-                return String(decoding: UnsafeBufferPointer(start: base + start + 1, count: position - start - 2), as: UTF8.self)
+                return UnsafeBufferPointer(start: base + start + 1, count: position - start - 2)
             }
             guard b >= 0x80, skipUTF8() else { break }
         }

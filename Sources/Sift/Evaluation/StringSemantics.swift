@@ -160,6 +160,17 @@ enum StringSemantics {
             if let answer = latin?.search(haystack, key, kind) { return answer }
             return StringSemantics.search(haystack, key: key, kind, options)
         }
+
+        /// Whether the string whose valid UTF-8 is `h` begins with, ends
+        /// with or contains the needle, when the fast paths can tell on the
+        /// bytes; nil when only the string's Unicode path can (or the fast
+        /// paths are off).
+        @inline(__always)
+        func found(utf8 h: UnsafeBufferPointer<UInt8>) -> Bool? {
+            if let answer = ascii?.search(h, kind) { return answer }
+            if let answer = latin?.search(utf8: h, key, kind) { return answer }
+            return nil
+        }
     }
 
     /// Whether the key `h` begins with, ends with or contains the key `n`,
@@ -447,26 +458,44 @@ enum LatinKeys {
         /// `n`, from the haystack's key made on the stack; nil when the
         /// haystack has a scalar at or above U+0250, or is long.
         func search(_ haystack: String, _ n: [UInt32], _ kind: StringSemantics.Search) -> Bool? {
-            let capacity = haystack.utf8.count * longest
+            // Native strings give their UTF-8 in place; others are copied.
+            if let answer = haystack.utf8.withContiguousStorageIfAvailable({ search(utf8: $0, n, kind) }) {
+                return answer
+            }
+            var copy = haystack
+            return copy.withUTF8 { search(utf8: $0, n, kind) }
+        }
+
+        /// The same, for a haystack given as valid UTF-8 (a string's, or
+        /// bytes checked as decoding checks them). Every scalar below
+        /// U+0250 and not ASCII is two bytes with a lead of 0xC2 to 0xC9;
+        /// any other lead is of a scalar beyond the tables.
+        func search(utf8 h: UnsafeBufferPointer<UInt8>, _ n: [UInt32], _ kind: StringSemantics.Search) -> Bool? {
+            let capacity = h.count * longest
             guard capacity <= 512 else { return nil }
             return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { buffer -> Bool? in
                 keys.withUnsafeBufferPointer { keys -> Bool? in
                     places.withUnsafeBufferPointer { places -> Bool? in
                         var k = 0
-                        for u in haystack.unicodeScalars {
-                            let v = u.value
-                            if v < 0x80 {
+                        var i = 0
+                        while i < h.count {
+                            let b = h[i]
+                            if b < 0x80 {
+                                let v = UInt32(b)
                                 buffer[k] = fold && v &- 0x41 < 26 ? v | 0x20 : v
                                 k += 1
-                            } else if v < LatinKeys.limit {
-                                let place = places[Int(v - 0x80)]
-                                let start = Int(place >> 8)
-                                let count = Int(place & 0xFF)
-                                for i in 0..<count { buffer[k + i] = keys[start + i] }
-                                k += count
-                            } else {
-                                return nil
+                                i += 1
+                                continue
                             }
+                            guard b &- 0xC2 < 8, i + 1 < h.count else { return nil }
+                            let v = UInt32(b & 0x1F) << 6 | UInt32(h[i + 1] & 0x3F)
+                            guard v < LatinKeys.limit else { return nil }
+                            let place = places[Int(v - 0x80)]
+                            let start = Int(place >> 8)
+                            let count = Int(place & 0xFF)
+                            for j in 0..<count { buffer[k + j] = keys[start + j] }
+                            k += count
+                            i += 2
                         }
                         return StringSemantics.search(UnsafeBufferPointer(rebasing: buffer[..<k]), n, kind)
                     }
