@@ -306,46 +306,25 @@ struct JSONRecords: Sendable {
             runs.append(i)
         }
         let bounds = runs
+        // Only the kept members' values are decoded (most of the time of
+        // decoding goes to building values), by the scan that reads a
+        // predicate's keys; a record it does not read (not an object, a
+        // member name that is not plain ASCII) is decoded in full, then its
+        // other members left out.
+        let reader = keeping.flatMap { JSONMemberReader($0) }
         let values = Parallel.map(parts.count, jobs: jobs) { [parts] p -> [Value] in
             let part = parts[p]
             return indices[bounds[p]..<bounds[p + 1]].map { index in
                 part.withRecord(index - part.first) { bytes in
                     guard let keeping else { return Self.decode(bytes) }
-                    return Self.decode(bytes, keeping: keeping)
+                    if let value = reader?.members(of: bytes) { return value }
+                    let value = Self.decode(bytes)
+                    guard case .dictionary(let members) = value else { return value }
+                    return .dictionary(members.filter { keeping.contains($0.key) })
                 }
             }
         }
         return Array(values.joined())
-    }
-
-    /// The record in `bytes` decoded, keeping only the members of an
-    /// object named in `keeping`: only their values are decoded (most of the
-    /// time of decoding goes to building values). A record with a name that
-    /// has an escape is decoded in full, then its members left out.
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, keeping: Set<String>) -> Value {
-        var kept: [(String, JSONValue)] = []
-        var exact = true
-        let isObject = members(of: bytes) { name, escaped, range in
-            guard exact else { return }
-            let key = String(decoding: name, as: UTF8.self)
-            guard !escaped else {
-                exact = false
-                return
-            }
-            guard keeping.contains(key) else { return }
-            if let value = try? JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: bytes[range])) {
-                kept.append((key, value))
-            } else {
-                exact = false
-            }
-        }
-        if isObject && exact {
-            // Converted as the object's members are (a null is NSNull); a
-            // repeated name keeps its last value, as decoding does.
-            return JSONValue.object(JSONObject(kept)).predicateValue
-        }
-        guard case .dictionary(let members) = decode(bytes) else { return decode(bytes) }
-        return .dictionary(members.filter { keeping.contains($0.key) })
     }
 
     /// The names of the kinds of value (`integer`, `string`…) under each
