@@ -173,12 +173,7 @@ final class ParallelChunks: @unchecked Sendable {
         self.reader = reader
         self.makeWork = makeWork
         maximumInFlight = 2 * jobs
-        for _ in 0..<jobs {
-            let thread = Thread { [self] in run() }
-            // As the main thread's: the JSON reader recurses per level of nesting.
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
+        Parallel.startThreads(jobs) { [self] _ in run() }
     }
 
     private func run() {

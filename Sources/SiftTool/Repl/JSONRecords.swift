@@ -405,35 +405,3 @@ struct KeyOrder {
         last = keys
     }
 }
-
-/// Work spread over threads.
-enum Parallel {
-    /// `body(i)` for `i` in `0..<count`, on `jobs` threads (the calling one
-    /// alone when `jobs` is 1 or there is one item), the results in order of
-    /// `i`. The threads get the main thread's stack size, as the chunked
-    /// reader's do: decoding JSON recurses per level of nesting.
-    static func map<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-        if jobs <= 1 || count <= 1 { return (0..<count).map(body) }
-        let state = Mutex((next: 0, results: [T?](repeating: nil, count: count)))
-        let group = DispatchGroup()
-        for _ in 0..<min(jobs, count) {
-            group.enter()
-            let thread = Thread {
-                while true {
-                    let i = state.withLock { s in
-                        defer { s.next += 1 }
-                        return s.next
-                    }
-                    guard i < count else { break }
-                    let result = body(i)
-                    state.withLock { $0.results[i] = result }
-                }
-                group.leave()
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
-        group.wait()
-        return state.withLock { $0.results.map { $0! } }
-    }
-}
