@@ -71,20 +71,15 @@ public struct CompiledFilter: Sendable {
     ///   ``EvaluationError`` when the predicate cannot evaluate it.
     public func evaluate(jsonUTF8 bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512) throws -> Bool {
         let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
-        if let record,
-            let answer = try record.scan.evaluate(
-                utf8, maximumDepth: maximumDepth, { try record.test($0, Scope(variables: [:])) })
-        {
-            return answer
-        }
+        if let answer = try record?.evaluate(utf8, maximumDepth: maximumDepth) { return answer }
         let record = try JSONValue(parsingUTF8: utf8, maximumDepth: maximumDepth)
         return try test(record.predicateValue, Scope(variables: [:]))
     }
 }
 
 /// How a ``CompiledFilter`` reads raw JSON records: the scan and the test
-/// of the slots it fills. (A class: evaluating a record then copies one
-/// reference, not the scan's arrays.)
+/// of the slots it fills. (A class: a record is evaluated through one
+/// reference to it, borrowed, see ``evaluate(_:maximumDepth:)``.)
 final class RecordReading: Sendable {
     let scan: JSONScan
     let test: CompiledTest<JSONSlots>
@@ -92,6 +87,26 @@ final class RecordReading: Sendable {
     init(scan: JSONScan, test: CompiledTest<JSONSlots>) {
         self.scan = scan
         self.test = test
+    }
+
+    /// The test of the record in `utf8` read into slots, or nil when it is
+    /// to be decoded in full.
+    ///
+    /// Nothing of the filter is copied for a record: a closure that
+    /// captured the scan or the test would hold copies of them, and copying
+    /// changes the reference counts of their arrays and closures, which
+    /// every thread evaluating with the same filter shares (their cache
+    /// lines then move between cores at every record). The closure captures
+    /// an unretained reference to `self` instead, and uses it borrowed: the
+    /// caller holds `self` (in its ``CompiledFilter``) for the whole call.
+    func evaluate(_ utf8: UnsafeBufferPointer<UInt8>, maximumDepth: Int) throws -> Bool? {
+        let reading = Unmanaged.passUnretained(self)
+        return try JSONScan.withSlots(scan.nodes.count) { slots in
+            try reading._withUnsafeGuaranteedRef { reading in
+                guard reading.scan.read(utf8, maximumDepth: maximumDepth, into: slots) else { return nil }
+                return try reading.test(slots, Scope(variables: [:]))
+            }
+        }
     }
 }
 

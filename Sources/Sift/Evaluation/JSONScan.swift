@@ -35,9 +35,16 @@ import Foundation
 struct JSONScan: Sendable {
     /// A key of the paths read. Nodes are in preorder: the keys below node
     /// `i` are the nodes `i + 1 ..< end`, and node `i`'s slot is `i`.
+    ///
+    /// What the scan of a record reads of a node is trivial (ranges into
+    /// the scan's arrays, numbers), so that reading it copies no reference:
+    /// every thread that evaluates with the same filter reads the same
+    /// nodes, and changing the reference counts of their arrays would move
+    /// their cache lines between cores at every record.
     struct Node: Sendable {
         let name: String
-        let bytes: [UInt8]
+        /// Where the name's UTF-8 bytes are in ``JSONScan/names``.
+        let bytes: Range<Int>
         /// The name's first eight bytes, little-endian, zero after its end:
         /// with its length, what tells a member's name apart without
         /// following a pointer (and the whole name when it is that short).
@@ -46,16 +53,22 @@ struct JSONScan: Sendable {
         /// through a collection operator); else only the keys of `children`
         /// are read from it when it is an object.
         let isWhole: Bool
-        /// The nodes of the keys read below this one.
-        let children: [Int]
+        /// Where the nodes of the keys read below this one are in
+        /// ``JSONScan/members``.
+        let children: Range<Int>
         /// The end of the nodes below this one.
         let end: Int
     }
 
     /// The nodes of every key read, in preorder.
     let nodes: [Node]
-    /// The nodes of the keys read from the record itself.
-    let roots: [Int]
+    /// Where the nodes of the keys read from the record itself are in
+    /// ``members``.
+    let roots: Range<Int>
+    /// The nodes of the keys of each object read, one object after another.
+    let members: [Int]
+    /// The UTF-8 bytes of the nodes' names, one after another.
+    let names: [UInt8]
 
     /// A key and the keys read below it, as collected.
     private struct Key {
@@ -84,22 +97,31 @@ struct JSONScan: Sendable {
             JSONScan.add(named[...], to: &keys)
         }
         var nodes: [Node] = []
-        func number(_ keys: [Key]) -> [Int] {
-            keys.map { key in
+        var members: [Int] = []
+        var names: [UInt8] = []
+        /// Numbers `keys` and the keys below them; where their nodes are in
+        /// `members`.
+        func number(_ keys: [Key]) -> Range<Int> {
+            let numbered = keys.map { key in
                 let i = nodes.count
-                nodes.append(Node(name: key.name, bytes: [], prefix: 0, isWhole: key.isWhole, children: [], end: 0))
+                nodes.append(Node(name: key.name, bytes: 0..<0, prefix: 0, isWhole: key.isWhole, children: 0..<0, end: 0))
                 let children = number(key.below)
                 let bytes = Array(key.name.utf8)
                 var prefix: UInt64 = 0
                 for (k, b) in bytes.prefix(8).enumerated() { prefix |= UInt64(b) << (8 * k) }
                 nodes[i] = Node(
-                    name: key.name, bytes: bytes, prefix: prefix, isWhole: key.isWhole, children: children,
-                    end: nodes.count)
+                    name: key.name, bytes: names.count..<names.count + bytes.count, prefix: prefix,
+                    isWhole: key.isWhole, children: children, end: nodes.count)
+                names += bytes
                 return i
             }
+            members += numbered
+            return members.count - numbered.count..<members.count
         }
         roots = number(keys)
         self.nodes = nodes
+        self.members = members
+        self.names = names
     }
 
     /// Adds `path` to `keys`: a key read whole keeps no keys below it.
@@ -176,19 +198,33 @@ struct JSONScan: Sendable {
     func evaluate<T>(
         _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, _ test: (JSONSlots) throws -> T
     ) rethrows -> T? {
-        let count = max(nodes.count, 1)
-        return try withUnsafeTemporaryAllocation(of: Value.self, capacity: count) { values in
-            values.initialize(repeating: .null)
-            defer { values.deinitialize() }
-            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { kinds in
-                kinds.initialize(repeating: JSONScan.missing)
+        try JSONScan.withSlots(nodes.count) { slots in
+            guard read(bytes, maximumDepth: maximumDepth, into: slots) else { return nil }
+            return try test(slots)
+        }
+    }
+
+    /// `body` given `count` fresh slots (nil, missing), on the stack, which
+    /// live only during the call. (Static, and capturing nothing of the
+    /// scan: see ``RecordReading/evaluate(_:maximumDepth:)``.)
+    static func withSlots<T>(_ count: Int, _ body: (JSONSlots) throws -> T) rethrows -> T {
+        let count = max(count, 1)
+        // The three arrays in one allocation.
+        let strings = count * MemoryLayout<Value>.stride
+        let kinds = strings + count * MemoryLayout<UnsafeBufferPointer<UInt8>>.stride
+        let alignment = max(MemoryLayout<Value>.alignment, MemoryLayout<UnsafeBufferPointer<UInt8>>.alignment)
+        return try withUnsafeTemporaryAllocation(byteCount: kinds + count, alignment: alignment) { raw in
+            let base = raw.baseAddress!
+            let values = base.bindMemory(to: Value.self, capacity: count)
+            values.initialize(repeating: .null, count: count)
+            defer { values.deinitialize(count: count) }
+            let slots = JSONSlots(
+                values: values,
+                kinds: (base + kinds).bindMemory(to: UInt8.self, capacity: count),
                 // (Read only where the kind is `plainString`, after it is set.)
-                return try withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: count) { strings in
-                    let slots = JSONSlots(values: values.baseAddress!, kinds: kinds.baseAddress!, strings: strings.baseAddress!)
-                    guard read(bytes, maximumDepth: maximumDepth, into: slots) else { return nil }
-                    return try test(slots)
-                }
-            }
+                strings: (base + strings).bindMemory(to: UnsafeBufferPointer<UInt8>.self, capacity: count))
+            slots.kinds.initialize(repeating: JSONScan.missing, count: count)
+            return try body(slots)
         }
     }
 
@@ -197,11 +233,17 @@ struct JSONScan: Sendable {
     func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, into slots: JSONSlots) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         return nodes.withUnsafeBufferPointer { nodes in
-            var scanner = JSONScanner(bytes: bytes, base: base, maximumDepth: maximumDepth, nodes: nodes, slots: slots)
-            scanner.skipSpace()
-            guard scanner.byte == UInt8(ascii: "{"), scanner.object(roots, depth: 0) else { return false }
-            scanner.skipSpace()
-            return scanner.position == bytes.count
+            members.withUnsafeBufferPointer { members in
+                names.withUnsafeBufferPointer { names in
+                    var scanner = JSONScanner(
+                        bytes: bytes, base: base, maximumDepth: maximumDepth, nodes: nodes, members: members,
+                        names: names, slots: slots)
+                    scanner.skipSpace()
+                    guard scanner.byte == UInt8(ascii: "{"), scanner.object(roots, depth: 0) else { return false }
+                    scanner.skipSpace()
+                    return scanner.position == bytes.count
+                }
+            }
         }
     }
 
@@ -224,9 +266,9 @@ struct JSONScan: Sendable {
         dictionary(roots, in: slots)
     }
 
-    private func dictionary(_ children: [Int], in slots: JSONSlots) -> Value {
+    private func dictionary(_ children: Range<Int>, in slots: JSONSlots) -> Value {
         var d: [String: Value] = [:]
-        for c in children {
+        for c in members[children] {
             // (A key that is there is never nil: JSON's null is `NSNull`.)
             let v = value(c, in: slots)
             if case .null = v { continue }
@@ -235,9 +277,9 @@ struct JSONScan: Sendable {
         return .dictionary(d)
     }
 
-    /// The node among `children` named `name`, if any.
-    func node(named name: String, among children: [Int]) -> Int? {
-        children.first { nodes[$0].name == name }
+    /// The node among `children` (in ``members``) named `name`, if any.
+    func node(named name: String, among children: Range<Int>) -> Int? {
+        members[children].first { nodes[$0].name == name }
     }
 
     /// The slot of the key path `keys` (or of its start, read whole), and
@@ -305,23 +347,31 @@ struct JSONSlots {
 
 /// The scan of one record: skips values, validating them as ``JSONReader``
 /// does, and reads the keys of `nodes` into `slots`. Every method returns
-/// nil or false where the record is to be decoded in full.
+/// nil or false where the record is to be decoded in full. The scan's
+/// arrays are read through pointers, and a node only for its trivial parts
+/// (see ``JSONScan/Node``).
 struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let base: UnsafePointer<UInt8>
     let maximumDepth: Int
     let nodes: UnsafeBufferPointer<JSONScan.Node>
+    /// ``JSONScan/members`` and ``JSONScan/names``.
+    let members: UnsafeBufferPointer<Int>
+    let names: UnsafeBufferPointer<UInt8>
     let slots: JSONSlots
     var position = 0
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, maximumDepth: Int,
-        nodes: UnsafeBufferPointer<JSONScan.Node>, slots: JSONSlots
+        nodes: UnsafeBufferPointer<JSONScan.Node>, members: UnsafeBufferPointer<Int>,
+        names: UnsafeBufferPointer<UInt8>, slots: JSONSlots
     ) {
         self.bytes = bytes
         self.base = base
         self.maximumDepth = maximumDepth
         self.nodes = nodes
+        self.members = members
+        self.names = names
         self.slots = slots
     }
 
@@ -342,8 +392,9 @@ struct JSONScanner {
     }
 
     /// The object at the position (its `{`), the members of the nodes
-    /// `children` read into their slots, the others skipped.
-    mutating func object(_ children: [Int], depth: Int) -> Bool {
+    /// `children` (in ``JSONScan/members``) read into their slots, the
+    /// others skipped.
+    mutating func object(_ children: Range<Int>, depth: Int) -> Bool {
         guard depth < maximumDepth else { return false }
         position += 1
         skipSpace()
@@ -374,9 +425,10 @@ struct JSONScanner {
         }
     }
 
-    /// The node among `children` whose name has the bytes at `name`.
+    /// The node among `children` (in ``JSONScan/members``) whose name has
+    /// the bytes at `name`.
     @inline(__always)
-    private func node(named name: Range<Int>, among children: [Int]) -> Int? {
+    private func node(named name: Range<Int>, among children: Range<Int>) -> Int? {
         guard !children.isEmpty else { return nil }
         let count = name.count
         // The name's first eight bytes, as the nodes keep theirs.
@@ -387,8 +439,12 @@ struct JSONScanner {
         } else {
             for k in 0..<min(count, 8) { prefix |= UInt64(base[name.lowerBound + k]) << (8 * UInt64(k)) }
         }
-        for c in children where nodes[c].prefix == prefix && nodes[c].bytes.count == count {
-            if count <= 8 || memcmp(nodes[c].bytes, base + name.lowerBound, count) == 0 { return c }
+        for m in children {
+            let c = members[m]
+            guard nodes[c].prefix == prefix && nodes[c].bytes.count == count else { continue }
+            if count <= 8 || memcmp(names.baseAddress! + nodes[c].bytes.lowerBound, base + name.lowerBound, count) == 0 {
+                return c
+            }
         }
         return nil
     }
@@ -550,7 +606,7 @@ struct JSONScanner {
         case UInt8(ascii: "f"): return skipWord("false")
         case UInt8(ascii: "{"):
             // An object with no key read: nothing is kept of it.
-            return object([], depth: depth)
+            return object(0..<0, depth: depth)
         case UInt8(ascii: "["):
             guard depth < maximumDepth else { return false }
             position += 1
