@@ -169,4 +169,35 @@ struct EvaluationTests {
         let values: [Value] = (0..<10).map { ["n": .int($0)] }
         #expect(try values.filter(Filter("n >= 7")).count == 3)
     }
+
+    /// AND and OR of any number of tests (compiled as pairs of halves)
+    /// answer as the first test that decides, in order, and evaluate none
+    /// after it: a test that would throw is not reached. With no test that
+    /// decides, the one that throws is reached; with no tests at all, AND is
+    /// true and OR false.
+    @Test func andOrOfManyTestsStopAtTheFirstThatDecides() throws {
+        let record: Value = ["n": 5, "s": "x"]
+        let json = Array(#"{"n": 5, "s": "x"}"#.utf8)
+        let throwing = try Filter("s < 5").predicate  // a string ordered against a number
+        for isAnd in [true, false] {
+            let goOn = try Filter(isAnd ? "n == 5" : "n == 6").predicate
+            let decide = try Filter(isAnd ? "n == 6" : "n == 5").predicate
+            for count in [0, 1, 2, 3, 4, 7, 8, 100, 1000] {
+                for decider in Set([nil, 0, count / 2, count - 1]) where decider.map({ (0..<count).contains($0) }) ?? true {
+                    var children = Array(repeating: goOn, count: count)
+                    if let decider {
+                        children[decider] = decide
+                        children.insert(throwing, at: decider + 1)
+                    } else if count > 0 {
+                        children.append(throwing)
+                    }
+                    let filter = Filter(PredicateNode(isAnd ? .and(children) : .or(children))).compiled()
+                    let answer = try? filter.evaluate(with: record)
+                    let raw = json.withUnsafeBytes { try? filter.evaluate(jsonUTF8: $0) }
+                    let expected: Bool? = decider != nil ? !isAnd : (count == 0 ? isAnd : nil)
+                    #expect(answer == expected && raw == expected, "\(isAnd ? "AND" : "OR") of \(count), decided by \(decider.map(String.init) ?? "none")")
+                }
+            }
+        }
+    }
 }

@@ -313,38 +313,42 @@ struct Compiler<Root> {
         case .steps(_, let planned):
             return predicate(planned)
         case .and(let children):
-            // Two children are held directly: a function stored in an array
-            // is called through re-abstraction thunks.
-            if children.count == 2 {
-                let (a, b) = (predicate(children[0]), predicate(children[1]))
-                return { r, s throws(EvaluationError) in
-                    guard try a(r, s) else { return false }
-                    return try b(r, s)
-                }
-            }
-            let tests = children.map(predicate)
-            return { r, s throws(EvaluationError) in
-                for t in tests where !(try t(r, s)) { return false }
-                return true
-            }
+            return chain(children[...], until: false)
         case .or(let children):
-            if children.count == 2 {
-                let (a, b) = (predicate(children[0]), predicate(children[1]))
-                return { r, s throws(EvaluationError) in
-                    if try a(r, s) { return true }
-                    return try b(r, s)
-                }
-            }
-            let tests = children.map(predicate)
-            return { r, s throws(EvaluationError) in
-                for t in tests where try t(r, s) { return true }
-                return false
-            }
+            return chain(children[...], until: true)
         case .not(let child):
             let t = predicate(child)
             return { r, s throws(EvaluationError) in !(try t(r, s)) }
         case .comparison(let decision, let range):
             return comparison(decision, range: range)
+        }
+    }
+
+    /// The tests of AND (`until` false) or OR (`until` true): each in
+    /// turn until one gives `until`, which is the answer (else the other
+    /// answer, also for none).
+    ///
+    /// Made of pairs, each closure holding the two halves of its tests, so
+    /// that a function is always called from where it is held. A function
+    /// stored in an array is called through re-abstraction thunks, and is
+    /// copied when read: its context's reference count changes at every
+    /// object, which, when threads share the filter, moves the count's cache
+    /// line between cores. Halves keep the depth at log2 of the number of
+    /// tests.
+    private func chain(_ tests: ArraySlice<EvaluationPlan<Root>.Node>, until answer: Bool) -> TestFunction {
+        if tests.isEmpty { return { _, _ in !answer } }
+        if tests.count == 1 { return predicate(tests[tests.startIndex]) }
+        let middle = tests.startIndex + tests.count / 2
+        let (a, b) = (chain(tests[..<middle], until: answer), chain(tests[middle...], until: answer))
+        if answer {
+            return { r, s throws(EvaluationError) in
+                if try a(r, s) { return true }
+                return try b(r, s)
+            }
+        }
+        return { r, s throws(EvaluationError) in
+            guard try a(r, s) else { return false }
+            return try b(r, s)
         }
     }
 
