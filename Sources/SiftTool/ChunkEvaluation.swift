@@ -145,11 +145,12 @@ extension Chunk {
 ///
 /// Each thread makes its own work (`makeWork`, once), reads the next chunk
 /// (one at a time: reading is sequential), evaluates it, and leaves the
-/// result for ``next()``. Work of its own: a compiled filter shared by
-/// threads has its closures' reference counts changed by all of them, and
-/// their cache lines bouncing between cores took two to three times the
-/// CPU time of one thread (`sift filter` on 1,000,000 records, 2 cores:
-/// 0.73 s and 1.16 s of CPU instead of 0.39 s and 0.36 s). At most
+/// result for ``next()``. Work of its own: a compiled filter copies none
+/// of its parts on the paths of AND, OR, NOT and key-path comparisons, but
+/// a comparison left to the general path still copies a constant with
+/// storage or a function's arguments at every record, and threads sharing
+/// those would change the same reference counts (see ``CompiledFilter``);
+/// compiling is cheap, so each thread compiles its own. At most
 /// `2 × jobs` chunks are read and not yet handed back: a thread waits
 /// before reading another, so memory stays at about that many chunks
 /// however large the input, and a slow consumer (a terminal) slows the
