@@ -98,7 +98,6 @@ struct FilterCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let filter = parsed.compiled()
         var sortKeys: [SortKey] = []
         if let sort {
             do {

@@ -11,11 +11,10 @@
 /// 0.25 s for `age > 30`); when every record copied parts of the filter,
 /// the shared filter took 1.6 to 1.8 times that (0.50 s against 0.31 s),
 /// the cache lines of their reference counts moving between the cores at
-/// every record. Comparisons
-/// left to the general path still copy, at every object, a constant
-/// operand that has storage of its own (a string of more than 15 UTF-8
-/// bytes, the list of `IN {…}`), and a function's arguments: for those, a
-/// filter compiled for each thread avoids the contention.
+/// every record. Comparisons left to the general path still copy, at every
+/// object, a constant operand that has storage of its own (a string of more
+/// than 15 UTF-8 bytes, the list of `IN {…}`), and a function's arguments:
+/// for those, a filter compiled for each thread avoids the contention.
 public struct CompiledFilter: Sendable {
     /// The filter this was compiled from.
     public let filter: Filter

@@ -259,8 +259,9 @@ struct JSONRecords: Sendable {
         let firstFailed = FirstFailure()
         let results = Parallel.map(parts.count, jobs: jobs) { [parts] p -> Result<[Int], Failure> in
             guard firstFailed.isBefore(p) == false else { return .success([]) }
-            // The filter compiled for each part: threads sharing one compiled
-            // filter contend on its reference counts (see ParallelChunks).
+            // The filter compiled for each part: a comparison left to the
+            // general path copies parts of its filter at every record, which
+            // threads sharing one would contend on (see ParallelChunks).
             let compiled = filter.compiled()
             let test: (UnsafeBufferPointer<UInt8>) throws -> Bool
             if generalOnly {
