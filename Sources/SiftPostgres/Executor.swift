@@ -175,9 +175,7 @@ public struct SiftPostgresRows: AsyncSequence, Sendable {
             }
             guard let row else { return nil }
             let values = try SQLValue.row(row, sql: query.statement.sql)
-            var d: [String: Value] = [:]
-            for (column, value) in zip(query.columns, values) { d[column.name] = Value(stored: value, column.type) }
-            return .dictionary(d)
+            return .dictionary(query.object(zip(query.columns, values).map { Value(stored: $1, $0.type) }))
         }
     }
 }

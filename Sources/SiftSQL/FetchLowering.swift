@@ -21,6 +21,48 @@ public struct SQLQuery: Sendable, Hashable {
         public var type: AttributeType
         /// Whether this is the entity's primary key.
         public var isPrimaryKey: Bool
+        /// For an element of a composite attribute, the composite's name;
+        /// ``name`` is then the element's path inside it.
+        public var composite: String? = nil
+    }
+
+    /// A fetched row as an object: a dictionary from each column's name to
+    /// its value (`values` in the order of ``columns``), with the elements
+    /// of each composite attribute gathered into a dictionary of their own
+    /// under the composite's name (nested composites nested); a composite
+    /// whose elements are all nil is nil, as Core Data stores an unset one.
+    public func object(_ values: [Value]) -> [String: Value] {
+        var object: [String: Value] = [:]
+        var composites: [String: [String: Value]] = [:]
+        var order: [String] = []
+        for (column, value) in zip(columns, values) {
+            guard let composite = column.composite else {
+                object[column.name] = value
+                continue
+            }
+            if composites[composite] == nil { order.append(composite) }
+            composites[composite, default: [:]][column.name] = value
+        }
+        for name in order {
+            let elements = composites[name] ?? [:]
+            object[name] = elements.values.allSatisfy(\.isNull) ? .null : Self.nested(elements)
+        }
+        return object
+    }
+
+    /// Elements named by their paths (`place.city`) as nested dictionaries.
+    private static func nested(_ elements: [String: Value]) -> Value {
+        var out: [String: Value] = [:]
+        var inner: [String: [String: Value]] = [:]
+        for (path, value) in elements {
+            guard let dot = path.firstIndex(of: ".") else {
+                out[path] = value
+                continue
+            }
+            inner[String(path[..<dot]), default: [:]][String(path[path.index(after: dot)...])] = value
+        }
+        for (name, elements) in inner { out[name] = nested(elements) }
+        return .dictionary(out)
     }
 }
 
@@ -113,6 +155,12 @@ struct FetchLowering {
             for a in entity.attributes where a.column != entity.primaryKey {
                 selected.append((.column(root.alias, a.column), nil))
                 columns.append(.init(name: a.name, type: a.type, isPrimaryKey: false))
+            }
+            for c in entity.composites {
+                for a in c.elements {
+                    selected.append((.column(root.alias, a.column), nil))
+                    columns.append(.init(name: a.name, type: a.type, isPrimaryKey: false, composite: c.name))
+                }
             }
         }
         var conditions: [SQLFragment] = []

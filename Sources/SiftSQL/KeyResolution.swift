@@ -3,6 +3,10 @@ import Sift
 /// One key of a key path, found in an entity of the schema.
 enum KeyStep {
     case attribute(Attribute)
+    /// An element of a composite attribute: the key path's last keys.
+    case element(Composite, Attribute)
+    /// A composite attribute as a whole: the key path's last key.
+    case composite(Composite)
     case toOne(Relationship, column: String, destination: Entity)
     case toMany(Relationship, destination: Entity)
 }
@@ -27,8 +31,9 @@ struct KeyResolver {
     }
 
     /// What `components[i]` names in `entity`. An attribute ends a key
-    /// path; a key the entity lacks is an error suggesting the nearest
-    /// name it has.
+    /// path, and so does a composite attribute, with the keys after it
+    /// naming one of its elements; a key the entity lacks is an error
+    /// suggesting the nearest name it has.
     func step(_ components: [String], at i: Int, in entity: Entity, range: SourceRange?) throws(SQLLoweringError)
         -> KeyStep
     {
@@ -41,6 +46,16 @@ struct KeyResolver {
                     entity: entity, key: components[i + 1], range: range)
             }
             return .attribute(a)
+        case .composite(let c)?:
+            guard i < components.count - 1 else { return .composite(c) }
+            let path = components[(i + 1)...].joined(separator: ".")
+            guard let element = c.element(at: path) else {
+                let names = c.elements.map(\.name).joined(separator: ", ")
+                throw error(
+                    .unknownKey, "\(key) is a composite attribute of \(entity.name) with the elements \(names); it has no element \(path)",
+                    entity: entity, key: components[i + 1], range: range)
+            }
+            return .element(c, element)
         case .relationship(let r)?:
             guard let destination = schema.entity(named: r.destination) else {
                 throw error(
@@ -79,6 +94,14 @@ struct KeyResolver {
         return noted
     }
 
+    /// The error of a key path reading the many values of a to-many
+    /// relationship (`key`, of `owner`) where one value is wanted.
+    func toManyError(_ key: String, owner: Entity, range: SourceRange?) -> SQLLoweringError {
+        error(
+            .toManyKey, "to-many key \(key) not allowed here: use ANY, ALL, NONE, @count or SUBQUERY", entity: owner,
+            key: key, range: range)
+    }
+
     /// The error of a key path following more relationships than the
     /// objects in memory hold.
     func depthError(_ components: [String], _ maximumDepth: Int, entity: Entity, key: String, range: SourceRange?)
@@ -107,7 +130,7 @@ struct KeyResolver {
     static func nearest(to key: String, in entity: Entity) -> String? {
         let typed = Array(key.lowercased().utf8)
         var best: (name: String, distance: Int)?
-        for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+        for name in entity.memberNames {
             let distance = Suggestion.editDistance(typed, Array(name.lowercased().utf8))
             if distance <= 2, distance * 2 < typed.count, distance < (best?.distance ?? Int.max) {
                 best = (name, distance)
@@ -158,11 +181,54 @@ struct MemoryKeys {
         case .not(let child):
             out.kind = .not(try predicate(child, from))
         case .comparison(var c):
+            if c.modifier == .direct {
+                // The SQL lowering's rule: many values only as the left of
+                // CONTAINS or the right of IN (`tags.name CONTAINS 'x'`).
+                let left = manyValued(c.lhs, from)
+                let right = manyValued(c.rhs, from)
+                if let left, c.op != .contains || right != nil {
+                    throw keys.toManyError(left.key, owner: left.owner, range: c.lhs.range ?? p.range)
+                }
+                if let right, c.op != .in {
+                    throw keys.toManyError(right.key, owner: right.owner, range: c.rhs.range ?? p.range)
+                }
+            }
             c.lhs = try expression(c.lhs, from).node
             c.rhs = try expression(c.rhs, from).node
             out.kind = .comparison(c)
         }
         return out
+    }
+
+    /// The key path `e` reads the many values of a to-many through, and
+    /// the entity owning the to-many, if it does: a key path of the
+    /// evaluated object or of a SUBQUERY's variable crossing a to-many
+    /// relationship with no collection operator after it (`authors.name`).
+    /// A key path that does not resolve is left to ``expression(_:_:)``,
+    /// which says why.
+    func manyValued(_ e: ExpressionNode, _ from: Reach) -> (key: String, owner: Entity)? {
+        var components: [String]
+        var entity: Entity
+        switch e.kind {
+        case .keyPath(let c):
+            (components, entity) = (c, from.entity)
+        case .path(let base, let c):
+            guard case .variable(let name) = base.kind, let reach = variables[name] else { return nil }
+            (components, entity) = (c, reach.entity)
+        default:
+            return nil
+        }
+        for i in components.indices {
+            guard let step = try? keys.step(components, at: i, in: entity, range: nil) else { return nil }
+            switch step {
+            case .attribute, .element, .composite: return nil
+            case .toOne(_, _, let destination): entity = destination
+            case .toMany:
+                if let next = components.dropFirst(i + 1).first, CollectionOperator.isOperator(next) { return nil }
+                return (components.joined(separator: "."), entity)
+            }
+        }
+        return nil
     }
 
     /// `e` with its key paths resolved from `from` (the evaluated object's
@@ -278,12 +344,17 @@ struct MemoryKeys {
         var reach = from
         for i in components.indices {
             let step = try keys.step(components, at: i, in: reach.entity, range: range)
-            if case .attribute(let a) = step { return (spelled + [a.name], nil) }
+            switch step {
+            case .attribute(let a): return (spelled + [a.name], nil)
+            case .element(let c, let a): return (spelled + [c.name] + a.name.split(separator: ".").map(String.init), nil)
+            case .composite(let c): return (spelled + [c.name], nil)
+            case .toOne, .toMany: break
+            }
             if let maximumDepth, reach.depth >= maximumDepth {
                 throw keys.depthError(components, maximumDepth, entity: reach.entity, key: components[i], range: range)
             }
             switch step {
-            case .attribute: break
+            case .attribute, .element, .composite: break
             case .toOne(let r, _, let destination):
                 spelled.append(r.name)
                 reach = Reach(entity: destination, depth: reach.depth + 1)
@@ -346,7 +417,7 @@ extension StoreSchema {
         -> [SortKey]
     {
         var resolved: [SortKey] = []
-        for key in sort {
+        sortKeys: for key in sort {
             let written = key.keyPath.joined(separator: ".")
             let range = SourceRange(0, written.utf8.count)
             let root = try rootEntity(name, source: written)
@@ -355,8 +426,14 @@ extension StoreSchema {
             var k = key
             k.keyPath = []
             for i in key.keyPath.indices {
-                switch try keys.step(key.keyPath, at: i, in: entity, range: range) {
+                let step = try keys.step(key.keyPath, at: i, in: entity, range: range)
+                switch step {
                 case .attribute(let a): k.keyPath.append(a.name)
+                case .element(let c, let a):
+                    k.keyPath += [c.name] + a.name.split(separator: ".").map(String.init)
+                    resolved.append(k)
+                    continue sortKeys
+                case .composite: throw KeyResolver.sortKeyError(written, entity: root)
                 case .toOne(let r, _, let destination):
                     if let maximumDepth, k.keyPath.count >= maximumDepth {
                         throw keys.depthError(key.keyPath, maximumDepth, entity: entity, key: key.keyPath[i], range: range)

@@ -183,10 +183,7 @@ struct Lowering {
     }
 
     private func toManyError(_ many: ToMany, _ scope: Scope, _ range: SourceRange?) -> SQLLoweringError {
-        error(
-            .toManyKey,
-            "to-many key \(many.key) not allowed here: use ANY, ALL, NONE, @count or SUBQUERY",
-            entity: many.owner, key: many.key, range: range)
+        keys.toManyError(many.key, owner: many.owner, range: range)
     }
 
     // MARK: - Operands
@@ -336,6 +333,19 @@ struct Lowering {
                 return .column(
                     Column(sql: .column(alias, a.column), type: a.type, nullable: nullable || a.isOptional,
                            key: written))
+            case .element(_, let a):
+                if case .unsupported(let kind) = a.type {
+                    throw error(
+                        .unsupported, "\(written) is a \(kind) element of \(entity.name): its stored form cannot be compared in SQL",
+                        entity: entity, key: written, range: range)
+                }
+                return .column(
+                    Column(sql: .column(alias, a.column), type: a.type, nullable: nullable || a.isOptional, key: written))
+            case .composite(let c):
+                throw error(
+                    .unsupported,
+                    "\(c.name) is a composite attribute of \(entity.name): compare one of its elements, as in \(written).\(c.elements.first?.name ?? "element")",
+                    entity: entity, key: components[i], range: range)
             case .toOne(let r, let column, let destination):
                 if i == components.count - 1 {
                     return .column(

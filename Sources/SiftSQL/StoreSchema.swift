@@ -105,13 +105,19 @@ public struct StoreSchema: Sendable, Hashable, Codable {
         for entity in entities {
             guard seen.insert(entity.name).inserted else { throw StoreSchemaError("entity \(entity.name) is declared twice") }
             var names: Set<String> = []
-            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+            for name in entity.memberNames {
                 guard names.insert(name).inserted else {
                     throw StoreSchemaError("entity \(entity.name) declares \(name) twice")
                 }
             }
             for r in entity.relationships where !entityNames.contains(r.destination.lowercased()) {
                 throw StoreSchemaError("relationship \(entity.name).\(r.name) points at an unknown entity \(r.destination)")
+            }
+            for c in entity.composites {
+                var elements: Set<String> = []
+                for e in c.elements where e.name.isEmpty || !elements.insert(e.name).inserted {
+                    throw StoreSchemaError("composite attribute \(entity.name).\(c.name) declares element \"\(e.name)\" twice or empty")
+                }
             }
         }
     }
@@ -167,6 +173,11 @@ public struct Entity: Sendable, Hashable, Codable {
     public var attributes: [Attribute]
     /// Its relationships to other entities.
     public var relationships: [Relationship]
+    /// Its composite attributes (Core Data's, iOS 17 and later): values
+    /// made of named elements, each stored in a column of the entity's
+    /// table. Key paths name an element through the composite
+    /// (`author.name`); fetched, a composite is a dictionary of its elements.
+    public var composites: [Composite]
     /// For tables shared by several entities (Core Data's sub-entities): the
     /// column telling them apart and this entity's values in it.
     public var discriminator: Discriminator?
@@ -183,14 +194,15 @@ public struct Entity: Sendable, Hashable, Codable {
     /// An entity; `table` defaults to `name` and the primary key to `id`.
     public init(
         _ name: String, table: String? = nil, primaryKey: String = "id", attributes: [Attribute],
-        relationships: [Relationship] = [], discriminator: Discriminator? = nil, parent: String? = nil,
-        isAbstract: Bool = false, unsupportedKeys: [UnsupportedKey] = []
+        relationships: [Relationship] = [], composites: [Composite] = [], discriminator: Discriminator? = nil,
+        parent: String? = nil, isAbstract: Bool = false, unsupportedKeys: [UnsupportedKey] = []
     ) {
         self.name = name
         self.table = table ?? name
         self.primaryKey = primaryKey
         self.attributes = attributes
         self.relationships = relationships
+        self.composites = composites
         self.discriminator = discriminator
         self.parent = parent
         self.isAbstract = isAbstract
@@ -215,24 +227,38 @@ public struct Entity: Sendable, Hashable, Codable {
             ?? relationships.first { $0.name.lowercased() == name.lowercased() }
     }
 
-    /// An attribute or a relationship.
+    /// The composite attribute called `name`: its exact name first, then ignoring case.
+    public func composite(named name: String) -> Composite? {
+        composites.first { $0.name == name } ?? composites.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The names of its attributes, relationships and composite attributes.
+    var memberNames: [String] {
+        attributes.map(\.name) + relationships.map(\.name) + composites.map(\.name)
+    }
+
+    /// An attribute, a relationship or a composite attribute.
     enum Member {
         case attribute(Attribute)
         case relationship(Relationship)
+        case composite(Composite)
     }
 
-    /// The attribute or relationship called `name`: exact names first (so a
-    /// relationship is found without comparing every attribute ignoring
-    /// case), then ignoring case, attributes before relationships.
+    /// The attribute, relationship or composite called `name`: exact names
+    /// first (so a relationship is found without comparing every attribute
+    /// ignoring case), then ignoring case, attributes before relationships.
     func member(named name: String) -> Member? {
         if let a = attributes.first(where: { $0.name == name }) { return .attribute(a) }
         if let r = relationships.first(where: { $0.name == name }) { return .relationship(r) }
+        if let c = composites.first(where: { $0.name == name }) { return .composite(c) }
         if let a = attribute(named: name) { return .attribute(a) }
-        return relationship(named: name).map { .relationship($0) }
+        if let r = relationship(named: name) { return .relationship(r) }
+        return composite(named: name).map { .composite($0) }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, table, primaryKey, attributes, relationships, discriminator, parent, abstract, unsupportedKeys
+        case name, table, primaryKey, attributes, relationships, composites, discriminator, parent, abstract,
+            unsupportedKeys
     }
 
     /// Decodes an entity from the JSON form described at ``StoreSchema``; left-out parts take their
@@ -244,6 +270,7 @@ public struct Entity: Sendable, Hashable, Codable {
         primaryKey = try c.decodeIfPresent(String.self, forKey: .primaryKey) ?? "id"
         attributes = try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? []
         relationships = try c.decodeIfPresent([Relationship].self, forKey: .relationships) ?? []
+        composites = try c.decodeIfPresent([Composite].self, forKey: .composites) ?? []
         discriminator = try c.decodeIfPresent(Discriminator.self, forKey: .discriminator)
         parent = try c.decodeIfPresent(String.self, forKey: .parent)
         isAbstract = try c.decodeIfPresent(Bool.self, forKey: .abstract) ?? false
@@ -260,10 +287,39 @@ public struct Entity: Sendable, Hashable, Codable {
         try c.encode(primaryKey, forKey: .primaryKey)
         try c.encode(attributes, forKey: .attributes)
         try c.encode(relationships, forKey: .relationships)
+        if !composites.isEmpty { try c.encode(composites, forKey: .composites) }
         try c.encodeIfPresent(discriminator, forKey: .discriminator)
         try c.encodeIfPresent(parent, forKey: .parent)
         if isAbstract { try c.encode(true, forKey: .abstract) }
         if !unsupportedKeys.isEmpty { try c.encode(unsupportedKeys, forKey: .unsupportedKeys) }
+    }
+}
+
+/// A composite attribute: a value made of named elements, each stored in a
+/// column of its entity's table (Core Data's `NSCompositeAttributeDescription`,
+/// SwiftData's Codable structs). In JSON:
+///
+/// ```json
+/// {"name": "author", "elements": [{"name": "person", "type": "string", "column": "ZPERSON"}]}
+/// ```
+///
+/// A composite nested in another is flattened: its elements are named by
+/// their path inside the outer one (`place.city`).
+public struct Composite: Sendable, Hashable, Codable {
+    /// The key predicates use (`author`).
+    public var name: String
+    /// Its elements, each named by its path inside the composite.
+    public var elements: [Attribute]
+
+    /// A composite attribute `name` made of `elements`.
+    public init(_ name: String, elements: [Attribute]) {
+        self.name = name
+        self.elements = elements
+    }
+
+    /// The element at `path` inside the composite: its exact name first, then ignoring case.
+    public func element(at path: String) -> Attribute? {
+        elements.first { $0.name == path } ?? elements.first { $0.name.lowercased() == path.lowercased() }
     }
 }
 
@@ -454,6 +510,12 @@ public struct Relationship: Sendable, Hashable, Codable {
     /// Whether the to-many keeps its objects in order (Core Data's ordered
     /// relationships); predicates treat it as a set all the same.
     public var isOrdered: Bool
+    /// For an ordered to-many, the column holding each destination
+    /// object's position in it (Core Data's `Z_FOK_…`, in the destination's
+    /// table or the join table), if the store has one: objects read into
+    /// memory are listed in its order, so that `children[FIRST]` is the
+    /// first child as the app ordered them.
+    public var orderColumn: String?
 
     /// How a relationship's tables are joined.
     public enum Kind: Sendable, Hashable {
@@ -467,12 +529,16 @@ public struct Relationship: Sendable, Hashable, Codable {
     }
 
     /// A relationship `name` to the entity `destination`.
-    public init(_ name: String, _ destination: String, _ kind: Kind, inverse: String? = nil, ordered: Bool = false) {
+    public init(
+        _ name: String, _ destination: String, _ kind: Kind, inverse: String? = nil, ordered: Bool = false,
+        orderColumn: String? = nil
+    ) {
         self.name = name
         self.destination = destination
         self.kind = kind
         self.inverse = inverse
         self.isOrdered = ordered
+        self.orderColumn = orderColumn
     }
 
     /// A to-one: this table's `column` holds the key of a `destination` row (`author_id`).
@@ -501,18 +567,19 @@ public struct Relationship: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, destination, toOne, toMany, joinTable, sourceColumn, destinationColumn, inverse, ordered
+        case name, destination, toOne, toMany, joinTable, sourceColumn, destinationColumn, inverse, ordered, orderColumn
     }
 
     /// Decodes a relationship: `name`, `destination`, and one of `toOne` (the column), `toMany`
     /// (the inverse column) or `joinTable` with `sourceColumn` and `destinationColumn`; optionally
-    /// `inverse` and `ordered`.
+    /// `inverse`, `ordered` and `orderColumn`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         destination = try c.decode(String.self, forKey: .destination)
         inverse = try c.decodeIfPresent(String.self, forKey: .inverse)
         isOrdered = try c.decodeIfPresent(Bool.self, forKey: .ordered) ?? false
+        orderColumn = try c.decodeIfPresent(String.self, forKey: .orderColumn)
         if let column = try c.decodeIfPresent(String.self, forKey: .toOne) {
             kind = .toOne(column: column)
         } else if let column = try c.decodeIfPresent(String.self, forKey: .toMany) {
@@ -543,5 +610,6 @@ public struct Relationship: Sendable, Hashable, Codable {
         }
         try c.encodeIfPresent(inverse, forKey: .inverse)
         if isOrdered { try c.encode(true, forKey: .ordered) }
+        try c.encodeIfPresent(orderColumn, forKey: .orderColumn)
     }
 }

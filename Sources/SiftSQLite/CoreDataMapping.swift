@@ -52,26 +52,39 @@ struct CoreDataModelMapping {
 
         // Columns: Z + the upper-cased name. The entities sharing a table
         // claim theirs in entity-number order (the root, then its
-        // sub-entities depth first), and a name already claimed by another
-        // entity's property gets 1, 2, … (ZHEIGHT1).
+        // sub-entities depth first), each entity's properties in the order
+        // of their names, a composite attribute's elements (by their own
+        // names, in the composite's order) where the composite's name
+        // sorts; a name already claimed gets 1, 2, … (ZHEIGHT1 for a
+        // sub-entity's height, ZID1 for Cocktail.id after author.id).
         var claimed: [String: Set<String>] = [:]
         var columnOf: [String: [String: String]] = [:]
+        func claim(_ name: String, of e: ModelEntity, in table: String, key: String) throws -> String {
+            let base = "Z" + name.uppercased()
+            var candidate = base
+            var n = 0
+            while claimed[table, default: []].contains(candidate) {
+                n += 1
+                candidate = base + String(n)
+            }
+            claimed[table, default: []].insert(candidate)
+            guard let actual = columns[table]?[candidate] else {
+                throw StoreSchemaError(
+                    "the model's \(e.name).\(key) would be column \(candidate) of \(table), which the store does not have: the model does not describe this store")
+            }
+            return actual
+        }
         for e in ordered {
             guard let table = tableOf[e.name] else { continue }
-            for p in e.properties where Self.isColumn(p) {
-                let base = "Z" + p.name.uppercased()
-                var candidate = base
-                var n = 0
-                while claimed[table, default: []].contains(candidate) {
-                    n += 1
-                    candidate = base + String(n)
+            for p in e.properties.sorted(by: { $0.name < $1.name }) where Self.isColumn(p) {
+                if p.isComposite {
+                    for (path, element) in Self.flattened(p.elements) {
+                        let key = p.name + "." + path
+                        columnOf[e.name, default: [:]][key] = try claim(element.name, of: e, in: table, key: key)
+                    }
+                } else {
+                    columnOf[e.name, default: [:]][p.name] = try claim(p.name, of: e, in: table, key: p.name)
                 }
-                claimed[table, default: []].insert(candidate)
-                guard let actual = columns[table]?[candidate] else {
-                    throw StoreSchemaError(
-                        "the model's \(e.name).\(p.name) would be column \(candidate) of \(table), which the store does not have: the model does not describe this store")
-                }
-                columnOf[e.name, default: [:]][p.name] = actual
             }
         }
 
@@ -86,6 +99,7 @@ struct CoreDataModelMapping {
         for e in ordered {
             guard let table = tableOf[e.name], let chain = chains[e.name] else { continue }
             var attributes: [Attribute] = []
+            var composites: [Composite] = []
             var relationships: [Relationship] = []
             var unsupported: [UnsupportedKey] = []
             for declaring in chain {
@@ -93,6 +107,15 @@ struct CoreDataModelMapping {
                     let column = columnOf[declaring.name]?[p.name]
                     if let reason = Self.unsupportedReason(p, entity: e.name) {
                         unsupported.append(UnsupportedKey(p.name, reason: reason))
+                        continue
+                    }
+                    if p.isComposite {
+                        composites.append(Composite(p.name, elements: Self.flattened(p.elements).compactMap { path, element in
+                            guard case .attribute(let code) = element.kind,
+                                let column = columnOf[declaring.name]?[p.name + "." + path]
+                            else { return nil }
+                            return Attribute(path, Self.attributeType(code), column: column, optional: p.isOptional || element.isOptional)
+                        }))
                         continue
                     }
                     switch p.kind {
@@ -105,15 +128,19 @@ struct CoreDataModelMapping {
                         }
                         if !toMany, let column {
                             relationships.append(Relationship(p.name, destination, .toOne(column: column), inverse: inverse))
-                        } else if let kind = try toManyKind(
+                        } else if let (kind, order) = try toManyKind(
                             p.name, of: declaring, to: destination, inverse: inverse, chains: chains, columnOf: columnOf,
-                            numbers: numbers)
+                            numbers: numbers, tableOf: tableOf, columns: columns)
                         {
-                            relationships.append(Relationship(p.name, destination, kind, inverse: inverse, ordered: isOrdered))
+                            relationships.append(Relationship(
+                                p.name, destination, kind, inverse: inverse, ordered: isOrdered,
+                                orderColumn: isOrdered ? order : nil))
                         } else {
                             unsupported.append(UnsupportedKey(
                                 p.name,
-                                reason: "\(p.name) is a relationship of \(e.name) with no inverse to-one and no join table in the store"))
+                                reason: "\(p.name) is a to-many relationship of \(e.name) whose rows the store keeps in no "
+                                    + "column Sift knows (no inverse to-one, no Z\(numbers[declaring.name] ?? 0)\(p.name.uppercased()) column in "
+                                    + "\(tableOf[destination] ?? destination), no join table)"))
                         }
                     case .fetched:
                         continue
@@ -123,7 +150,7 @@ struct CoreDataModelMapping {
             let family = (families[e.name] ?? []).sorted()
             entities.append(Entity(
                 e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
-                discriminator: (sharing[table] ?? 0) > 1 ? Discriminator(column: "Z_ENT", values: family) : nil,
+                composites: composites, discriminator: (sharing[table] ?? 0) > 1 ? Discriminator(column: "Z_ENT", values: family) : nil,
                 parent: e.parent, isAbstract: e.isAbstract, unsupportedKeys: unsupported))
         }
         return StoreSchema(entities)
@@ -134,7 +161,7 @@ struct CoreDataModelMapping {
     static func isColumn(_ p: Property) -> Bool {
         guard !p.isTransient else { return false }
         switch p.kind {
-        case .attribute(let code), .derived(let code): return code != 2100
+        case .attribute, .derived: return true
         case .relationship(_, let toMany, _, _): return !toMany
         case .fetched: return false
         }
@@ -148,10 +175,19 @@ struct CoreDataModelMapping {
         if p.isTransient {
             return "\(p.name) is a transient property of \(entity): Core Data keeps it in memory only, no column holds it"
         }
-        if case .attribute(2100) = p.kind {
-            return "\(p.name) is a composite attribute of \(entity): compare one of its elements' columns with a schema file"
+        if p.isComposite && p.elements.isEmpty {
+            return "\(p.name) is a composite attribute of \(entity) whose elements the model does not give"
         }
         return nil
+    }
+
+    /// A composite's elements with their paths inside it (`city`, and
+    /// `place.city` for the elements of a composite nested in it), in the
+    /// composite's order.
+    static func flattened(_ elements: [Property]) -> [(path: String, element: Property)] {
+        elements.flatMap { e in
+            e.isComposite ? flattened(e.elements).map { (e.name + "." + $0.path, $0.element) } : [(e.name, e)]
+        }
     }
 
     /// Core Data's attribute types as stored in SQLite: integers, Decimal
@@ -174,48 +210,85 @@ struct CoreDataModelMapping {
         }
     }
 
-    /// A to-many relationship: the inverse to-one's column in the
-    /// destination's table, else a join table `Z_<n><NAME>` with columns
-    /// `Z_<n><INVERSE>` (this side's keys) and `Z_<m><NAME>` (the
-    /// destination's), `n` and `m` the declaring entities' numbers
-    /// (`Z_5TAGS(Z_5NOTES, Z_13TAGS)` for SFNote.tags ↔ SFNoteTag.notes).
+    /// A to-many relationship, and the column of its objects' order:
+    /// - the inverse to-one's column in the destination's table (ordered by
+    ///   `Z_FOK_<COLUMN>` there: `Z_FOK_PARENT` beside `ZPARENT`);
+    /// - with no inverse, a column `Z<n><NAME>` in the destination's table,
+    ///   `n` the declaring entity's number (`ZINGREDIENT.Z1SPEC` for
+    ///   Cocktail.spec; ordered by `Z_FOK_<n><NAME>`);
+    /// - else a join table `Z_<n><NAME>` with columns `Z_<n><INVERSE>`
+    ///   (this side's keys) and `Z_<m><NAME>` (the destination's), `n` and
+    ///   `m` the declaring entities' numbers (`Z_5TAGS(Z_5NOTES, Z_13TAGS)`
+    ///   for SFNote.tags ↔ SFNoteTag.notes), ordered by `Z_FOK_<m><NAME>`.
+    ///
+    /// Core Data numbers a join table's column when its name is taken
+    /// (`Z_15USERS(Z_15SYSTEMMESSAGES, Z_23USERS1)`), so each column is
+    /// the one named exactly, else the one with that name and a number.
     private func toManyKind(
         _ name: String, of declaring: ModelEntity, to destination: String, inverse: String?,
-        chains: [String: [ModelEntity]], columnOf: [String: [String: String]], numbers: [String: Int]
-    ) throws -> Relationship.Kind? {
+        chains: [String: [ModelEntity]], columnOf: [String: [String: String]], numbers: [String: Int],
+        tableOf: [String: String], columns: [String: [String: String]]
+    ) throws -> (Relationship.Kind, order: String?)? {
+        let upper = name.uppercased()
+        /// The order column of a key column, among `names` (keyed by their
+        /// upper-case form): `Z_FOK_PARENT` for `ZPARENT`, `Z_FOK_1FAVORITES`
+        /// for `Z_1FAVORITES`.
+        func order(_ column: String, in names: [String: String]?) -> String? {
+            names?["Z_FOK_" + column.uppercased().dropFirst(column.hasPrefix("Z_") ? 2 : 1)]
+        }
         var inverseOwner = destination
+        var inverseFound = false
         if let inverse {
             // The inverse is declared on the destination or one of its ancestors.
             for ancestor in (chains[destination] ?? []).reversed() {
                 guard let p = ancestor.properties.first(where: { $0.name == inverse }) else { continue }
                 inverseOwner = ancestor.name
+                inverseFound = true
                 if case .relationship(_, false, _, _) = p.kind, let column = columnOf[ancestor.name]?[inverse] {
-                    return .toMany(inverseColumn: column)
+                    return (.toMany(inverseColumn: column), order(column, in: tableOf[destination].flatMap { columns[$0] }))
                 }
                 break
             }
         }
         guard let n = numbers[declaring.name], let m = numbers[inverseOwner] else { return nil }
-        let upper = name.uppercased()
+        if !inverseFound, let table = tableOf[destination], let names = columns[table],
+            let column = names["Z\(n)\(upper)"]
+        {
+            return (.toMany(inverseColumn: column), order(column, in: names))
+        }
         let inverseUpper = inverse?.uppercased()
         var candidates = ["Z_\(n)\(upper)"]
         if let inverseUpper { candidates.append("Z_\(m)\(inverseUpper)") }
         let tableNames = Dictionary(tables.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
         for candidate in candidates {
             guard let table = tableNames[candidate] else { continue }
-            let names = try SchemaReading.describe(db, table).columns.map(\.name)
-                .filter { !$0.uppercased().hasPrefix("Z_FOK_") }
-            let find = { (wanted: String) in names.first { $0.uppercased() == wanted } }
+            let all = try SchemaReading.describe(db, table).columns.map(\.name)
+            let byName = Dictionary(all.map { ($0.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
+            let names = all.filter { !$0.uppercased().hasPrefix("Z_FOK_") }
+            let find = { (wanted: String) in
+                names.first { $0.uppercased() == wanted }
+                    ?? names.first { n in
+                        let u = n.uppercased()
+                        return u.hasPrefix(wanted) && u.count > wanted.count && u.dropFirst(wanted.count).allSatisfy(\.isASCIIDigit)
+                    }
+            }
             let destinationColumn = find("Z_\(m)\(upper)")
             let sourceColumn = inverseUpper.flatMap { find("Z_\(n)\($0)") }
             if let sourceColumn, let destinationColumn, sourceColumn != destinationColumn {
-                return .manyToMany(table: table, sourceColumn: sourceColumn, destinationColumn: destinationColumn)
+                return (
+                    .manyToMany(table: table, sourceColumn: sourceColumn, destinationColumn: destinationColumn),
+                    order(destinationColumn, in: byName)
+                )
             }
             // A relationship that is its own inverse: its keys and REFLEXIVE.
             if let own = find("Z_\(n)\(upper)"), let reflexive = find("REFLEXIVE") {
-                return .manyToMany(table: table, sourceColumn: own, destinationColumn: reflexive)
+                return (.manyToMany(table: table, sourceColumn: own, destinationColumn: reflexive), nil)
             }
         }
         return nil
     }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

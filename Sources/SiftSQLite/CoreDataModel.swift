@@ -42,7 +42,10 @@ public struct CoreDataModel: Sendable, Hashable {
         public var parent: String?
         /// Whether it has no objects of its own.
         public var isAbstract: Bool
-        /// The properties it declares itself.
+        /// The properties it declares itself: in the order of the model's
+        /// `contents` (or `elements`) file; from a compiled model (a `.mom`
+        /// or a store's cache), which keeps no order, by name, as Xcode's
+        /// model editor lists them.
         public var properties: [Property]
 
         /// An entity `name` declaring `properties`.
@@ -64,14 +67,24 @@ public struct CoreDataModel: Sendable, Hashable {
         public var isOptional: Bool
         /// Transient properties live in memory only: no column holds them.
         public var isTransient: Bool
+        /// A composite attribute's elements (type 2100, iOS 17 and later),
+        /// in the order the model declares them; each is an attribute, or a
+        /// composite nested in it. Empty for every other property.
+        public var elements: [Property]
 
-        /// A property `name` of `kind`.
-        public init(_ name: String, _ kind: Kind, optional: Bool = true, transient: Bool = false) {
+        /// A property `name` of `kind`; `elements` for a composite attribute.
+        public init(
+            _ name: String, _ kind: Kind, optional: Bool = true, transient: Bool = false, elements: [Property] = []
+        ) {
             self.name = name
             self.kind = kind
             self.isOptional = optional
             self.isTransient = transient
+            self.elements = elements
         }
+
+        /// Whether it is a composite attribute (`NSCompositeAttributeDescription`).
+        public var isComposite: Bool { kind == .attribute(type: CoreDataModel.compositeType) }
     }
 
     /// The kinds of property a Core Data model declares.
@@ -87,6 +100,9 @@ public struct CoreDataModel: Sendable, Hashable {
         /// A fetched property: a fetch request of its own, no column.
         case fetched
     }
+
+    /// The type code of composite attributes (`NSAttributeType` 2100).
+    public static let compositeType = 2100
 
     /// The entity called `name`.
     public func entity(named name: String) -> Entity? {

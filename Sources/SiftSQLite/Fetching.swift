@@ -36,11 +36,7 @@ extension FetchSpecification {
         let query = try sql(in: schema, dialect: .sqlite)
         let rows = try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments)
         return rows.map { row in
-            var d: [String: Value] = [:]
-            for (i, column) in query.columns.enumerated() {
-                d[column.name] = Value(row[i] as DatabaseValue, column.type)
-            }
-            return .dictionary(d)
+            .dictionary(query.object(query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }))
         }
     }
 

@@ -201,6 +201,10 @@ struct KeyedArchive {
                 guard let p = try object(value) else { throw failure("property \(name).\(key) is not an object") }
                 properties.append(try compiledProperty(p, name: key, entity: name))
             }
+            // A compiled model keeps its properties in a hashed dictionary,
+            // in no order anyone declared: list them by name, as Xcode's
+            // model editor and its contents file do.
+            properties.sort { $0.name < $1.name }
             entities.append(CoreDataModel.Entity(
                 name, parent: parent, isAbstract: try bool(e["NSIsAbstract"]) ?? false, properties: properties))
             inherited[name] = Set(properties.map(\.name))
@@ -214,7 +218,13 @@ struct KeyedArchive {
         return CoreDataModel(entities: entities)
     }
 
-    private func compiledProperty(_ p: Object, name: String, entity: String) throws(StoreSchemaError) -> CoreDataModel.Property {
+    /// How deep composite attributes may nest in a compiled model (a
+    /// cyclic archive would otherwise nest for ever).
+    static let maximumCompositeDepth = 16
+
+    private func compiledProperty(_ p: Object, name: String, entity: String, depth: Int = 0)
+        throws(StoreSchemaError) -> CoreDataModel.Property
+    {
         let className = try className(p)
         let optional = try bool(p["NSIsOptional"]) ?? false
         let transient = try bool(p["NSIsTransient"]) ?? false
@@ -241,7 +251,19 @@ struct KeyedArchive {
             }
             kind = .attribute(type: type)
         }
-        return CoreDataModel.Property(name, kind, optional: optional, transient: transient)
+        var parts: [CoreDataModel.Property] = []
+        if kind == .attribute(type: CoreDataModel.compositeType) {
+            guard depth < Self.maximumCompositeDepth else {
+                throw failure("composite attribute \(entity).\(name) nests more than \(Self.maximumCompositeDepth) deep")
+            }
+            for item in try elements(p["NSCompositeElements"]) {
+                guard let element = try object(item), let elementName = try string(element["NSPropertyName"]) else {
+                    throw failure("composite attribute \(entity).\(name) has an element without a name")
+                }
+                parts.append(try compiledProperty(element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1))
+            }
+        }
+        return CoreDataModel.Property(name, kind, optional: optional, transient: transient, elements: parts)
     }
 
     // MARK: - Xcode's elements file

@@ -80,15 +80,16 @@ struct QueryCommand: ParsableCommand {
             throw error.report()
         }
         let rows = try store.rows(query)
-        let names = query.columns.map(\.name)
         var out = OutputBuffer()
         switch output ?? .default {
         case .jsonl:
-            for row in rows { out.write(RowFormatting.object(names, row).jsonText) }
+            for row in rows { out.write(RowFormatting.object(query, row).jsonText) }
         case .json:
-            out.write(rows.isEmpty ? "[]" : "[\n" + rows.map { "  " + RowFormatting.object(names, $0).jsonText }
+            out.write(rows.isEmpty ? "[]" : "[\n" + rows.map { "  " + RowFormatting.object(query, $0).jsonText }
                 .joined(separator: ",\n") + "\n]")
         case .table:
+            // A composite's elements in columns of their own, by key path.
+            let names = query.columns.map { c in c.composite.map { $0 + "." + c.name } ?? c.name }
             for line in RowFormatting.table(names, rows, types: query.columns.map(\.type)) { out.write(line) }
         }
         out.flush()
@@ -170,9 +171,15 @@ enum RowFormatting {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .gmt))
     }
 
-    static func object(_ names: [String], _ row: [Value]) -> JSONValue {
+    /// A row of `query` as a JSON object, its keys in the order of the
+    /// columns; a composite attribute as an object of its elements.
+    static func object(_ query: SQLQuery, _ row: [Value]) -> JSONValue {
+        let values = query.object(row)
         var o = JSONObject()
-        for (name, value) in zip(names, row) { o[name] = json(value) }
+        for column in query.columns {
+            let name = column.composite ?? column.name
+            if o[name] == nil { o[name] = json(values[name] ?? .null) }
+        }
         return .object(o)
     }
 

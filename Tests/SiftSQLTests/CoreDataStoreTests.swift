@@ -47,6 +47,11 @@ final class CoreDataStoreTests: XCTestCase {
     /// The keys `format` selects from `entity`, and those `sql` selects.
     func compare(_ db: DatabaseQueue, _ schema: StoreSchema, _ entity: String, _ format: String, _ sql: String,
                  file: StaticString = #filePath, line: UInt = #line) throws {
+        try Self.compare(db, schema, entity, format, sql, file: file, line: line)
+    }
+
+    static func compare(_ db: DatabaseQueue, _ schema: StoreSchema, _ entity: String, _ format: String, _ sql: String,
+                        file: StaticString = #filePath, line: UInt = #line) throws {
         let request = FetchSpecification(entity: entity, filter: try Filter(format))
         let keys = try db.read { try request.fetchPrimaryKeys($0, schema: schema) }.compactMap { Int.fromDatabaseValue($0) }
         let expected = try db.read { try Int.fetchAll($0, sql: sql) }
@@ -55,6 +60,10 @@ final class CoreDataStoreTests: XCTestCase {
     }
 
     func lowered(_ schema: StoreSchema, _ entity: String, _ format: String) throws -> SQLLoweringError? {
+        try Self.lowered(schema, entity, format)
+    }
+
+    static func lowered(_ schema: StoreSchema, _ entity: String, _ format: String) throws -> SQLLoweringError? {
         do {
             _ = try FetchSpecification(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite)
             return nil
@@ -105,10 +114,10 @@ final class CoreDataStoreTests: XCTestCase {
             "Author.books → Book (to-many, inverse author)",
         ])
         XCTAssertEqual(Self.attributes(schema), [
-            "Book: uniqueID uuid, price decimal, pagesCount integer?, publishedAt date, title string, cover transformable",
-            "GraphicNovel: uniqueID uuid, price decimal, pagesCount integer?, publishedAt date, title string, cover transformable, isBlackAndWhite boolean",
-            "Feedback: bookID uuid, comment string?, authorAlias string, rating double",
-            "Page: isBookmarked boolean, number integer, content transformable",
+            "Book: cover transformable, pagesCount integer?, price decimal, publishedAt date, title string, uniqueID uuid",
+            "GraphicNovel: cover transformable, pagesCount integer?, price decimal, publishedAt date, title string, uniqueID uuid, isBlackAndWhite boolean",
+            "Feedback: authorAlias string, bookID uuid, comment string?, rating double",
+            "Page: content transformable, isBookmarked boolean, number integer",
             "Writer: age integer",
             "Author: age integer, alias string, siteURL string?",
         ])
@@ -209,12 +218,12 @@ final class CoreDataStoreTests: XCTestCase {
         XCTAssertEqual(Self.relationships(schema), [
             "Component.craftingRecipe → CraftingRecipe (to-one, inverse requiredComponents)",
             "Component.item → Item (to-one)",
-            "CraftingRecipe.requiredComponents → Component (to-many, inverse craftingRecipe)",
             "CraftingRecipe.producedItem → Item (one-to-one, inverse craftingRecipe)",
+            "CraftingRecipe.requiredComponents → Component (to-many, inverse craftingRecipe)",
             "Item.craftingRecipe → CraftingRecipe (one-to-one, inverse producedItem)",
         ])
         XCTAssertEqual(Self.attributes(schema), [
-            "Component: id uuid, count integer", "CraftingRecipe: producedItemCount string", "Item: name string",
+            "Component: count integer, id uuid", "CraftingRecipe: producedItemCount string", "Item: name string",
         ])
         let db = try Self.open("swiftdata/default.store")
         try compare(db, schema, "Item", "craftingRecipe.requiredComponents.@count >= 2",

@@ -314,7 +314,7 @@ final class CoreDataReplTests: XCTestCase {
         for line in [
             "Writer (table ZWRITER, 2 rows, abstract)",
             "Author (table ZWRITER, 2 rows, parent Writer)",
-            "GraphicNovel (table ZBOOK, 1 rows, parent Book)",
+            "GraphicNovel (table ZBOOK, 1 row, parent Book)",
             "  books → Book (to-many, inverse author)",
             "  author → Author (to-one, inverse books)",
             "  siteURL: string",

@@ -207,7 +207,7 @@ extension CommandLineTests {
         #expect(schema.status == 0, "\(schema.stderr)")
         #expect(schema.stdout.contains(#""table" : "t""#))
         let repl = try sift(["repl", path], input: ":use t\n:load \(path)\n", launcher: launcher)
-        #expect(repl.stdout.contains("t: \(rows) rows"), "\(repl.stdout)\(repl.stderr)")
+        #expect(repl.stdout.contains("t: \(rows) row" + (rows == 1 ? "\n" : "s")), "\(repl.stdout)\(repl.stderr)")
         #expect(repl.stdout.contains("Loaded \(path): t (\(rows))."), "\(repl.stdout)\(repl.stderr)")
     }
 

@@ -320,3 +320,23 @@ extension CommandLineTests {
         #expect(try sift(["repl", "--use", "Nothing"], input: "").status == 2)
     }
 }
+
+extension ReplSessionTests {
+    /// A key path reading a to-many's many values is refused where SQL
+    /// refuses it, in memory, by `:why` and by `:sql` alike, with one
+    /// message; CONTAINS and IN take them, as in SQL.
+    @Test func oneRuleForToManyKeysInMemoryAndSQL() throws {
+        let s = try Self.session()
+        let message = "to-many key authors.name not allowed here: use ANY, ALL, NONE, @count or SUBQUERY"
+        for input in ["authors.name == 'x'", ":why 1 authors.name == 'x'", ":sql authors.name == 'x'", ":sql", "'x' == authors.name"] {
+            let reply = s.handle(input)
+            #expect(reply.isError, "\(input)")
+            #expect(reply.output.contains(message), "\(input): \(reply.output)")
+        }
+        #expect(!s.handle("authors.name CONTAINS 'Gabriel García Márquez'").isError)
+        #expect(!s.handle("'x' IN authors.name").isError)
+        let sql = s.handle(":sql authors.name CONTAINS 'Gabriel García Márquez'")
+        #expect(sql.output.contains("SQLite: 1 row, the same as in memory."), "\(sql.output)")
+        #expect(s.handle(":use Tag").output.hasSuffix("Tag: 8 rows"))
+    }
+}

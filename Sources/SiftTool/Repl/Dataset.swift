@@ -103,7 +103,7 @@ struct Dataset {
         self.server = server
         collections = server.schema.entities.map { entity in
             Collection(
-                name: entity.name, rows: [], columns: entity.attributes.map(\.name),
+                name: entity.name, rows: [], columns: entity.attributes.map(\.name) + entity.composites.map(\.name),
                 keyPaths: Self.keyPaths(entity, in: server.schema), primaryKeys: nil)
         }
     }
@@ -114,6 +114,7 @@ struct Dataset {
     private static func keyPaths(_ entity: Entity, in schema: StoreSchema) -> [String] {
         var paths: [String] = []
         for a in entity.attributes { paths.append(a.name) }
+        for c in entity.composites { paths += c.elements.map { c.name + "." + $0.name } }
         for r in entity.relationships {
             paths.append(r.name)
             if r.isToMany { paths.append(r.name + ".@count") }
@@ -149,15 +150,18 @@ struct Dataset {
                 attributes[entity.name] = byKey
                 for r in entity.relationships {
                     guard let destination = schema.entity(named: r.destination) else { continue }
+                    // To-manys list their objects in the relationship's
+                    // order where it is ordered, else by key.
+                    let order = r.orderColumn.map { q($0) + ", " } ?? ""
                     let sql: String
                     switch r.kind {
                     case .toOne(let column):
                         sql = "SELECT \(q(entity.primaryKey)), \(q(column)) FROM \(q(entity.table)) WHERE \(q(column)) IS NOT NULL"
                     case .toMany(let inverse):
                         sql = "SELECT \(q(inverse)), \(q(destination.primaryKey)) FROM \(q(destination.table)) "
-                            + "WHERE \(q(inverse)) IS NOT NULL ORDER BY \(q(destination.primaryKey))"
+                            + "WHERE \(q(inverse)) IS NOT NULL ORDER BY \(order)\(q(destination.primaryKey))"
                     case .manyToMany(let table, let source, let target):
-                        sql = "SELECT \(q(source)), \(q(target)) FROM \(q(table)) ORDER BY \(q(target))"
+                        sql = "SELECT \(q(source)), \(q(target)) FROM \(q(table)) ORDER BY \(order)\(q(target))"
                     }
                     var map: [DatabaseValue: [DatabaseValue]] = [:]
                     for row in try Row.fetchAll(db, sql: sql) { map[row[0] as DatabaseValue, default: []].append(row[1]) }
@@ -203,7 +207,7 @@ struct Dataset {
             let objects = level[entity.name] ?? [:]
             return Collection(
                 name: entity.name, rows: order.map { objects[$0] ?? .null },
-                columns: entity.attributes.map(\.name) + entity.relationships.map(\.name),
+                columns: entity.attributes.map(\.name) + entity.composites.map(\.name) + entity.relationships.map(\.name),
                 keyPaths: Self.keyPaths(entity, in: schema), primaryKeys: order)
         }
     }

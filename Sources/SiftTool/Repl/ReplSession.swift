@@ -257,9 +257,7 @@ final class ReplSession {
             return failure(error)
         }
         let elapsed = clock.now - start
-        let objects = rows.map { row in
-            Value.dictionary(Dictionary(zip(query.columns.map(\.name), row), uniquingKeysWith: { a, _ in a }))
-        }
+        let objects = rows.map { Value.dictionary(query.object($0)) }
         var lines: [String] = []
         if !objects.isEmpty { lines += table(objects, numbers: Array(1...objects.count)) }
         var summary = count == 1 ? "1 match" : "\(count) matches"
@@ -447,7 +445,7 @@ final class ReplSession {
             }
             if let limit { memory = Array(memory.prefix(limit)) }
             let memoryKeys = memory.map { keys[$0] }
-            let count = sqlKeys.count == 1 ? "1 row" : "\(sqlKeys.count) rows"
+            let count = Self.rows(sqlKeys.count)
             if sqlKeys == memoryKeys {
                 lines.append(style.green("SQLite: \(count), the same as in memory."))
             } else {
@@ -566,7 +564,7 @@ final class ReplSession {
             sort = []
             lastSource = nil
         }
-        return Reply(output: dataset.server == nil ? "\(collectionName): \(collection.count) rows" : "\(collectionName)")
+        return Reply(output: dataset.server == nil ? "\(collectionName): \(Self.rows(collection.count))" : "\(collectionName)")
     }
 
     fileprivate func load(_ argument: String) -> Reply {
@@ -606,17 +604,21 @@ final class ReplSession {
             // Names come from the database, which may hold any character.
             let name = TerminalText.visible(entity.name)
             var about = ["table \(TerminalText.visible(entity.table))"]
-            if dataset.server == nil { about.append("\(count) rows") }
+            if dataset.server == nil { about.append(Self.rows(count)) }
             if entity.isAbstract { about.append("abstract") }
             if let parent = entity.parent { about.append("parent \(TerminalText.visible(parent))") }
             lines.append(style.bold(name) + style.dim(" (" + about.joined(separator: ", ") + ")"))
             for a in entity.attributes {
                 lines.append("  \(TerminalText.visible(a.name)): \(a.type.name)" + (a.isOptional ? "" : ", required"))
             }
+            for c in entity.composites {
+                let elements = c.elements.map { "\(TerminalText.visible($0.name)) \($0.type.name)" }
+                lines.append("  \(TerminalText.visible(c.name)): composite {" + elements.joined(separator: ", ") + "}")
+            }
             for r in entity.relationships {
                 var kind = [schema.kind(of: r).rawValue]
                 if let inverse = r.inverse { kind.append("inverse \(TerminalText.visible(inverse))") }
-                if r.isOrdered { kind.append("ordered") }
+                if r.isOrdered { kind.append(r.orderColumn.map { "ordered by \(TerminalText.visible($0))" } ?? "ordered") }
                 lines.append(
                     "  \(TerminalText.visible(r.name)) → \(TerminalText.visible(r.destination))"
                         + " (" + kind.joined(separator: ", ") + ")")
@@ -627,6 +629,9 @@ final class ReplSession {
         }
         return Reply(output: lines.joined(separator: "\n"))
     }
+
+    /// `1 row`, `2 rows`.
+    static func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
 
     // MARK: - Commands
 
