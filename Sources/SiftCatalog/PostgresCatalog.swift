@@ -64,7 +64,7 @@ package enum PostgresCatalog {
             guard let i = index[table] else { continue }
             tables[i].foreignKeys.append(.init(column: column, table: parent, parentColumn: parentColumn))
         }
-        let schema = TableInference.schema(tables) { column, _ in type(column.declaredType) }
+        let schema = TableInference.schema(tables, namesIgnoreCase: false) { column, _ in type(column.declaredType) }
         try schema.validate()
         return schema
     }

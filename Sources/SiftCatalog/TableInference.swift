@@ -79,63 +79,69 @@ package enum TableInference {
     /// The schema of `descriptions`, each column typed by `type`. A table
     /// without a single-column primary key is an entity only if it has a
     /// rowid (SQLite's), which is then its key.
+    ///
+    /// `namesIgnoreCase` says how the database compares the names of tables
+    /// and columns: SQLite ignores (ASCII) case, so `Books` and `books` are
+    /// one table; PostgreSQL compares quoted names exactly, so they are two.
     package static func schema(
-        _ descriptions: [TableDescription], type: (TableDescription.Column, TableDescription) -> AttributeType
+        _ descriptions: [TableDescription], namesIgnoreCase: Bool,
+        type: (TableDescription.Column, TableDescription) -> AttributeType
     ) -> StoreSchema {
+        let fold: (String) -> String = namesIgnoreCase ? { $0.lowercased() } : { $0 }
         // Each table's key: its primary-key column, else its rowid.
         var keys: [String: String] = [:]
         var declared: Set<String> = []
         for t in descriptions {
             let pk = t.columns.filter { $0.primaryKeyIndex > 0 }
             if pk.count == 1 {
-                keys[t.name.lowercased()] = pk[0].name
-                declared.insert(t.name.lowercased())
+                keys[fold(t.name)] = pk[0].name
+                declared.insert(fold(t.name))
             } else if let r = t.rowID {
-                keys[t.name.lowercased()] = r
+                keys[fold(t.name)] = r
             }
         }
 
         /// Whether `fk` points at the key of one of `entities` (a foreign key
         /// naming no column points at a declared primary key, never a rowid).
         func references(_ fk: TableDescription.ForeignKey, among entities: Set<String>) -> Bool {
-            let parent = fk.table.lowercased()
+            let parent = fold(fk.table)
             guard entities.contains(parent), declared.contains(parent), let key = keys[parent] else { return false }
-            return fk.parentColumn.map { $0.lowercased() == key.lowercased() } ?? true
+            return fk.parentColumn.map { fold($0) == fold(key) } ?? true
         }
 
         // Join tables: two foreign keys to other tables' keys, and nothing else
         // but the table's own key.
         func isJoinCandidate(_ t: TableDescription) -> Bool {
-            let fkColumns = Set(t.foreignKeys.map { $0.column.lowercased() })
+            let fkColumns = Set(t.foreignKeys.map { fold($0.column) })
             guard t.foreignKeys.count == 2, fkColumns.count == 2 else { return false }
-            let own = keys[t.name.lowercased()]?.lowercased()
-            return t.columns.allSatisfy { fkColumns.contains($0.name.lowercased()) || $0.name.lowercased() == own }
+            let own = keys[fold(t.name)].map(fold)
+            return t.columns.allSatisfy { fkColumns.contains(fold($0.name)) || fold($0.name) == own }
         }
-        let candidates = Set(descriptions.filter(isJoinCandidate).map { $0.name.lowercased() })
-        let others = Set(descriptions.map { $0.name.lowercased() }).subtracting(candidates)
+        let candidates = Set(descriptions.filter(isJoinCandidate).map { fold($0.name) })
+        let others = Set(descriptions.map { fold($0.name) }).subtracting(candidates)
         let joins = descriptions.filter {
-            candidates.contains($0.name.lowercased()) && $0.foreignKeys.allSatisfy { references($0, among: others) }
+            candidates.contains(fold($0.name)) && $0.foreignKeys.allSatisfy { references($0, among: others) }
         }
-        let joinNames = Set(joins.map { $0.name.lowercased() })
-        let entityTables = descriptions.filter { !joinNames.contains($0.name.lowercased()) && keys[$0.name.lowercased()] != nil }
-        let entityNames = Set(entityTables.map { $0.name.lowercased() })
+        let joinNames = Set(joins.map { fold($0.name) })
+        let entityTables = descriptions.filter { !joinNames.contains(fold($0.name)) && keys[fold($0.name)] != nil }
+        let entityNames = Set(entityTables.map { fold($0.name) })
 
         var entities: [Entity] = []
         var taken: [NameSet] = []
         var index: [String: Int] = [:]
         for t in entityTables {
-            let key = keys[t.name.lowercased()] ?? "rowid"
+            let key = keys[fold(t.name)] ?? "rowid"
             let attributes = t.columns.map { c in Attribute(c.name, type(c, t), column: c.name, optional: !c.notNull) }
-            index[t.name.lowercased()] = entities.count
+            index[fold(t.name)] = entities.count
             entities.append(Entity(t.name, table: t.name, primaryKey: key, attributes: attributes))
             taken.append(NameSet(attributes.map(\.name)))
         }
 
         // To-one relationships and their inverses.
         for t in entityTables {
-            guard let child = index[t.name.lowercased()] else { continue }
+            guard let child = index[fold(t.name)] else { continue }
             for fk in t.foreignKeys where references(fk, among: entityNames) {
-                guard let parent = index[fk.table.lowercased()] else { continue }
+                guard let parent = index[fold(fk.table)] else { continue }
                 let short = Self.strippingIDSuffix(fk.column)
                 let name: String
                 if short != fk.column, let n = taken[child].claim([short]) {
@@ -158,7 +164,7 @@ package enum TableInference {
         for j in joins {
             let a = j.foreignKeys[0]
             let b = j.foreignKeys[1]
-            guard let ia = index[a.table.lowercased()], let ib = index[b.table.lowercased()] else { continue }
+            guard let ia = index[fold(a.table)], let ib = index[fold(b.table)] else { continue }
             for (source, destination, from, to) in [(ia, ib, a, b), (ib, ia, b, a)] {
                 var candidates = [j.name, j.name + "_" + Self.strippingIDSuffix(to.column)]
                 if source != destination { candidates.insert(entities[destination].table, at: 0) }

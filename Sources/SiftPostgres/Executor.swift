@@ -44,7 +44,9 @@ extension SiftPostgresQueryRunner {
         let sequence = try await start(statement)
         var rows: [[SQLValue]] = []
         do {
-            for try await row in sequence { rows.append(try SQLValue.row(row, sql: statement.sql)) }
+            for try await row in sequence {
+                rows.append(try SQLValue.row(row, sql: statement.sql, number: rows.count + 1))
+            }
         } catch {
             throw SiftPostgresError(error, sql: statement.sql)
         }
@@ -159,6 +161,8 @@ public struct SiftPostgresRows: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         var rows: PostgresRowSequence.AsyncIterator
         let query: SQLQuery
+        /// How many rows it has read.
+        var read = 0
 
         /// The next row, or nil after the last.
         public mutating func next() async throws(SiftPostgresError) -> Value? {
@@ -174,7 +178,8 @@ public struct SiftPostgresRows: AsyncSequence, Sendable {
                 throw SiftPostgresError(error, sql: query.statement.sql)
             }
             guard let row else { return nil }
-            let values = try SQLValue.row(row, sql: query.statement.sql)
+            read += 1
+            let values = try SQLValue.row(row, sql: query.statement.sql, number: read)
             return .dictionary(query.object(zip(query.columns, values).map { Value(stored: $1, $0.type) }))
         }
     }
@@ -236,20 +241,67 @@ extension SQLValue {
         }
     }
 
-    /// The cells of `row`, each by its PostgreSQL type.
-    static func row(_ row: PostgresRow, sql: String) throws(SiftPostgresError) -> [SQLValue] {
+    /// The cells of `row`, the `number`th of the result (from 1), each by
+    /// its PostgreSQL type.
+    static func row(_ row: PostgresRow, sql: String, number: Int) throws(SiftPostgresError) -> [SQLValue] {
         var values: [SQLValue] = []
         for cell in row {
             do {
                 values.append(try SQLValue(cell))
             } catch let error as SiftPostgresError {
-                throw error
+                var located = error
+                located.message += " in row \(number) of the result"
+                located.sql = sql
+                throw located
             } catch {
                 throw SiftPostgresError(
-                    .valueDoesNotFit, "column \(cell.columnName) (\(cell.dataType)) does not decode: \(error)", sql: sql)
+                    .valueDoesNotFit, "column \(cell.columnName) (\(cell.dataType)) of row \(number) does not decode: \(error)",
+                    sql: sql)
             }
         }
         return values
+    }
+
+    /// A `numeric` cell as the double it stands for, read from its binary
+    /// form (its digits, base 10,000): NaN and ±Infinity as themselves; a
+    /// value beyond a double's range (`1e400`, or a non-zero `1e-400` that
+    /// would read as 0) is an error naming the column and the value, never
+    /// a silently changed number. (PostgresNIO's `Decimal` traps on values
+    /// beyond `Decimal`'s range and reads NaN as 0.)
+    static func numeric(_ cell: PostgresCell) throws(SiftPostgresError) -> Double {
+        func refuse(_ why: String) -> SiftPostgresError {
+            SiftPostgresError(.valueDoesNotFit, "column \(cell.columnName) (numeric) \(why)")
+        }
+        guard var buffer = cell.bytes, cell.format == .binary,
+            let ndigits = buffer.readInteger(as: Int16.self), let weight = buffer.readInteger(as: Int16.self),
+            let sign = buffer.readInteger(as: UInt16.self), let _ = buffer.readInteger(as: Int16.self), ndigits >= 0,
+            buffer.readableBytes == Int(ndigits) * 2
+        else { throw refuse("is not in PostgreSQL's binary numeric form") }
+        switch sign {
+        case 0xC000: return .nan
+        case 0xD000: return .infinity
+        case 0xF000: return -.infinity
+        case 0x0000, 0x4000: break
+        default: throw refuse("has an unknown sign code \(sign)")
+        }
+        // digits × 10,000^(weight - i): written as an exponent form.
+        var digits = ""
+        for _ in 0..<ndigits {
+            guard let d = buffer.readInteger(as: Int16.self), (0..<10_000).contains(d) else {
+                throw refuse("has a digit outside 0-9999")
+            }
+            let text = String(d)
+            digits += String(repeating: "0", count: 4 - text.count) + text
+        }
+        let trimmed = digits.drop { $0 == "0" }
+        guard !trimmed.isEmpty else { return sign == 0x4000 ? -0.0 : 0 }
+        let exponent = (Int(weight) + 1) * 4 - digits.count
+        let text = (sign == 0x4000 ? "-" : "") + digits + "e" + String(exponent)
+        guard let value = Double(text), value.isFinite, value != 0 else {
+            let magnitude = (sign == 0x4000 ? "-" : "") + "1e" + String(exponent + trimmed.count - 1)
+            throw refuse("holds about \(magnitude), beyond the range of a double (Sift reads numeric columns as doubles)")
+        }
+        return value
     }
 
     /// A cell as the value of its type: the integer types as `.integer`,
@@ -265,8 +317,7 @@ extension SQLValue {
         case .int2, .int4, .int8: self = .integer(try cell.decode(Int64.self))
         case .float4, .float8: self = .real(try cell.decode(Double.self))
         case .numeric:
-            let decimal = try cell.decode(Decimal.self)
-            self = .real(Value.nearestDouble(to: decimal))
+            self = .real(try Self.numeric(cell))
         case .bool: self = .boolean(try cell.decode(Bool.self))
         case .bytea:
             var buffer = try cell.decode(ByteBuffer.self)

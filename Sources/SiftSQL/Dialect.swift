@@ -114,6 +114,12 @@ protocol DialectHooks: Sendable {
     func numeric(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment
     /// `lhs` differs from the bound `value` or `column` is NULL.
     func notEqualOrNull(_ lhs: SQLFragment, _ value: SQLFragment, column: SQLFragment) -> SQLFragment
+    /// Where the database orders NaN above every number (PostgreSQL), the
+    /// condition that `column`, of `type`, holds a number: `x > 0` and
+    /// `x >= 0` take it, since in memory NaN is neither greater nor less
+    /// than anything. Nil where no stored value is NaN (SQLite stores NaN
+    /// as NULL).
+    func notNaN(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment?
     /// `lhs` equals one of `values` (of the column's `type`), bound.
     func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment
     /// A key compared in a membership test that the planner should not
@@ -211,6 +217,10 @@ extension DialectHooks {
 
     func notEqualOrNull(_ lhs: SQLFragment, _ value: SQLFragment, column: SQLFragment) -> SQLFragment {
         .or([.binary(lhs, "<>", value), .isNull(column, negated: false)])
+    }
+
+    func notNaN(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment? {
+        type == .double || type == .decimal ? .binary(column, "<>", .literal("NaN")) : nil
     }
 
     func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment {

@@ -151,10 +151,12 @@ extension Lowering {
                 return negated ? .notTrue(condition) : condition
             }
             let op = Self.numericOperator(op, v, c.type)
-            if negated && !c.nullable {
+            let number = op == .greaterThan || op == .greaterThanOrEqualTo ? hooks.notNaN(c.sql, c.type) : nil
+            if negated && !c.nullable && hooks.notNaN(c.sql, c.type) == nil {
                 return .binary(numeric(c), op.negatedOrdering.sqlOperator, ctx.bind(bound))
             }
-            let condition = SQLFragment.binary(numeric(c), op.sqlOperator, ctx.bind(bound))
+            var condition = SQLFragment.binary(numeric(c), op.sqlOperator, ctx.bind(bound))
+            if let number { condition = .and([condition, number], grouped: true) }
             return negated ? .notTrue(condition) : condition
 
         case .between:

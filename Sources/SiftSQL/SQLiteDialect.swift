@@ -73,6 +73,8 @@ struct SQLiteDialect: DialectHooks {
         .binary(lhs, "IS NOT", value)
     }
 
+    func notNaN(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment? { nil }
+
     /// Up to 32 members as a list of placeholders; more as one JSON array
     /// read with `json_each`, which keeps the statement short and bound as
     /// one value.

@@ -339,7 +339,7 @@ struct PlainSchemaReader {
                 }
             }
         }
-        return TableInference.schema(descriptions) { c, t in SchemaReading.type(of: c, in: t.name, db, coreData: false) }
+        return TableInference.schema(descriptions, namesIgnoreCase: true) { c, t in SchemaReading.type(of: c, in: t.name, db, coreData: false) }
     }
 }
 

@@ -183,7 +183,7 @@ enum RowFormatting {
         return .object(o)
     }
 
-    /// A value in JSON: dates as ISO-8601 strings, data as base64, UUIDs
+    /// A value in JSON: NaN and ±Infinity as strings, dates as ISO-8601 strings, data as base64, UUIDs
     /// as `uuidString` gives them (upper case, as Apple's platforms print
     /// them and as `CAST('…', 'NSUUID')` is printed), decimals as their
     /// digits.
@@ -192,6 +192,10 @@ enum RowFormatting {
         case .null, .nsNull: return .null
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
+        // JSON has no NaN or infinities: they are written as the strings
+        // PostgreSQL and JavaScript spell them with, never as null.
+        case .double(let d) where d.isNaN: return .string("NaN")
+        case .double(let d) where d.isInfinite: return .string(d < 0 ? "-Infinity" : "Infinity")
         case .double(let d): return .double(d)
         case .decimal(let d): return JSONNumber(d).map(JSONValue.number) ?? .null
         case .string(let s): return .string(s)
