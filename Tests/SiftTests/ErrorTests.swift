@@ -21,6 +21,8 @@ struct ErrorTests {
         ("a == 1)", 6, "unmatched ')'"),
         ("a beginswith[x] 'b'", 13, "unknown option 'x'"),
         ("a == 'abc", 5, "unterminated string"),
+        ("a == 'ab\ncd'", 5, "line break inside a quoted string"),
+        ("a == \"ab\\\ncd\" OR b == 1", 5, "line break inside a quoted string"),
         ("a NOT IN {1}", 2, "NOT (x IN y)"),
         ("a BEGINSWTH 'x'", 2, "did you mean BEGINSWITH"),
         ("a == 1 b == 2", 7, "unexpected 'b'"),
@@ -69,6 +71,25 @@ struct ErrorTests {
         let wide = try #require(error("a BEGINSWTH 'x'"))
         #expect(wide.rendered().hasSuffix(" | a BEGINSWTH 'x'\n |   ^~~~~~~~~"))
         #expect(wide.description.hasSuffix("(1:3)"))
+    }
+
+    /// A raw line feed inside quotes is refused, as Apple's parser refuses
+    /// it ("Unable to parse the format string", WebDriverAgent#962;
+    /// conformance case str-027): the error underlines the string up to the
+    /// line break. Written `\n`, the line feed is part of the string; a raw
+    /// tab or carriage return is too.
+    @Test func lineBreakInsideQuotes() throws {
+        let e = try #require(error("name == 'two\nlines'"))
+        #expect(e.code == .syntax)
+        #expect(e.range == SourceRange(8, 12))
+        #expect(e.rendered() == #"""
+            error: line break inside a quoted string; write it as \n (1:9)
+             | name == 'two
+             |         ^~~~
+            """#)
+        let filter = try Filter(#"name == 'two\nlines' AND note == "a\#tb\#rc""#)
+        #expect(try filter == Filter("name == %@ AND note == %@", "two\nlines", "a\tb\rc"))
+        #expect(try Filter(filter.format) == filter)
     }
 
     /// A position too large for an Int is an error at the specifier, not
