@@ -121,7 +121,7 @@ struct ErrorTests {
         let later = try #require(error("a == '\u{9B}\t' AND =="))
         #expect(later.description.hasSuffix("(1:15)"))
         #expect(later.rendered().hasSuffix(#" | a == '\u{9B} ' AND =="# + "\n" + " | " + String(repeating: " ", count: 19) + "^~"))
-        #expect(TerminalText.visible("x\u{200D}y\u{200B}\n\t", keepingLayout: true) == "x\u{200D}y\\u{200B}\n\t")
+        #expect(TerminalText.visible("x\u{200D}y\u{200B}\n\t", keepingLayout: true) == "x\u{200D}y\\u{200B}\n\\u{9}")
         #expect(TerminalText.visible("\u{0}\u{7F}\u{2028}\u{2029}\u{2066}\u{FEFF}") == #"\u{0}\u{7F}\u{2028}\u{2029}\u{2066}\u{FEFF}"#)
     }
 
