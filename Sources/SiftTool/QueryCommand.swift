@@ -166,10 +166,6 @@ enum RowOutput: String, ExpressibleByArgument, CaseIterable {
 
 /// Rows as JSON objects and as a text table.
 enum RowFormatting {
-    /// `2024-05-01T12:00:00.000Z`.
-    static func iso8601(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .gmt))
-    }
 
     /// A row of `query` as a JSON object, its keys in the order of the
     /// columns; a composite attribute as an object of its elements.
@@ -183,7 +179,8 @@ enum RowFormatting {
         return .object(o)
     }
 
-    /// A value in JSON: NaN and ±Infinity as strings, dates as ISO-8601 strings, data as base64, UUIDs
+    /// A value in JSON: NaN and ±Infinity as strings, dates as ISO-8601
+    /// strings (``DateText``), data as base64, UUIDs
     /// as `uuidString` gives them (upper case, as Apple's platforms print
     /// them and as `CAST('…', 'NSUUID')` is printed), decimals as their
     /// digits.
@@ -199,7 +196,7 @@ enum RowFormatting {
         case .double(let d): return .double(d)
         case .decimal(let d): return JSONNumber(d).map(JSONValue.number) ?? .null
         case .string(let s): return .string(s)
-        case .date(let d): return .string(iso8601(d))
+        case .date(let d): return .string(DateText.iso8601(d))
         case .data(let d): return .string(d.base64EncodedString())
         case .uuid(let u): return .string(u.uuidString)
         case .array(let items): return .array(items.map(json))
@@ -221,7 +218,7 @@ enum RowFormatting {
         switch value {
         case .null, .nsNull: text = ""
         case .string(let s): text = s
-        case .date(let d): text = iso8601(d)
+        case .date(let d): text = DateText.iso8601(d)
         case .data(let d): text = "<\(d.count) bytes>"
         case .bool(let b): text = b ? "true" : "false"
         // Whole, whatever the width: a UUID cut short identifies nothing.

@@ -81,6 +81,18 @@ final class UUIDDecimalTests: XCTestCase {
             XCTAssertEqual(try statement("price == %@", between).bindings, [], "no double equals it")
             XCTAssertTrue(try statement("price >= %@", between).sql.contains(#""price" > "#))
             XCTAssertTrue(try statement("price < %@", between).sql.contains(#""price" <= "#))
+            // An integer literal beyond 64 bits is a decimal, lowered as the
+            // same decimal passed as an argument is (it was a double).
+            // No double equals either literal.
+            for literal in ["18446744073709551617", "-99999999999999999999999999999999999999"] {
+                for attribute in ["price", "count"] {
+                    let argument = try statement("\(attribute) >= %@ OR \(attribute) == %@",
+                                                 Decimal(string: literal)!, Decimal(string: literal)!)
+                    let written = try statement("\(attribute) >= \(literal) OR \(attribute) == \(literal)")
+                    XCTAssertEqual(written.sql, argument.sql, literal)
+                    XCTAssertEqual(written.bindings, argument.bindings, literal)
+                }
+            }
         }
         // A UUID attribute compared with a string: an error with the fix.
         for format in ["uid == 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'", "uid != 'x'", "uid IN {'a'}", "code < 'x'", "uid == 3"] {

@@ -21,6 +21,8 @@ struct ErrorTests {
         ("a == 1)", 6, "unmatched ')'"),
         ("a beginswith[x] 'b'", 13, "unknown option 'x'"),
         ("a == 'abc", 5, "unterminated string"),
+        ("a == 'ab\ncd'", 5, "line break inside a quoted string"),
+        ("a == \"ab\\\ncd\" OR b == 1", 5, "line break inside a quoted string"),
         ("a NOT IN {1}", 2, "NOT (x IN y)"),
         ("a BEGINSWTH 'x'", 2, "did you mean BEGINSWITH"),
         ("a == 1 b == 2", 7, "unexpected 'b'"),
@@ -71,6 +73,25 @@ struct ErrorTests {
         #expect(wide.description.hasSuffix("(1:3)"))
     }
 
+    /// A raw line feed inside quotes is refused, as Apple's parser refuses
+    /// it ("Unable to parse the format string", WebDriverAgent#962;
+    /// conformance case str-027): the error underlines the string up to the
+    /// line break. Written `\n`, the line feed is part of the string; a raw
+    /// tab or carriage return is too.
+    @Test func lineBreakInsideQuotes() throws {
+        let e = try #require(error("name == 'two\nlines'"))
+        #expect(e.code == .syntax)
+        #expect(e.range == SourceRange(8, 12))
+        #expect(e.rendered() == #"""
+            error: line break inside a quoted string; write it as \n (1:9)
+             | name == 'two
+             |         ^~~~
+            """#)
+        let filter = try Filter(#"name == 'two\nlines' AND note == "a\#tb\#rc""#)
+        #expect(try filter == Filter("name == %@ AND note == %@", "two\nlines", "a\tb\rc"))
+        #expect(try Filter(filter.format) == filter)
+    }
+
     /// A position too large for an Int is an error at the specifier, not
     /// the next argument; positions start at 1.
     @Test func argumentPositionsOutOfRange() throws {
@@ -100,7 +121,7 @@ struct ErrorTests {
         let later = try #require(error("a == '\u{9B}\t' AND =="))
         #expect(later.description.hasSuffix("(1:15)"))
         #expect(later.rendered().hasSuffix(#" | a == '\u{9B} ' AND =="# + "\n" + " | " + String(repeating: " ", count: 19) + "^~"))
-        #expect(TerminalText.visible("x\u{200D}y\u{200B}\n\t", keepingLayout: true) == "x\u{200D}y\\u{200B}\n\t")
+        #expect(TerminalText.visible("x\u{200D}y\u{200B}\n\t", keepingLayout: true) == "x\u{200D}y\\u{200B}\n\\u{9}")
         #expect(TerminalText.visible("\u{0}\u{7F}\u{2028}\u{2029}\u{2066}\u{FEFF}") == #"\u{0}\u{7F}\u{2028}\u{2029}\u{2066}\u{FEFF}"#)
     }
 

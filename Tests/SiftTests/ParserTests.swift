@@ -73,6 +73,40 @@ struct ParserTests {
         }
     }
 
+    /// A decimal integer literal beyond 64 bits is read as the same number
+    /// in JSON is: an exact decimal up to 38 significant digits, so that
+    /// `a == 18446744073709551616` matches `{"a": 18446744073709551616}`
+    /// (it was a double, which matched `a <` that number instead); beyond
+    /// 38 digits the nearest double, as JSON gives; beyond a double's range
+    /// an error, as in JSON.
+    @Test func integerLiteralsBeyond64BitsAreExact() throws {
+        let record = try JSONValue(parsing: #"{"a": 18446744073709551616, "b": -99999999999999999999999999999999999999}"#)
+        #expect(try Filter("a == 18446744073709551616").evaluate(with: record.predicateValue))
+        #expect(try !Filter("a < 18446744073709551616").evaluate(with: record.predicateValue))
+        #expect(try !Filter("a == 18446744073709551617").evaluate(with: record.predicateValue))
+        #expect(try Filter("b == -99999999999999999999999999999999999999").evaluate(with: record.predicateValue))
+        #expect(try Filter("a == 00018446744073709551616").evaluate(with: record.predicateValue))
+        for text in ["18446744073709551616", "-9223372036854775809", "99999999999999999999999999999999999999",
+                     "-99999999999999999999999999999999999999", "1" + String(repeating: "0", count: 60)] {
+            let json = try JSONValue(parsing: text).predicateValue
+            #expect(try FormatParser.parseExpression(text) == .constant(json), "\(text)")
+            guard case .decimal = json else {
+                Issue.record("\(text) is not a decimal in JSON")
+                continue
+            }
+            // Printed back digit for digit.
+            #expect(try canonical("a == " + text) == "a == " + text)
+        }
+        // 39 significant digits (beyond the 128 bits of a Decimal's
+        // significand): the nearest double, in JSON and here alike.
+        let long = "987654321098765432109876543210987654321"
+        #expect(try FormatParser.parseExpression(long) == .constant(try JSONValue(parsing: long).predicateValue))
+        #expect(try FormatParser.parseExpression(long) == .constant(.double(Double(long)!)))
+        let beyond = "1" + String(repeating: "0", count: 400)
+        #expect(throws: JSONError.self) { try JSONValue(parsing: beyond) }
+        #expect(throws: ParseError.self) { try parse("a == " + beyond) }
+    }
+
     @Test func stringEscapes() throws {
         #expect(try FormatParser.parseExpression(#"'it\'s'"#) == .constant("it's"))
         #expect(try FormatParser.parseExpression(#""a\"b\n\t\\""#) == .constant("a\"b\n\t\\"))

@@ -19,15 +19,18 @@ private func expectPrinted(
 
 struct PrinterTests {
     @Test(arguments: [
-        (#"a == "tab\there""#, #"a == "tab\there""#),
+        // Control characters print raw, as Apple prints them (see
+        // controlCharactersPrintRaw); a line feed as \n.
+        (#"a == "tab\there""#, "a == \"tab\there\""),
         (#"a == 'q"x'"#, #"a == "q\"x""#),
-        (#"a == "\u0001""#, #"a == "\u0001""#),
+        (#"a == "\u0001""#, "a == \"\u{1}\""),
+        (#"a == 'line\nbreak'"#, #"a == "line\nbreak""#),
         ("a == 'it''s'", nil),  // adjacent strings are not concatenated
         ("a == 1.5e300", "a == 1.5e+300"),
         ("a == 0.1", "a == 0.1"),
         ("a == 1e999", "a == 1e999"),
         ("a == 9223372036854775807", "a == 9223372036854775807"),
-        ("a == 9223372036854775808", "a == 9.223372036854776e+18"),
+        ("a == 9223372036854775808", "a == 9223372036854775808"),
         ("a == -b * 2", "a == -b * 2"),
         ("a == -(b + 2)", "a == -(b + 2)"),
         ("a == (-2) ** 2", "a == -2 ** 2"),  // unary minus binds tighter than **
@@ -49,6 +52,34 @@ struct PrinterTests {
             #expect(try canonical(expected) == expected)
         } else {
             #expect(throws: ParseError.self) { try canonical(input) }
+        }
+    }
+
+    /// Apple prints a string's control characters as they are: on iOS the
+    /// `predicateFormat` of `identifier == %@` with `"Can't Do i\t"` holds a
+    /// real tab, inside `BETWEEN {…}` too (zmian/xcore's
+    /// PredicateQueryTests; conformance cases ob-185 to ob-187). `"` and
+    /// `\` are escaped; a line feed prints as `\n`, which Apple's parser
+    /// needs (a raw one inside quotes is an error), and NUL as `\u0000`.
+    /// Every such text reads back as the same tree.
+    @Test func controlCharactersPrintRaw() throws {
+        #expect(try canonical("identifier == %@", "Can't Do i\t") == "identifier == \"Can't Do i\t\"")
+        #expect(
+            try canonical("identifier BETWEEN {%@, %@}", "Can't Do i\t", "Lowe's")
+                == "identifier BETWEEN {\"Can't Do i\t\", \"Lowe's\"}")
+        var controls = (0x01...0x1F).map { String(UnicodeScalar(UInt8($0))) }.filter { $0 != "\n" }
+        controls += ["\u{7F}", "\u{85}", "\u{9B}", "\u{2028}"]
+        for control in controls {
+            let printed = try canonical("a == %@", "x" + control + "y")
+            #expect(printed == "a == \"x" + control + "y\"", "\(control.unicodeScalars.map(\.value))")
+            #expect(try Filter(printed) == Filter("a == %@", arguments: ["x" + control + "y"]))
+        }
+        for (value, text) in [("x\ny", #""x\ny""#), ("x\0y", #""x\u0000y""#), ("q\"b\\", #""q\"b\\""#),
+                              ("\r\n\t", "\"\r\\n\t\"")] {
+            let printed = try canonical("a == %@", value)
+            #expect(printed == "a == " + text)
+            #expect(try Filter(printed) == Filter("a == %@", arguments: [value]))
+            #expect(try canonical(printed) == printed)
         }
     }
 

@@ -76,6 +76,22 @@ struct FilterInputTests {
         #expect(huge.stderr == "error: invalid JSON at line 2, column 10: number 1e400 is beyond the range of a double\n")
     }
 
+    /// A number literal beyond 64 bits is the same number as in the record
+    /// (it was a double, so `a == 18446744073709551616` matched nothing and
+    /// `a < 18446744073709551616` matched), and prints back as written.
+    @Test func integerLiteralsBeyond64BitsMatchTheRecord() throws {
+        let record = #"{"a":18446744073709551616,"b":-99999999999999999999999999999999999999}"#
+        let equal = try tool.sift(["filter", "a == 18446744073709551616 AND b == -99999999999999999999999999999999999999"],
+                                  input: record)
+        #expect(equal.status == 0)
+        #expect(equal.stdout == record + "\n")
+        #expect(try tool.sift(["filter", "a < 18446744073709551616"], input: record).status == 1)
+        #expect(try tool.sift(["filter", "a == 18446744073709551617 OR b < -99999999999999999999999999999999999999"],
+                              input: record).status == 1)
+        let format = try tool.sift(["format", "a == 18446744073709551616 AND b > -99999999999999999999999999999999999999"])
+        #expect(format.stdout == "a == 18446744073709551616 AND b > -99999999999999999999999999999999999999\n")
+    }
+
     @Test func memberNames() throws {
         // café precomposed and decomposed: two keys to JSONSerialization,
         // one to a Swift dictionary, so refused rather than merged.

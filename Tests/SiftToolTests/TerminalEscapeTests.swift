@@ -116,6 +116,15 @@ extension CommandLineTests {
         #expect(Self.hidden(ast).isEmpty)
         #expect(ast.contains(#"keyPath k\u{1B}[2J"#))
         #expect(ast.contains(#"constant "v\u{202E}\u{9B}""#))
+        // A tab in a string prints raw, as Apple prints it, and a line feed
+        // as \n: into a pipe exactly that; on a terminal the tab shows as
+        // an escape, in the one-line format and in the tree alike.
+        let tab = ["a == %@", "--arg", #""x\ty\nz""#]
+        #expect(try sift(["format"] + tab).stdout == "a == \"x\ty\\nz\"\n")
+        #expect(try siftOnTerminal(["format"] + tab) == #"a == "x\u{9}y\nz""# + "\n")
+        let tabTree = try siftOnTerminal(["ast"] + tab)
+        #expect(Self.hidden(tabTree).isEmpty)
+        #expect(tabTree.contains(#"constant "x\u{9}y\nz""#))
     }
 
     /// Runs `sift` with its standard output on a pseudo-terminal and returns
@@ -163,8 +172,8 @@ extension ReplSessionTests {
         for input in [
             "TRUEPREDICATE", ":why 1 name == 'a\\u001b]52;c;aGk=\\u0007b' AND note != 'x\\u009b'", ":schema",
             ":set $X = 'a\\u202eb'", ":set", ":args 'k\\u2066', 2", ":format note == 'x\\u0085'",
-            ":ast note == 'x\\u0085'", ":use a\u{1B}[2J", ":load /no/such/\u{1B}[2J", "name == 'x\\u001b' AND",
-            ":unknown\u{7}",
+            ":ast note == 'x\\u0085'", ":format note == 'a\\tb'", ":ast note == 'a\\tb'", ":use a\u{1B}[2J",
+            ":load /no/such/\u{1B}[2J", "name == 'x\\u001b' AND", ":unknown\u{7}",
         ] {
             let reply = s.handle(input)
             outputs.append(reply.output)
@@ -172,7 +181,9 @@ extension ReplSessionTests {
         for output in outputs { #expect(CommandLineTests.hidden(output).isEmpty, "\(output)") }
         let table = s.handle("TRUEPREDICATE").output
         #expect(table.contains(#"a\u{1B}]52;c;aGk=\u{7}b  x\u{D}y\u{8}z\u{202E}q"#))
-        #expect(s.handle(":why 1 name != nil").output.contains(#"name = "a\u001B]52;c;aGk=\u0007b""#))
+        // The value prints as Apple prints it, ESC and BEL raw, which the
+        // REPL then shows as escapes.
+        #expect(s.handle(":why 1 name != nil").output.contains(#"name = "a\u{1B}]52;c;aGk=\u{7}b""#))
         #expect(s.prompt == #"n\u{202E}otes> "#)
 
         // :sql on the sample: the bound value is shown, escaped, on its line.

@@ -19,7 +19,10 @@ public enum TerminalText {
     /// zero-width spaces, U+FEFF…; not the zero-width joiner and non-joiner,
     /// which emoji and several scripts need to show right) and the line and
     /// paragraph separators U+2028 and U+2029. With `keepingLayout`, line
-    /// feeds and tabs are kept, for text of several lines.
+    /// feeds are kept, for text of several lines. A tab is escaped even
+    /// then: shown, it would look like spaces, and a tab inside a quoted
+    /// string of a printed predicate is data (``FormatPrinter`` prints it
+    /// raw, as Apple does), not layout.
     public static func visible(_ text: String, keepingLayout: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { isHidden($0, keepingLayout: keepingLayout) }) else { return text }
         var out = String.UnicodeScalarView()
@@ -37,7 +40,7 @@ public enum TerminalText {
     public static func isHidden(_ scalar: Unicode.Scalar, keepingLayout: Bool = false) -> Bool {
         let value = scalar.value
         if value < 0x20 {
-            return !(keepingLayout && (scalar == "\n" || scalar == "\t"))
+            return !(keepingLayout && scalar == "\n")
         }
         if value < 0x7F { return false }
         if value <= 0x9F { return true }

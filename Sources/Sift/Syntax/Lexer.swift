@@ -236,19 +236,31 @@ struct Lexer {
 
     // MARK: - Strings
 
+    /// A quoted string. A raw line feed inside it, escaped with a backslash
+    /// or not, is an error, as it is in Apple's parser: a predicate built
+    /// from `wdName = '…<LF>…'` raised "Unable to parse the format string"
+    /// on iOS (facebookarchive/WebDriverAgent#962, a crash log; also
+    /// calabash/calabash-ios#569). Every other character, a raw tab or
+    /// carriage return included, is part of the string: Apple prints a tab
+    /// raw (zmian/xcore), and its printed text must read back. A line feed
+    /// is written `\n`, which is how ``FormatPrinter`` prints one
+    /// (conformance case str-027).
     private func string(at i: Int) throws(ParseError) -> Token {
         let quote = bytes[i]
         var j = i + 1
         var escapes: UInt8 = 0
         while j < bytes.count {
-            let b = bytes[j]
+            var b = bytes[j]
             if b == quote { return token(.string, i, j + 1, flag: escapes) }
-            if b == UInt8(ascii: "\\") {
+            if b == UInt8(ascii: "\\"), j + 1 < bytes.count {
                 escapes = 1
-                j += 2
-            } else {
                 j += 1
+                b = bytes[j]
             }
+            if b == 0x0A {
+                throw error("line break inside a quoted string; write it as \\n", i, j)
+            }
+            j += 1
         }
         throw error("unterminated string: no closing \(quote == UInt8(ascii: "'") ? "'" : "\"")", i, bytes.count)
     }

@@ -1,8 +1,12 @@
 extension Parser {
     // MARK: - Numbers
 
-    /// The value of a number token. Integers that do not fit 64 bits become
-    /// doubles (decimal) or errors (hex, octal, binary).
+    /// The value of a number token. A decimal integer that does not fit 64
+    /// bits is read as a JSON number is (``Value/exactInteger(_:)``): a
+    /// `.decimal` while `Decimal` holds it exactly (38 significant digits),
+    /// beyond that the nearest double, and an error beyond the range of a
+    /// double. Hexadecimal, octal and binary integers beyond 64 bits are
+    /// errors.
     func numberValue(_ token: Token, negative: Bool) throws(ParseError) -> Value {
         let form = NumberForm(rawValue: token.flag) ?? .integer
         let start = Int(token.start)
@@ -18,7 +22,11 @@ extension Parser {
                 overflow = overflow || o1 || o2
             }
             if !overflow, let value = Parser.signed(magnitude, negative: negative) { return .int(value) }
-            let double = Double(text(token)) ?? .infinity
+            let digits = text(token).drop { $0 == "0" }
+            if let exact = Value.exactInteger((negative ? "-" : "") + digits) { return exact }
+            guard let double = Double(digits), double.isFinite else {
+                throw error("'\(text(token))' is beyond the range of a double", token.range)
+            }
             return .double(negative ? -double : double)
         case .real:
             let double = Double(text(token)) ?? .infinity

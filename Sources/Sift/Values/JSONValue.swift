@@ -308,14 +308,10 @@ struct JSONReader {
             guard position > digits else { throw error("expected a digit in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isInteger {
-            if let i = Int(text) { return .int(i) }
-            // Decimal holds 38 digits times a power of ten up to 10^127:
-            // longer texts are not tried, and one it rounds does not print
-            // back the same.
-            if text.utf8.count <= 166, let d = Decimal(string: text), d.description == text {
-                return .number(JSONNumber(text: text, value: .decimal(d)))
-            }
+        switch isInteger ? Value.exactInteger(text) : nil {
+        case .int(let i)?: return .int(i)
+        case let exact?: return .number(JSONNumber(text: text, value: exact))
+        case nil: break
         }
         guard let d = Double(text) else { throw JSONError(message: "invalid number", offset: start) }
         guard d.isFinite else {

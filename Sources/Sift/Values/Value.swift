@@ -194,6 +194,21 @@ enum NumericValue {
 }
 
 extension Value {
+    /// The exact value of an integer written in decimal digits, with `-`
+    /// first when it is negative and no leading zeros: `.int` when it fits
+    /// 64 bits, else `.decimal` when `Decimal` holds it exactly (38
+    /// significant digits times a power of ten up to 10^127, so that its
+    /// `description` is the text again); nil beyond that, where the nearest
+    /// double is all there is. JSON numbers and the number literals of a
+    /// format string are read by this one rule, so that
+    /// `a == 18446744073709551616` matches `{"a": 18446744073709551616}`.
+    static func exactInteger(_ text: String) -> Value? {
+        if let i = Int(text) { return .int(i) }
+        // Longer texts are not tried: Decimal would round them.
+        guard text.utf8.count <= 166, let d = Decimal(string: text), d.description == text else { return nil }
+        return .decimal(d)
+    }
+
     /// The decimal a double stands for when numbers compare: its shortest
     /// form (`19.99`), or its exact value when it is a whole number. Nil for
     /// an infinity or NaN. A store that keeps decimals as doubles reads them
