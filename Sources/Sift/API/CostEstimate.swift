@@ -131,8 +131,14 @@ struct CostModel {
             case .element, .argument: return all
             case .number, .date: return .constant(1)
             }
-        case .invocation(let receiver, _, let arguments):
-            return 3 * arguments.reduce(size(receiver) + .constant(32)) { $0 + size($1) }
+        case .invocation(let receiver, let selector, let arguments):
+            let all = 3 * arguments.reduce(size(receiver) + .constant(32)) { $0 + size($1) }
+            // Replacing multiplies: each occurrence, at most one for each
+            // unit of the receiver, grows by the replacement.
+            if selector == "stringByReplacingOccurrencesOfString:withString:", arguments.count == 2 {
+                return all + size(receiver) * size(arguments[1])
+            }
+            return all
         case .cast(let value, _):
             // A description: at most 32 characters for each unit.
             return 32 * (size(value) + .constant(1))

@@ -109,6 +109,28 @@ enum Functions {
 
     // MARK: - Selectors
 
+    /// The selectors `FUNCTION` calls, by the receiver's kind: each of
+    /// Foundation's methods that takes and returns values Sift has (the
+    /// zero-argument ones are the method keys of ``KeyValueAccess``).
+    static let selectors: [(receiver: String, names: [String])] = [
+        ("a string", [
+            "length", "uppercaseString", "lowercaseString", "capitalizedString", "description", "stringValue",
+            "doubleValue", "floatValue", "intValue", "integerValue", "longLongValue", "boolValue", "lastPathComponent",
+            "pathExtension", "stringByDeletingLastPathComponent", "stringByDeletingPathExtension", "pathComponents",
+            "stringByAppendingString:", "stringByAppendingPathComponent:", "stringByAppendingPathExtension:",
+            "stringByReplacingOccurrencesOfString:withString:", "componentsSeparatedByString:", "substringFromIndex:",
+            "substringToIndex:", "hasPrefix:", "hasSuffix:", "containsString:", "isEqualToString:", "isEqual:",
+            "compare:", "caseInsensitiveCompare:",
+        ]),
+        ("a number", [
+            "doubleValue", "floatValue", "intValue", "integerValue", "longLongValue", "longValue", "boolValue",
+            "stringValue", "description", "decimalValue", "isEqualToNumber:", "isEqual:", "compare:",
+        ]),
+        ("a date", ["timeIntervalSinceReferenceDate", "timeIntervalSince1970", "description", "dateByAddingTimeInterval:",
+                    "timeIntervalSinceDate:", "isEqual:", "compare:"]),
+        ("an array or a set", ["count", "objectAtIndex:", "isEqual:"]),
+    ]
+
     /// `FUNCTION(receiver, "selector", args…)`: the methods available by name.
     static func invoke(_ selector: String, on receiver: Value, _ args: [Value]) throws(Failure) -> Value {
         let arity = selector.utf8.filter { $0 == UInt8(ascii: ":") }.count
@@ -116,6 +138,7 @@ enum Functions {
             throw Failure(.unknownFunction, "\(selector) takes \(arity) argument\(arity == 1 ? "" : "s"), got \(args.count)")
         }
         if arity == 0, let v = try KeyValueAccess.methodKey(selector, on: receiver) { return v }
+        if case .string(let s) = receiver, let v = try stringMethod(selector, s, args) { return v }
         switch (selector, receiver) {
         case ("count", .array(let a)): return .int(a.count)
         case ("count", .set(let s)): return .int(s.count)
@@ -144,13 +167,61 @@ enum Functions {
             guard let i = NumericValue(args[0])?.exactInt else { break }
             guard a.indices.contains(i) else { throw Failure(.indexOutOfRange, "index \(i) beyond bounds of \(a.count)") }
             return a[i]
+        case ("isEqualToNumber:", _):
+            guard receiver.isNumber, args[0].isNumber else { break }
+            return .bool(Ordering.equal(receiver, args[0], options: []))
+        case ("compare:", _) where !receiver.isNull && !args[0].isNull:
+            return .int(try Ordering.compare(receiver, args[0], options: []).rawValue)
         default:
             break
         }
+        let supported = selectors.map { "\($0.receiver): \($0.names.joined(separator: ", "))" }.joined(separator: "; ")
         throw Failure(
             .unknownFunction,
             "unrecognized selector \(selector) sent to \(describe(receiver))"
-                + (args.isEmpty ? "" : " with \(args.map(describe).joined(separator: ", "))"))
+                + (args.isEmpty ? "" : " with \(args.map(describe).joined(separator: ", "))")
+                + ". FUNCTION calls these methods of Foundation's (others take or return values Sift has no form for): "
+                + supported)
+    }
+
+    /// NSString's methods with arguments, with Foundation's results;
+    /// nil for a selector it does not have or arguments of other kinds
+    /// (then the error says what is supported).
+    private static func stringMethod(_ selector: String, _ s: String, _ args: [Value]) throws(Failure) -> Value? {
+        let text: [String?] = args.map { v -> String? in
+            if case .string(let t) = v { return t }
+            return nil
+        }
+        let index = args.first.flatMap { NumericValue($0)?.exactInt }
+        switch selector {
+        case "stringByAppendingPathComponent:":
+            return text[0].map { Value.string((s as NSString).appendingPathComponent($0)) }
+        case "stringByAppendingPathExtension:":
+            // Foundation answers nil for "" and "/" (and says so on the
+            // console, which this never reaches).
+            guard let ext = text[0] else { return nil }
+            guard !s.isEmpty, s.contains(where: { $0 != "/" }) else { return .null }
+            return (s as NSString).appendingPathExtension(ext).map(Value.string) ?? .null
+        case "stringByReplacingOccurrencesOfString:withString:":
+            guard let target = text[0], let replacement = text[1] else { return nil }
+            return .string((s as NSString).replacingOccurrences(of: target, with: replacement))
+        case "componentsSeparatedByString:":
+            guard let separator = text[0] else { return nil }
+            guard !separator.isEmpty else { return .array([.string(s)]) }
+            return .array((s as NSString).components(separatedBy: separator).map(Value.string))
+        case "substringFromIndex:", "substringToIndex:":
+            guard let i = index else { return nil }
+            let length = s.utf16.count
+            guard (0...length).contains(i) else {
+                throw Failure(.indexOutOfRange, "\(selector) \(i) beyond the length of the string (\(length))")
+            }
+            let n = s as NSString
+            return .string(selector == "substringFromIndex:" ? n.substring(from: i) : n.substring(to: i))
+        case "caseInsensitiveCompare:":
+            return text[0].map { Value.int((s as NSString).caseInsensitiveCompare($0).rawValue) }
+        default:
+            return nil
+        }
     }
 
     // MARK: - Uniform type identifiers

@@ -76,6 +76,13 @@ enum KeyValueAccess {
             case "doubleValue", "floatValue": return .double(Conversions.leadingDouble(s))
             case "intValue", "integerValue", "longLongValue": return .int(Conversions.leadingInt(s))
             case "boolValue": return .bool(Conversions.stringBool(s))
+            // NSString's path methods, by Foundation's own implementation
+            // (its documented results, `/tmp/` → `tmp`, are tested).
+            case "lastPathComponent": return .string((s as NSString).lastPathComponent)
+            case "pathExtension": return .string((s as NSString).pathExtension)
+            case "stringByDeletingLastPathComponent": return .string((s as NSString).deletingLastPathComponent)
+            case "stringByDeletingPathExtension": return .string((s as NSString).deletingPathExtension)
+            case "pathComponents": return .array((s as NSString).pathComponents.map(Value.string))
             default: return nil
             }
         case .bool, .int, .double, .decimal:
