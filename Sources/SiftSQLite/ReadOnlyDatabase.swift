@@ -33,6 +33,11 @@ import GRDB
 ///   keeping the open files. Opening the file `immutable` instead would
 ///   ignore the log and answer silently from stale data.
 ///
+/// The `-wal`, `-shm` and `-journal` next to the database must be regular
+/// files when they exist, as the database must: anything else (a FIFO, a
+/// directory, a device, a symbolic link) is refused, naming it, since SQLite
+/// would block for ever opening a FIFO, or read a log that is not there.
+///
 /// The copy also serves where SQLite was built without URI filenames, which
 /// the other ways need.
 public enum ReadOnlyDatabase {
@@ -51,7 +56,8 @@ public enum ReadOnlyDatabase {
     /// Opens the SQLite file at `path` for reading (`configuration` is used
     /// with `readonly` set). Fails when the file cannot be read, is not a
     /// regular file (a symbolic link is followed: opening a FIFO with no
-    /// writer would block for ever, and a device never ends), or is not a
+    /// writer would block for ever, and a device never ends), has a `-wal`,
+    /// `-shm` or `-journal` that is not a regular file, or is not a
     /// database.
     public static func open(path: String, configuration: Configuration = .sift) throws -> DatabaseQueue {
         try open(path: path, configuration: configuration, uriFilenames: uriFilenames)
@@ -60,14 +66,15 @@ public enum ReadOnlyDatabase {
     /// `uriFilenames` says whether SQLite reads `file:` names as URIs.
     static func open(path: String, configuration: Configuration, uriFilenames: Bool) throws -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseFileError("no such file: \(path)") }
-        guard regularFileSize(atPath: path) != nil else { throw DatabaseFileError("\(path) is not a regular file") }
+        _ = try regularFileSize(atPath: path, followingLinks: true)
         var configuration = configuration
         configuration.readonly = true
-        let absolute = URL(fileURLWithPath: path).path
+        // SQLite finds the log and the index next to the file a link leads to.
+        let absolute = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var copy: URL?
         defer { if let copy { try? FileManager.default.removeItem(at: copy) } }
         var name: String
-        switch access(path: absolute, uriFilenames: uriFilenames) {
+        switch try access(path: absolute, uriFilenames: uriFilenames) {
         case .locking: name = uriFilenames ? uri(absolute, "mode=ro") : absolute
         case .immutable: name = uri(absolute, "mode=ro&immutable=1")
         case .readOnlyIndex: name = uri(absolute, "mode=ro&readonly_shm=1")
@@ -89,15 +96,26 @@ public enum ReadOnlyDatabase {
     }
 
     /// How to open the database at the absolute `path` without writing next
-    /// to it.
-    static func access(path: String, uriFilenames: Bool) -> Access {
-        let manager = FileManager.default
-        let log = (try? manager.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    /// to it. Throws when a `-wal`, `-shm` or `-journal` is not a regular
+    /// file.
+    static func access(path: String, uriFilenames: Bool) throws -> Access {
+        let log = try sideFileSize(path, "-wal") ?? 0
+        let index = try sideFileSize(path, "-shm")
+        _ = try sideFileSize(path, "-journal")
         if log == 0 {
             guard isWALMode(path) else { return .locking }
             return uriFilenames ? .immutable : .privateCopy
         }
-        return uriFilenames && manager.isReadableFile(atPath: path + "-shm") ? .readOnlyIndex : .privateCopy
+        return uriFilenames && index != nil && FileManager.default.isReadableFile(atPath: path + "-shm")
+            ? .readOnlyIndex : .privateCopy
+    }
+
+    /// The size of the file SQLite keeps next to the database `path`, named
+    /// `path` + `suffix`; nil when there is none. Throws when it is not a
+    /// regular file (a symbolic link included): SQLite would block opening
+    /// a FIFO, and take a missing log for an empty one.
+    static func sideFileSize(_ path: String, _ suffix: String) throws -> Int? {
+        try regularFileSize(atPath: path + suffix, followingLinks: false, missingIsNil: true)
     }
 
     /// Whether the header of the database at `path` says WAL mode (file
@@ -164,11 +182,31 @@ public struct DatabaseFileError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 /// The size of the regular file at `path` (a symbolic link followed); nil
-/// when there is none, or it is a FIFO, a directory or a device. Reading a
+/// when there is none, or it is not a regular file.
+func regularFileSize(atPath path: String) -> Int? {
+    (try? regularFileSize(atPath: path, followingLinks: true)) ?? nil
+}
+
+/// The size of the regular file at `path`; nil when there is none and
+/// `missingIsNil`. Throws when it is a FIFO, a directory, a device, or
+/// (unless `followingLinks`) a symbolic link, naming what it is. Reading a
 /// file whole or opening it as a database needs a regular one: a FIFO with
 /// no writer blocks the open for ever, and a device never ends.
-func regularFileSize(atPath path: String) -> Int? {
+func regularFileSize(atPath path: String, followingLinks: Bool, missingIsNil: Bool = false) throws -> Int? {
     var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    return Int(info.st_size)
+    guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
+        let code = errno
+        if code == ENOENT && missingIsNil { return nil }
+        throw DatabaseFileError("cannot read \(path): \(String(cString: strerror(code)))")
+    }
+    let kind: String
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return Int(info.st_size)
+    case S_IFIFO: kind = "a FIFO (named pipe)"
+    case S_IFDIR: kind = "a directory"
+    case S_IFLNK: kind = "a symbolic link"
+    case S_IFCHR, S_IFBLK: kind = "a device"
+    default: kind = "a socket"
+    }
+    throw DatabaseFileError("\(path) is \(kind), not a regular file")
 }
