@@ -30,13 +30,14 @@ struct ReadOnlyFileTests {
         /// The rows a reader must see.
         var rows: Int { self == .emptyLog || self == .noLog ? 1 : 3 }
 
-        /// How the library opens it where SQLite reads URI filenames.
-        var access: ReadOnlyDatabase.Access {
+        /// How the library opens it where SQLite reads URI filenames, on a
+        /// medium that may be written or (`readOnlyMedium`) that may not.
+        func access(readOnlyMedium: Bool = false) -> ReadOnlyDatabase.Access {
             switch self {
             case .rollbackJournal: return .locking
-            case .logAndIndex: return .readOnlyIndex
+            case .logAndIndex, .emptyLog: return .readOnlyIndex
             case .logWithoutIndex: return .privateCopy
-            case .emptyLog, .noLog: return .immutable
+            case .noLog: return readOnlyMedium ? .immutable : .privateCopy
             }
         }
     }
@@ -122,7 +123,7 @@ struct ReadOnlyFileTests {
     @Test(arguments: State.allCases)
     func libraryLeavesTheFolderAsItWas(_ state: State) throws {
         try Self.reading(state) { path in
-            #expect(try ReadOnlyDatabase.access(path: path, uriFilenames: true) == state.access)
+            #expect(try ReadOnlyDatabase.access(path: path, uriFilenames: true, readOnlyMedium: false) == state.access())
             let queue = try ReadOnlyDatabase.open(path: path)
             let (rows, entities) = try Self.read(queue)
             #expect(rows == state.rows)
@@ -183,6 +184,19 @@ struct ReadOnlyFileTests {
             }
             let fifo = kind == "a FIFO (named pipe)" ? side : "/dev/null"
             #expect(Self.error(opening: path, unblocking: fifo) == "\(side) is \(kind), not a regular file")
+        }
+    }
+
+    /// On a read-only medium nothing can write, so a WAL database without a
+    /// log is opened `immutable`; a log and its index still take the index.
+    @Test(arguments: State.allCases)
+    func readOnlyMedium(_ state: State) throws {
+        try Self.reading(state) { path in
+            #expect(try ReadOnlyDatabase.access(path: path, uriFilenames: true, readOnlyMedium: true)
+                == state.access(readOnlyMedium: true))
+            let queue = try ReadOnlyDatabase.open(path: path, configuration: .sift, uriFilenames: true, readOnlyMedium: true)
+            #expect(try Self.read(queue).rows == state.rows)
+            try queue.close()
         }
     }
 
