@@ -3,13 +3,21 @@ import Foundation
 extension ReadOnlyDatabase {
     /// Copies the database at `path` and its log (when it has one) into a
     /// new folder only this process uses; `reason` tells why in an error.
-    /// Returns nil, leaving nothing behind, when the database, its
+    /// Refuses, before copying, when the two files are larger than `limit`
+    /// bytes. Returns nil, leaving nothing behind, when the database, its
     /// log or its index changed while they were copied: a writer connected
     /// (it creates the index and keeps it while connected) or wrote, and the
     /// copy may mix two states.
-    static func privateCopy(of path: String, because reason: String) throws -> URL? {
+    static func privateCopy(of path: String, because reason: String, limit: Int) throws -> URL? {
         let manager = FileManager.default
         let before = FileStamp.files(of: path)
+        let size = (before[0]?.size ?? 0) + (before[1]?.size ?? 0)
+        guard size <= limit else {
+            throw DatabaseFileError(
+                "\(reason), so it is read from a private copy in \(manager.temporaryDirectory.path); the database "
+                    + "and its log are \(size) bytes, over the limit of \(limit) bytes "
+                    + "(ReadOnlyDatabase.Limits.maximumCopySize; SIFT_MAX_COPY_SIZE for the sift command)")
+        }
         let folder = manager.temporaryDirectory.appendingPathComponent("sift-read-\(UUID().uuidString)")
         let name = URL(fileURLWithPath: path).lastPathComponent
         do {
@@ -35,6 +43,7 @@ extension ReadOnlyDatabase {
 /// What tells one state of a file from another: its device and inode, size,
 /// and times of last modification and status change (to the nanosecond).
 struct FileStamp: Hashable {
+    var size: Int
     var identity: [Int]
 
     /// The stamp of the file at `path`, a symbolic link not followed; nil
@@ -47,8 +56,8 @@ struct FileStamp: Hashable {
         #else
         let (modified, changed) = (info.st_mtim, info.st_ctim)
         #endif
+        size = Int(info.st_size)
         identity = [
-            Int(truncatingIfNeeded: info.st_size),
             Int(truncatingIfNeeded: info.st_dev), Int(truncatingIfNeeded: info.st_ino),
             Int(truncatingIfNeeded: info.st_mode), Int(modified.tv_sec), Int(modified.tv_nsec),
             Int(changed.tv_sec), Int(changed.tv_nsec),

@@ -35,8 +35,8 @@ import GRDB
 ///   locks without creating the index. On a read-only medium, where nothing
 ///   can write, a database whose log is empty or missing is opened
 ///   `immutable`. Otherwise the database and its log are copied into a
-///   private folder in the temporary directory (`TMPDIR`), which needs as
-///   much room as the two files for a moment: the copy is opened, read once (which
+///   private folder in the temporary directory (`TMPDIR`), at most
+///   ``Limits/maximumCopySize`` bytes: the copy is opened, read once (which
 ///   opens the log and builds its index in that folder) and deleted, the
 ///   connection keeping the open files. A copy during which a file changed
 ///   (a writer connected) is dropped and the choice made again.
@@ -71,8 +71,9 @@ public enum ReadOnlyDatabase {
     /// `limits.busyTimeout`). Fails when the file cannot be read, is not a
     /// regular file (a symbolic link is followed: opening a FIFO with no
     /// writer would block for ever, and a device never ends), has a `-wal`,
-    /// `-shm` or `-journal` that is not a regular file, stays locked by a
-    /// writer past `limits.busyTimeout`, or is not a database.
+    /// `-shm` or `-journal` that is not a regular file, would be copied past
+    /// `limits.maximumCopySize`, stays locked by a writer past
+    /// `limits.busyTimeout`, or is not a database.
     public static func open(
         path: String, configuration: Configuration = .sift, limits: Limits = Limits()
     ) throws -> DatabaseQueue {
@@ -102,10 +103,10 @@ public enum ReadOnlyDatabase {
             case .readOnlyIndex: name = uri(absolute, "mode=ro&readonly_shm=1")
             case .privateCopy:
                 let reason = uriFilenames
-                    ? "\(absolute) is in WAL mode without a readable -wal and -shm, so no connection has it open "
-                        + "but one may start writing"
+                    ? "\(absolute) is in WAL mode without a readable -wal and -shm (no connection has it open, "
+                        + "but one may start writing)"
                     : "this SQLite library does not read URI filenames"
-                guard let folder = try privateCopy(of: absolute, because: reason)
+                guard let folder = try privateCopy(of: absolute, because: reason, limit: limits.maximumCopySize)
                 else { continue }
                 copy = folder
                 name = folder.appendingPathComponent(URL(fileURLWithPath: absolute).lastPathComponent).path

@@ -200,6 +200,29 @@ struct ReadOnlyFileTests {
         }
     }
 
+    /// A private copy larger than `maximumCopySize` is refused before
+    /// anything is copied, saying the size, the limit and the settings. The
+    /// `-wal` is sparse: 64 MiB long, nothing on disk.
+    @Test func privateCopyIsBounded() throws {
+        let folder = try Self.folder(.noLog)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: nil))
+        let log = try #require(FileHandle(forWritingAtPath: path + "-wal"))
+        try log.truncate(atOffset: 16 << 20)
+        try log.close()
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0) + (16 << 20)
+        let error = #expect(throws: DatabaseFileError.self) {
+            try ReadOnlyDatabase.open(path: path, limits: .init(maximumCopySize: size - 1))
+        }
+        let message = error?.message ?? ""
+        #expect(message.contains("are \(size) bytes, over the limit of \(size - 1) bytes"), "\(message)")
+        #expect(message.contains("ReadOnlyDatabase.Limits.maximumCopySize; SIFT_MAX_COPY_SIZE"), "\(message)")
+        let copy = try ReadOnlyDatabase.open(path: path, limits: .init(maximumCopySize: size))
+        #expect(try Self.read(copy).rows == 1)
+        try copy.close()
+    }
+
     /// Without URI filenames every state is read from a private copy, which
     /// is gone once the connection is open.
     @Test(arguments: State.allCases)
@@ -314,5 +337,22 @@ extension CommandLineTests {
         let run = try sift(["query", path, "t", "TRUEPREDICATE", "--count"], timeout: 20)
         #expect(run.status == 2)
         #expect(run.stderr.contains("t.sqlite-shm is a FIFO (named pipe), not a regular file"), "\(run.stderr)")
+    }
+
+    /// `SIFT_MAX_COPY_SIZE` bounds the private copy, and the error names it;
+    /// a value that is not a number is refused, naming the variable.
+    @Test func readingLimitsFromTheEnvironment() throws {
+        let folder = try ReadOnlyFileTests.folder(.logWithoutIndex)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let query = ["query", path, "t", "TRUEPREDICATE", "--count"]
+        let bounded = try sift(query, environment: ["SIFT_MAX_COPY_SIZE": "100"])
+        #expect(bounded.status == 2)
+        #expect(bounded.stderr.contains("over the limit of 100 bytes"), "\(bounded.stderr)")
+        #expect(bounded.stderr.contains("SIFT_MAX_COPY_SIZE for the sift command"), "\(bounded.stderr)")
+        #expect(try sift(query, environment: ["SIFT_MAX_COPY_SIZE": "1000000"]).stdout == "3\n")
+        let wrong = try sift(query, environment: ["SIFT_BUSY_TIMEOUT": "soon"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr == "error: SIFT_BUSY_TIMEOUT must be a number of seconds, 0 or more, not 'soon'\n")
     }
 }
