@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 
 /// Opening a SQLite file for reading only, in a way that leaves its folder
-/// as it was: no file created, none written, not even the shared-memory
-/// index (`-shm`) that SQLite writes on every read of a database in WAL mode.
+/// as it was (no file created, none written, not even the shared-memory
+/// index, `-shm`, that SQLite writes on every read of a database in WAL
+/// mode) while every read sees one committed state of the database, a
+/// process writing it at the same time included.
 ///
 /// ```swift
 /// let db = try ReadOnlyDatabase.open(path: "Library.sqlite")
@@ -12,26 +14,37 @@ import GRDB
 ///
 /// SQLite's own read-only mode still creates `-wal` and `-shm` files next to
 /// a database in WAL mode and writes to an existing `-shm`, and in a
-/// read-only folder it cannot open a database whose `-wal` has no `-shm`. So
-/// the file is opened according to what lies next to it:
+/// read-only folder it cannot open a database whose `-wal` has no `-shm`;
+/// opening a file `immutable` takes no locks and ignores the log, so a
+/// writer checkpointing meanwhile tears what is read. A connection that
+/// writes a database in WAL mode keeps its `-wal` (empty after a truncating
+/// checkpoint) and its `-shm` for as long as it is open. So the file is
+/// opened according to what lies next to it:
 ///
-/// - No write-ahead log, or an empty one: a database in rollback-journal
-///   mode is opened read-only with SQLite's usual locking (a process writing
-///   at the same time is respected); one in WAL mode is opened `immutable`
-///   (no locks, no files), since everything committed is in the database
-///   file itself.
-/// - A log and its index (`-wal` and `-shm`): opened with `readonly_shm`,
-///   which maps the index read-only. When no other connection keeps the
-///   index up to date, SQLite reads the log's frames into private memory, so
-///   rows committed only in the log are seen; a process writing at the same
-///   time is respected.
-/// - A log without an index (a store copied without it, or on read-only
-///   media): the database and its log are copied into a private folder in
-///   the temporary directory (`TMPDIR`), which needs as much room as the two
-///   files for a moment: the copy is opened, read once (which opens the log
-///   and builds its index in that folder) and deleted, the connection
-///   keeping the open files. Opening the file `immutable` instead would
-///   ignore the log and answer silently from stale data.
+/// - Rollback-journal mode (no `-wal`, and a header that does not say WAL):
+///   read-only with SQLite's usual locking. A process writing at the same
+///   time is waited for, up to ``Limits/busyTimeout``.
+/// - A log and its index (`-wal`, of any size, and a readable `-shm`):
+///   opened with `readonly_shm`, which maps the index read-only and takes
+///   SQLite's read locks, so a writer connected now or later cannot tear a
+///   read (a long read holds back its checkpoints, as any reader does, not
+///   its commits). When no connection keeps the index up to date, SQLite
+///   reads the log's frames into private memory.
+/// - WAL mode without a log and its index: no connection has it open now,
+///   but one may start writing at any moment, and a reader cannot take the
+///   locks without creating the index. On a read-only medium, where nothing
+///   can write, a database whose log is empty or missing is opened
+///   `immutable`. Otherwise the database and its log are copied into a
+///   private folder in the temporary directory (`TMPDIR`), at most
+///   ``Limits/maximumCopySize`` bytes: the copy is opened, read once (which
+///   opens the log and builds its index in that folder) and deleted, the
+///   connection keeping the open files. A copy during which a file changed
+///   (a writer connected) is dropped and the choice made again.
+///
+/// The `-wal`, `-shm` and `-journal` next to the database must be regular
+/// files when they exist, as the database must: anything else (a FIFO, a
+/// directory, a device, a symbolic link) is refused, naming it, since SQLite
+/// would block for ever opening a FIFO, or read a log that is not there.
 ///
 /// The copy also serves where SQLite was built without URI filenames, which
 /// the other ways need.
@@ -40,7 +53,8 @@ public enum ReadOnlyDatabase {
     enum Access: Sendable, Equatable {
         /// Read-only with SQLite's locking: a database in rollback-journal mode.
         case locking
-        /// `immutable`: a database in WAL mode whose log holds nothing.
+        /// `immutable`: a database in WAL mode on a read-only medium whose log
+        /// holds nothing.
         case immutable
         /// `readonly_shm`: a log and its index, both read, neither written.
         case readOnlyIndex
@@ -48,56 +62,110 @@ public enum ReadOnlyDatabase {
         case privateCopy
     }
 
+    /// How many times a private copy is taken again when a file changed
+    /// while it was copied, before giving up.
+    static let copyAttempts = 3
+
     /// Opens the SQLite file at `path` for reading (`configuration` is used
-    /// with `readonly` set). Fails when the file cannot be read, is not a
+    /// with `readonly` set, and its `busyMode` replaced by a timeout of
+    /// `limits.busyTimeout`). Fails when the file cannot be read, is not a
     /// regular file (a symbolic link is followed: opening a FIFO with no
-    /// writer would block for ever, and a device never ends), or is not a
-    /// database.
-    public static func open(path: String, configuration: Configuration = .sift) throws -> DatabaseQueue {
-        try open(path: path, configuration: configuration, uriFilenames: uriFilenames)
+    /// writer would block for ever, and a device never ends), has a `-wal`,
+    /// `-shm` or `-journal` that is not a regular file, would be copied past
+    /// `limits.maximumCopySize`, stays locked by a writer past
+    /// `limits.busyTimeout`, or is not a database.
+    public static func open(
+        path: String, configuration: Configuration = .sift, limits: Limits = Limits()
+    ) throws -> DatabaseQueue {
+        try open(path: path, configuration: configuration, limits: limits, uriFilenames: uriFilenames)
     }
 
-    /// `uriFilenames` says whether SQLite reads `file:` names as URIs.
-    static func open(path: String, configuration: Configuration, uriFilenames: Bool) throws -> DatabaseQueue {
+    /// `uriFilenames` says whether SQLite reads `file:` names as URIs;
+    /// `readOnlyMedium`, when given, replaces the look at the file system.
+    static func open(
+        path: String, configuration: Configuration, limits: Limits = Limits(), uriFilenames: Bool,
+        readOnlyMedium: Bool? = nil
+    ) throws -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseFileError("no such file: \(path)") }
-        guard regularFileSize(atPath: path) != nil else { throw DatabaseFileError("\(path) is not a regular file") }
+        _ = try regularFileSize(atPath: path, followingLinks: true)
         var configuration = configuration
         configuration.readonly = true
-        let absolute = URL(fileURLWithPath: path).path
-        var copy: URL?
-        defer { if let copy { try? FileManager.default.removeItem(at: copy) } }
-        var name: String
-        switch access(path: absolute, uriFilenames: uriFilenames) {
-        case .locking: name = uriFilenames ? uri(absolute, "mode=ro") : absolute
-        case .immutable: name = uri(absolute, "mode=ro&immutable=1")
-        case .readOnlyIndex: name = uri(absolute, "mode=ro&readonly_shm=1")
-        case .privateCopy:
-            let reason = uriFilenames
-                ? "the database has a write-ahead log (\(absolute)-wal) but no readable shared-memory index "
-                    + "(\(absolute)-shm)"
-                : "this SQLite library does not read URI filenames"
-            let folder = try privateCopy(of: absolute, because: reason)
-            copy = folder
-            name = folder.appendingPathComponent(URL(fileURLWithPath: absolute).lastPathComponent).path
-            if uriFilenames { name = uri(name, "mode=ro") }
+        configuration.busyMode = .timeout(limits.busyTimeout)
+        // SQLite finds the log and the index next to the file a link leads to.
+        let absolute = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        for _ in 0..<copyAttempts {
+            let access = try access(path: absolute, uriFilenames: uriFilenames, readOnlyMedium: readOnlyMedium)
+            var name: String
+            var copy: URL?
+            switch access {
+            case .locking: name = uriFilenames ? uri(absolute, "mode=ro") : absolute
+            case .immutable: name = uri(absolute, "mode=ro&immutable=1")
+            case .readOnlyIndex: name = uri(absolute, "mode=ro&readonly_shm=1")
+            case .privateCopy:
+                let reason = uriFilenames
+                    ? "\(absolute) is in WAL mode without a readable -wal and -shm (no connection has it open, "
+                        + "but one may start writing)"
+                    : "this SQLite library does not read URI filenames"
+                guard let folder = try privateCopy(of: absolute, because: reason, limit: limits.maximumCopySize)
+                else { continue }
+                copy = folder
+                name = folder.appendingPathComponent(URL(fileURLWithPath: absolute).lastPathComponent).path
+                if uriFilenames { name = uri(name, "mode=ro") }
+            }
+            defer { if let copy { try? FileManager.default.removeItem(at: copy) } }
+            return try connect(name, configuration: configuration, limits: limits, path: path)
         }
-        let queue = try DatabaseQueue(path: name, configuration: configuration)
-        // The first read opens the log and its index: fail here rather than
-        // at the caller's first statement, and let a private copy go.
-        _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
-        return queue
+        throw DatabaseFileError(
+            "\(path) changed each of the \(copyAttempts) times it was copied to be read: a writer is starting; try again")
+    }
+
+    /// A connection to `name`, read once: the first read opens the log and
+    /// its index, so it fails here rather than at the caller's first
+    /// statement, and lets a private copy go. A lock held past the busy
+    /// timeout is reported naming the setting.
+    static func connect(_ name: String, configuration: Configuration, limits: Limits, path: String) throws -> DatabaseQueue {
+        do {
+            let queue = try DatabaseQueue(path: name, configuration: configuration)
+            _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw DatabaseFileError(
+                "\(path) stayed locked by a writer for longer than the busy timeout of \(limits.busyTimeout) s "
+                    + "(ReadOnlyDatabase.Limits.busyTimeout; SIFT_BUSY_TIMEOUT for the sift command)")
+        }
     }
 
     /// How to open the database at the absolute `path` without writing next
-    /// to it.
-    static func access(path: String, uriFilenames: Bool) -> Access {
-        let manager = FileManager.default
-        let log = (try? manager.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        if log == 0 {
-            guard isWALMode(path) else { return .locking }
-            return uriFilenames ? .immutable : .privateCopy
+    /// to it. Throws when a `-wal`, `-shm` or `-journal` is not a regular
+    /// file. `readOnlyMedium`, when given, replaces the look at the file
+    /// system.
+    static func access(path: String, uriFilenames: Bool, readOnlyMedium: Bool? = nil) throws -> Access {
+        let log = try sideFileSize(path, "-wal")
+        let index = try sideFileSize(path, "-shm")
+        _ = try sideFileSize(path, "-journal")
+        // SQLite reads the database in WAL mode whenever a -wal exists.
+        guard log != nil || isWALMode(path) else { return .locking }
+        guard uriFilenames else { return .privateCopy }
+        if log != nil && index != nil && FileManager.default.isReadableFile(atPath: path + "-shm") {
+            return .readOnlyIndex
         }
-        return uriFilenames && manager.isReadableFile(atPath: path + "-shm") ? .readOnlyIndex : .privateCopy
+        if (log ?? 0) == 0 && (readOnlyMedium ?? isOnReadOnlyMedium(path)) { return .immutable }
+        return .privateCopy
+    }
+
+    /// The size of the file SQLite keeps next to the database `path`, named
+    /// `path` + `suffix`; nil when there is none. Throws when it is not a
+    /// regular file (a symbolic link included): SQLite would block opening
+    /// a FIFO, and take a missing log for an empty one.
+    static func sideFileSize(_ path: String, _ suffix: String) throws -> Int? {
+        try regularFileSize(atPath: path + suffix, followingLinks: false, missingIsNil: true)
+    }
+
+    /// Whether `path` lies on a file system mounted read-only, where no
+    /// process can write it.
+    static func isOnReadOnlyMedium(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs(path, &info) == 0 && UInt(info.f_flag) & UInt(ST_RDONLY) != 0
     }
 
     /// Whether the header of the database at `path` says WAL mode (file
@@ -125,27 +193,6 @@ public enum ReadOnlyDatabase {
         return "file://" + encoded + "?" + parameters
     }
 
-    /// Copies the database at `path` and its log (when it has one) into a
-    /// new folder only this process uses; `reason` tells why in the error.
-    static func privateCopy(of path: String, because reason: String) throws -> URL {
-        let manager = FileManager.default
-        let folder = manager.temporaryDirectory.appendingPathComponent("sift-read-\(UUID().uuidString)")
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        do {
-            try manager.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            try manager.copyItem(atPath: path, toPath: folder.appendingPathComponent(name).path)
-            if manager.fileExists(atPath: path + "-wal") {
-                try manager.copyItem(atPath: path + "-wal", toPath: folder.appendingPathComponent(name + "-wal").path)
-            }
-        } catch {
-            try? manager.removeItem(at: folder)
-            throw DatabaseFileError(
-                "\(reason), so it is read from a private copy in \(manager.temporaryDirectory.path), which failed: "
-                    + error.localizedDescription)
-        }
-        return folder
-    }
-
     /// Whether this SQLite library reads `file:` names as URIs.
     static let uriFilenames: Bool = {
         let answer = try? DatabaseQueue().read { try Bool.fetchOne($0, sql: "SELECT sqlite_compileoption_used('USE_URI')") }
@@ -164,11 +211,31 @@ public struct DatabaseFileError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 /// The size of the regular file at `path` (a symbolic link followed); nil
-/// when there is none, or it is a FIFO, a directory or a device. Reading a
+/// when there is none, or it is not a regular file.
+func regularFileSize(atPath path: String) -> Int? {
+    (try? regularFileSize(atPath: path, followingLinks: true)) ?? nil
+}
+
+/// The size of the regular file at `path`; nil when there is none and
+/// `missingIsNil`. Throws when it is a FIFO, a directory, a device, or
+/// (unless `followingLinks`) a symbolic link, naming what it is. Reading a
 /// file whole or opening it as a database needs a regular one: a FIFO with
 /// no writer blocks the open for ever, and a device never ends.
-func regularFileSize(atPath path: String) -> Int? {
+func regularFileSize(atPath path: String, followingLinks: Bool, missingIsNil: Bool = false) throws -> Int? {
     var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    return Int(info.st_size)
+    guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
+        let code = errno
+        if code == ENOENT && missingIsNil { return nil }
+        throw DatabaseFileError("cannot read \(path): \(String(cString: strerror(code)))")
+    }
+    let kind: String
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return Int(info.st_size)
+    case S_IFIFO: kind = "a FIFO (named pipe)"
+    case S_IFDIR: kind = "a directory"
+    case S_IFLNK: kind = "a symbolic link"
+    case S_IFCHR, S_IFBLK: kind = "a device"
+    default: kind = "a socket"
+    }
+    throw DatabaseFileError("\(path) is \(kind), not a regular file")
 }

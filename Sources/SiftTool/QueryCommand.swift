@@ -16,7 +16,9 @@ struct QueryCommand: ParsableCommand {
             --schema gives one, and runs the fetch in SQL. Rows print as a table on a terminal and as JSON Lines \
             otherwise, keyed by attribute name (the primary key under its column name); dates print as ISO 8601, \
             data as base64. Exits with 1 when nothing matches (--count still prints 0), 2 on a usage, parse \
-            or lowering error.
+            or lowering error. A writer's lock is waited for up to SIFT_BUSY_TIMEOUT seconds (5); a WAL \
+            database that no connection has open (it has no -shm) is read from a copy in $TMPDIR of at most \
+            SIFT_MAX_COPY_SIZE bytes (1073741824), unless it lies on a read-only file system.
 
             DATABASE may be a PostgreSQL URL (postgresql://user:password@host:port/database, or postgres://): \
             the schema is read from the catalog of its current schema (public) and the fetch runs on the \
@@ -120,10 +122,11 @@ extension QueryCommand {
         }
         try InputFile.requireRegular(database)
         let coreDataModel = try model.load()
+        let limits = try ReadOnlyDatabase.Limits.fromEnvironment()
         let queue: DatabaseQueue
         let schema: StoreSchema
         do {
-            queue = try ReadOnlyDatabase.open(path: database)
+            queue = try ReadOnlyDatabase.open(path: database, limits: limits)
             if let path = self.schema {
                 schema = try SchemaFile.load(path)
             } else {

@@ -61,9 +61,10 @@ enum SchemaFile {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CommandFailure("cannot read \(path)") }
         let header = handle.readData(ofLength: sqliteHeader.count)
         try? handle.close()
+        let limits = try ReadOnlyDatabase.Limits.fromEnvironment()
         do {
             if header == sqliteHeader {
-                let queue = try ReadOnlyDatabase.open(path: path)
+                let queue = try ReadOnlyDatabase.open(path: path, limits: limits)
                 return try queue.read { try StoreSchema.read(from: $0, model: model) }
             }
             if model != nil { throw CommandFailure("--model describes a Core Data store; \(path) is a schema file") }

@@ -30,13 +30,14 @@ struct ReadOnlyFileTests {
         /// The rows a reader must see.
         var rows: Int { self == .emptyLog || self == .noLog ? 1 : 3 }
 
-        /// How the library opens it where SQLite reads URI filenames.
-        var access: ReadOnlyDatabase.Access {
+        /// How the library opens it where SQLite reads URI filenames, on a
+        /// medium that may be written or (`readOnlyMedium`) that may not.
+        func access(readOnlyMedium: Bool = false) -> ReadOnlyDatabase.Access {
             switch self {
             case .rollbackJournal: return .locking
-            case .logAndIndex: return .readOnlyIndex
+            case .logAndIndex, .emptyLog: return .readOnlyIndex
             case .logWithoutIndex: return .privateCopy
-            case .emptyLog, .noLog: return .immutable
+            case .noLog: return readOnlyMedium ? .immutable : .privateCopy
             }
         }
     }
@@ -122,7 +123,7 @@ struct ReadOnlyFileTests {
     @Test(arguments: State.allCases)
     func libraryLeavesTheFolderAsItWas(_ state: State) throws {
         try Self.reading(state) { path in
-            #expect(ReadOnlyDatabase.access(path: path, uriFilenames: true) == state.access)
+            #expect(try ReadOnlyDatabase.access(path: path, uriFilenames: true, readOnlyMedium: false) == state.access())
             let queue = try ReadOnlyDatabase.open(path: path)
             let (rows, entities) = try Self.read(queue)
             #expect(rows == state.rows)
@@ -132,28 +133,94 @@ struct ReadOnlyFileTests {
         }
     }
 
+    /// What `ReadOnlyDatabase.open(path:)` throws (nil when it opens the
+    /// file). Should it block for 20 s, the test opens `fifo` for writing
+    /// itself, which lets it go on, and fails.
+    static func error(opening path: String, unblocking fifo: String) -> String? {
+        let done = DispatchSemaphore(value: 0)
+        let thrown = Mutex<String?>(nil)
+        Thread.detachNewThread {
+            do { try ReadOnlyDatabase.open(path: path).close() } catch { thrown.withLock { $0 = "\(error)" } }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 20) == .timedOut {
+            Issue.record("ReadOnlyDatabase.open blocked on \(path)")
+            let writer = open(fifo, O_WRONLY)
+            done.wait()
+            close(writer)
+        }
+        return thrown.withLock { $0 }
+    }
+
     /// The library refuses a FIFO, a directory and a device at once: reading
     /// a FIFO's header (to tell WAL mode) would block until a writer came.
-    /// Should `open` block, the test opens the FIFO for writing itself, which
-    /// lets it go on, and fails.
     @Test func libraryRefusesWhatIsNotARegularFile() throws {
         let (directory, fifo) = try CommandLineTests.fifo()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for path in [fifo, directory, "/dev/zero"] {
-            let done = DispatchSemaphore(value: 0)
-            let thrown = Mutex<String?>(nil)
-            Thread.detachNewThread {
-                do { _ = try ReadOnlyDatabase.open(path: path) } catch { thrown.withLock { $0 = "\(error)" } }
-                done.signal()
-            }
-            if done.wait(timeout: .now() + 20) == .timedOut {
-                Issue.record("ReadOnlyDatabase.open blocked on \(path)")
-                let writer = open(fifo, O_WRONLY)
-                done.wait()
-                close(writer)
-            }
-            #expect(thrown.withLock { $0 } == "\(path) is not a regular file", "\(path)")
+        for (path, kind) in [(fifo, "a FIFO (named pipe)"), (directory, "a directory"), ("/dev/zero", "a device")] {
+            #expect(Self.error(opening: path, unblocking: fifo) == "\(path) is \(kind), not a regular file")
         }
+    }
+
+    /// A `-wal`, `-shm` or `-journal` that is a FIFO, a directory or a
+    /// symbolic link is refused, naming it: SQLite would take a FIFO `-wal`
+    /// for an empty log (the rows in it unseen), block for ever opening a
+    /// FIFO `-shm` next to a non-empty log, and open a `-journal` FIFO.
+    @Test(arguments: [
+        (State.noLog, "-wal"), (.logAndIndex, "-wal"), (.logAndIndex, "-shm"), (.emptyLog, "-shm"),
+        (.logWithoutIndex, "-shm"), (.rollbackJournal, "-journal"),
+    ])
+    func sideFilesMustBeRegular(_ state: State, _ suffix: String) throws {
+        for kind in ["a FIFO (named pipe)", "a directory", "a symbolic link"] {
+            let folder = try Self.folder(state)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("t.sqlite").path
+            let side = path + suffix
+            try? FileManager.default.removeItem(atPath: side)
+            switch kind {
+            case "a directory": try FileManager.default.createDirectory(atPath: side, withIntermediateDirectories: false)
+            case "a symbolic link": try FileManager.default.createSymbolicLink(atPath: side, withDestinationPath: path)
+            default: #expect(mkfifo(side, 0o600) == 0)
+            }
+            let fifo = kind == "a FIFO (named pipe)" ? side : "/dev/null"
+            #expect(Self.error(opening: path, unblocking: fifo) == "\(side) is \(kind), not a regular file")
+        }
+    }
+
+    /// On a read-only medium nothing can write, so a WAL database without a
+    /// log is opened `immutable`; a log and its index still take the index.
+    @Test(arguments: State.allCases)
+    func readOnlyMedium(_ state: State) throws {
+        try Self.reading(state) { path in
+            #expect(try ReadOnlyDatabase.access(path: path, uriFilenames: true, readOnlyMedium: true)
+                == state.access(readOnlyMedium: true))
+            let queue = try ReadOnlyDatabase.open(path: path, configuration: .sift, uriFilenames: true, readOnlyMedium: true)
+            #expect(try Self.read(queue).rows == state.rows)
+            try queue.close()
+        }
+    }
+
+    /// A private copy larger than `maximumCopySize` is refused before
+    /// anything is copied, saying the size, the limit and the settings. The
+    /// `-wal` is sparse: 64 MiB long, nothing on disk.
+    @Test func privateCopyIsBounded() throws {
+        let folder = try Self.folder(.noLog)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: nil))
+        let log = try #require(FileHandle(forWritingAtPath: path + "-wal"))
+        try log.truncate(atOffset: 16 << 20)
+        try log.close()
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0) + (16 << 20)
+        let error = #expect(throws: DatabaseFileError.self) {
+            try ReadOnlyDatabase.open(path: path, limits: .init(maximumCopySize: size - 1))
+        }
+        let message = error?.message ?? ""
+        #expect(message.contains("are \(size) bytes, over the limit of \(size - 1) bytes"), "\(message)")
+        #expect(message.contains("ReadOnlyDatabase.Limits.maximumCopySize; SIFT_MAX_COPY_SIZE"), "\(message)")
+        let copy = try ReadOnlyDatabase.open(path: path, limits: .init(maximumCopySize: size))
+        #expect(try Self.read(copy).rows == 1)
+        try copy.close()
     }
 
     /// Without URI filenames every state is read from a private copy, which
@@ -162,7 +229,7 @@ struct ReadOnlyFileTests {
     func privateCopyLeavesNothingBehind(_ state: State) throws {
         try Self.reading(state) { path in
             let expected: ReadOnlyDatabase.Access = state == .rollbackJournal ? .locking : .privateCopy
-            #expect(ReadOnlyDatabase.access(path: path, uriFilenames: false) == expected)
+            #expect(try ReadOnlyDatabase.access(path: path, uriFilenames: false) == expected)
             let queue = try ReadOnlyDatabase.open(path: path, configuration: .sift, uriFilenames: false)
             if expected == .privateCopy {
                 #expect(queue.path != path)
@@ -254,5 +321,38 @@ extension CommandLineTests {
         let before = try ReadOnlyFileTests.listing(folder)
         try readEveryWay(folder.appendingPathComponent("t.sqlite").path, rows: state.rows, launcher: launcher)
         #expect(try ReadOnlyFileTests.listing(folder) == before)
+    }
+}
+
+extension CommandLineTests {
+    /// `sift query` refuses a FIFO `-shm` next to a non-empty log at once,
+    /// naming it, instead of blocking for ever in SQLite's open (it is
+    /// killed after 20 s, and the test fails).
+    @Test func queryRefusesAFIFOBesideTheDatabase() throws {
+        let folder = try ReadOnlyFileTests.folder(.logAndIndex)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        try FileManager.default.removeItem(atPath: path + "-shm")
+        #expect(mkfifo(path + "-shm", 0o600) == 0)
+        let run = try sift(["query", path, "t", "TRUEPREDICATE", "--count"], timeout: 20)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("t.sqlite-shm is a FIFO (named pipe), not a regular file"), "\(run.stderr)")
+    }
+
+    /// `SIFT_MAX_COPY_SIZE` bounds the private copy, and the error names it;
+    /// a value that is not a number is refused, naming the variable.
+    @Test func readingLimitsFromTheEnvironment() throws {
+        let folder = try ReadOnlyFileTests.folder(.logWithoutIndex)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let query = ["query", path, "t", "TRUEPREDICATE", "--count"]
+        let bounded = try sift(query, environment: ["SIFT_MAX_COPY_SIZE": "100"])
+        #expect(bounded.status == 2)
+        #expect(bounded.stderr.contains("over the limit of 100 bytes"), "\(bounded.stderr)")
+        #expect(bounded.stderr.contains("SIFT_MAX_COPY_SIZE for the sift command"), "\(bounded.stderr)")
+        #expect(try sift(query, environment: ["SIFT_MAX_COPY_SIZE": "1000000"]).stdout == "3\n")
+        let wrong = try sift(query, environment: ["SIFT_BUSY_TIMEOUT": "soon"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr == "error: SIFT_BUSY_TIMEOUT must be a number of seconds, 0 or more, not 'soon'\n")
     }
 }

@@ -68,8 +68,9 @@ struct Dataset {
         let header = handle.readData(ofLength: 16)
         try? handle.close()
         if header == Data("SQLite format 3\0".utf8) {
+            let limits = try ReadOnlyDatabase.Limits.fromEnvironment()
             do {
-                let queue = try ReadOnlyDatabase.open(path: path)
+                let queue = try ReadOnlyDatabase.open(path: path, limits: limits)
                 let schema = try queue.read { try StoreSchema.read(from: $0, model: model) }
                 return try Dataset(origin: path, database: queue, schema: schema)
             } catch {
