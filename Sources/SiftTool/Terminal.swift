@@ -23,7 +23,9 @@ enum Terminal {
         stdoutIsTTY ? TerminalText.visible(text, keepingLayout: true) : text
     }
 
+    /// Writes `message` to standard error, passwords masked
+    /// (``Credentials``).
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((Credentials.masked(message) + "\n").utf8))
     }
 }

@@ -71,7 +71,7 @@ struct ReplCommand: ParsableCommand {
             if reply.isError && !interactive {
                 Terminal.printError(reply.output)
             } else {
-                print(reply.output)
+                print(reply.isError ? Credentials.masked(reply.output) : reply.output)
             }
         }
     }
