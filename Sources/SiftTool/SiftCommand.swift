@@ -19,6 +19,10 @@ public struct SiftCommand: ParsableCommand {
     /// Runs the command line and exits: 0 on success, 1 when there is no match
     /// or a check fails, 2 on a usage or parse error.
     public static func runMain(_ arguments: [String]? = nil) -> Never {
+        if arguments == nil, let invalid = ArgumentBytes.error() {
+            Terminal.printError(invalid)
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
