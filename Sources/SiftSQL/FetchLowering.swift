@@ -124,12 +124,9 @@ struct FetchLowering {
         let source = request.filter.map { $0.source ?? $0.format } ?? ""
         self.request = request
         guard let name = request.entity, let entity = schema.entity(named: name) else {
-            let known = schema.entities.map(\.name).joined(separator: ", ")
             throw SQLLoweringError(
                 .unknownEntity,
-                request.entity == nil
-                    ? "a SQL fetch needs an entity (one of \(known))"
-                    : "unknown entity \(request.entity ?? ""); the schema has \(known)",
+                request.entity.map(schema.unknownEntityMessage) ?? "a SQL fetch needs an entity (one of \(schema.entityList))",
                 entity: request.entity ?? "", range: SourceRange(0, 0), source: source)
         }
         self.entity = entity

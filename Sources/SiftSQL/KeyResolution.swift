@@ -451,8 +451,7 @@ extension StoreSchema {
     private func rootEntity(_ name: String, source: String) throws(SQLLoweringError) -> Entity {
         guard let entity = entity(named: name) else {
             throw SQLLoweringError(
-                .unknownEntity, "unknown entity \(name); the schema has " + entities.map(\.name).joined(separator: ", "),
-                entity: name, range: SourceRange(0, 0), source: source)
+                .unknownEntity, unknownEntityMessage(name), entity: name, range: SourceRange(0, 0), source: source)
         }
         return entity
     }

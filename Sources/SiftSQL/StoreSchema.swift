@@ -48,6 +48,28 @@ public struct StoreSchema: Sendable, Hashable, Codable {
         return only(entities.filter { forms.contains($0.name.lowercased()) })
     }
 
+    /// The message for an entity `name` the schema lacks. A name read from
+    /// the command line or a request may be any length: at most its first
+    /// 64 characters are echoed, and at most 20 of the entities it has.
+    func unknownEntityMessage(_ name: String) -> String {
+        "unknown entity \(Self.echoed(name)); the schema has \(entityList)"
+    }
+
+    /// The entities' names, at most 20 of them.
+    var entityList: String { Self.list(entities.map(\.name)) }
+
+    /// A name from input as an error message echoes it: its first 64
+    /// characters, and its length when it is longer.
+    package static func echoed(_ name: String) -> String {
+        name.count > 64 ? String(name.prefix(64)) + "… (\(name.utf8.count) bytes)" : name
+    }
+
+    /// At most 20 of `names`, and how many more there are.
+    package static func list(_ names: [String]) -> String {
+        let shown = names.prefix(20).joined(separator: ", ")
+        return names.count > 20 ? shown + " and \(names.count - 20) more" : shown
+    }
+
     /// The English plural and singular of a lower-case noun, by the regular
     /// rules (`book`/`books`, `box`/`boxes`, `category`/`categories`).
     static func numberForms(of word: String) -> Set<String> {

@@ -253,3 +253,23 @@ final class CompositeContentsTests: XCTestCase {
         }
     }
 }
+
+/// A name from input is echoed in an error at most 64 characters long,
+/// with at most 20 of the schema's entities (a 5 MB name was echoed whole).
+final class EchoedNameTests: XCTestCase {
+    func testUnknownEntityNamesAreCapped() throws {
+        let schema = StoreSchema((0..<30).map { Entity("E\($0)", attributes: [Attribute("a", .integer)]) })
+        let name = String(repeating: "X", count: 5_000_000)
+        for request in [FetchSpecification(entity: name)] {
+            XCTAssertThrowsError(try request.sql(in: schema, dialect: .sqlite)) { error in
+                let message = (error as? SQLLoweringError)?.message ?? ""
+                XCTAssertLessThan(message.utf8.count, 400, String(message.prefix(400)))
+                XCTAssertTrue(message.hasPrefix("unknown entity " + String(repeating: "X", count: 64) + "… (5000000 bytes)"), message)
+                XCTAssertTrue(message.hasSuffix("E19 and 10 more"), message)
+            }
+        }
+        XCTAssertThrowsError(try schema.resolve(try Filter("a == 1"), entity: name)) { error in
+            XCTAssertLessThan(((error as? SQLLoweringError)?.message ?? "").utf8.count, 400)
+        }
+    }
+}

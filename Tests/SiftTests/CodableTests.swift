@@ -51,6 +51,8 @@ struct DecodingValidationTests {
         (#"{"function":{"_0":"sum:","_1":[]}}"#, "sum: takes 1 argument, got 0"),
         (#"{"function":{"_0":"now","_1":[{"kind":{"evaluatedObject":{}}}]}}"#, "now takes 0 arguments, got 1"),
         (#"{"keyPath":{"_0":[]}}"#, "a key path has at least one key"),
+        (#"{"keyPath":{"_0":["a",""]}}"#, "a key of a key path is not empty"),
+        (#"{"path":{"_0":{"kind":{"evaluatedObject":{}}},"_1":[""]}}"#, "a key of a key path is not empty"),
         (#"{"variable":{"_0":""}}"#, "a variable has a name"),
     ])
     func malformedExpressionIsADecodingError(kind: String, message: String) throws {

@@ -132,6 +132,9 @@ extension ExpressionNode.Kind {
             return "\(f.selector) takes \(f.arity) argument\(f.arity == 1 ? "" : "s"), got \(arguments.count)"
         case .keyPath(let path) where path.isEmpty, .path(_, let path) where path.isEmpty:
             return "a key path has at least one key"
+        case .keyPath(let path) where path.contains(where: \.isEmpty), .path(_, let path) where path.contains(where: \.isEmpty):
+            // `["a", ""]` would print `a.`, which reads back as no key path.
+            return "a key of a key path is not empty"
         case .variable(let name) where name.isEmpty, .assignment(let name, _) where name.isEmpty,
             .subquery(_, let name, _) where name.isEmpty:
             return "a variable has a name"

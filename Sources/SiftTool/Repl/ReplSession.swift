@@ -557,7 +557,8 @@ final class ReplSession {
     fileprivate func use(_ argument: String) -> Reply {
         guard !argument.isEmpty else { return Reply(output: loadedDescription) }
         guard let i = dataset.collection(named: argument) else {
-            return failure("no \(argument) here; there are " + dataset.collections.map(\.name).joined(separator: ", "))
+            return failure(
+                "no \(StoreSchema.echoed(argument)) here; there are " + StoreSchema.list(dataset.collections.map(\.name)))
         }
         if i != current {
             current = i
