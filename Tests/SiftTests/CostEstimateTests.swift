@@ -17,6 +17,9 @@ struct CostEstimateTests {
             ["title": .string(long), "year": 1965, "secret": .string(long), "author": ["name": .string(long), "email": "x"],
              "authors": .array(people), "tags": .array(many), "meta": ["a": .array(many), "secret": .string(long)]],
             ["title": "a", "tags": .array(many + many), "authors": .array(people + people), "author": .array(many)],
+            // A 38-digit decimal, whose description is 39 bytes from 1 unit.
+            ["year": .decimal(Decimal(string: "-12345678901234567890123456789012345678")!), "title": .string("ǅ" + long),
+             "tags": .array([.decimal(Decimal(string: "1e-100")!), .double(-2.2250738585072014e-308), .date(Date())])],
         ]
     }()
 
@@ -78,5 +81,51 @@ struct CostEstimateTests {
         #expect(CostEstimate([0, 1, 0, 0]).degree == 1)
         #expect(CostEstimate([2, 3]).units(forInputSize: 10) == 32)
         #expect(CostEstimate([1, 1, 1, 1, 1, 1]).units(forInputSize: Int.max / 2) == Int.max)
+    }
+}
+
+/// Method keys that grow a value (a number described, a string
+/// upper-cased) stay within the estimate: `year.stringValue == "a"` on a
+/// 38-digit decimal was estimated 7n + 3 = 24 units for n = 3, and ran out.
+struct MethodKeyEstimateTests {
+    @Test(arguments: [
+        "year.stringValue == 'a'", "year.description == 'a'", "title.uppercaseString == 'x'",
+        "tags.description == 'x'", "ANY tags.stringValue == 'x'", "title.uppercaseString.lowercaseString.length > 1",
+        "ANY tags.pathComponents == 'x'", "year.stringValue.length == 1",
+    ])
+    func methodKeyShapes(format: String) throws {
+        let filter = try Filter(format)
+        let decimal: Value = .decimal(Decimal(string: "-12345678901234567890123456789012345678")!)
+        for object: Value in [
+            ["year": decimal, "title": "ǅ", "tags": .array([decimal, .double(-2.2250738585072014e-308), .date(Date())])],
+            ["year": decimal, "title": .string(String(repeating: "ǅß", count: 300)), "tags": .array(Array(repeating: decimal, count: 50))],
+        ] {
+            let units = filter.costEstimate.units(forInputSize: WorkBudget.size(object, cap: .max))
+            #expect(!CostEstimateTests.runsOut(filter, object, budget: units), "\(format): \(filter.costEstimate)")
+        }
+    }
+}
+
+/// Method keys read their receiver whole: the budget counts it before they
+/// run (`s.boolValue` was charged 1 unit for scanning a 1 MB string, so
+/// `ANY {s.boolValue, …}` ran 1.9 s under a budget of 1,000).
+struct MethodKeyBudgetTests {
+    @Test(arguments: [
+        ("boolValue", "< 0", false), ("doubleValue", "< 0", true), ("intValue", "< 0", true), ("floatValue", "< 0", true),
+        ("length", "< 0", false), ("uppercaseString", "== '-1'", true), ("lastPathComponent", "== 'x'", false),
+    ])
+    func methodKeysAreChargedForWhatTheyRead(key: String, test: String, onSmall: Bool) throws {
+        let list = Array(repeating: "s.\(key)", count: 100).joined(separator: ", ")
+        var filter = try Filter("ANY {\(list)} \(test)")
+        filter.evaluationBudget = 1_000
+        let object: Value = ["s": .string(String(repeating: "7", count: 1 << 20))]
+        #expect {
+            _ = try filter.compiled().evaluate(with: object)
+        } throws: { error in
+            (error as? EvaluationError)?.code == .limit
+        }
+        // A string that fits is read as before.
+        filter.evaluationBudget = 100_000
+        #expect(try filter.compiled().evaluate(with: ["s": "-1"]) == onSmall)
     }
 }

@@ -160,7 +160,12 @@ struct PredicateMaker {
         case 3: return "TERNARY(" + predicate(depth: depth - 1) + ", " + expression(depth: depth - 1) + ", "
             + expression(depth: depth - 1) + ")"
         case 4: return expression(depth: depth - 1) + "[" + pick(["0", "1", "FIRST", "LAST", "SIZE", "'email'", "'name'", "title"]) + "]"
-        case 5: return expression(depth: depth - 1) + "." + pick(["name", "email", "a", "secret", "length", "@count"])
+        case 5:
+            // Method keys that read their receiver whole and may grow it.
+            return expression(depth: depth - 1) + "." + pick([
+                "name", "email", "a", "secret", "length", "@count", "uppercaseString", "stringValue", "description",
+                "boolValue", "doubleValue", "pathComponents", "lastPathComponent",
+            ])
         case 6:
             let v = "v\(variables.count)"
             let collection = expression(depth: depth - 1)

@@ -116,9 +116,11 @@ struct CostModel {
     func size(_ e: ExpressionNode) -> CostPolynomial {
         switch e.kind {
         case .constant(let v): return .constant(WorkBudget.size(v, cap: .max))
-        case .evaluatedObject, .keyPath: return .n
+        case .evaluatedObject: return .n
+        case .keyPath(let keys): return grown(.n, keys)
         case .variable(let name): return variables[name] ?? .n
-        case .path(let base, _), .variableKey(let base, _), .index(let base, _), .subquery(let base, _, _):
+        case .path(let base, let keys): return grown(size(base), keys)
+        case .variableKey(let base, _), .index(let base, _), .subquery(let base, _, _):
             return size(base)
         case .aggregate(let items):
             return items.reduce(.constant(1 + items.count)) { $0 + size($1) }
@@ -151,6 +153,25 @@ struct CostModel {
         }
     }
 
+    /// The largest size of a value of size `size` after `keys`: each
+    /// method key may grow it (``KeyValueAccess/methodKeyGrowth``).
+    func grown(_ size: CostPolynomial, _ keys: [String]) -> CostPolynomial {
+        keys.reduce(size) { KeyValueAccess.methodKeys.contains($1) ? KeyValueAccess.methodKeyGrowth * $0 : $0 }
+    }
+
+    /// What the budget counts for the method keys of `keys`, read from a
+    /// value of size `size`: the receiver before each, its value after.
+    func methodKeyWork(_ size: CostPolynomial, _ keys: [String]) -> CostPolynomial {
+        var total = CostPolynomial.zero
+        var current = size
+        for key in keys where KeyValueAccess.methodKeys.contains(key) {
+            let next = KeyValueAccess.methodKeyGrowth * current
+            total = total + current + next
+            current = next
+        }
+        return total
+    }
+
     /// The most work the budget counts while `e` is evaluated.
     func work(_ e: ExpressionNode) -> CostPolynomial {
         // Every node but a constant, a variable and SELF is counted when it
@@ -159,11 +180,13 @@ struct CostModel {
         switch e.kind {
         case .constant, .variable, .evaluatedObject:
             return .zero
-        case .keyPath:
+        case .keyPath(let keys):
             // With a collection operator, the collection it reads is
             // counted as well (at most the input).
-            return own + .n
-        case .path(let base, _), .variableKey(let base, _):
+            return own + .n + methodKeyWork(.n, keys)
+        case .path(let base, let keys):
+            return work(base) + own + size(base) + methodKeyWork(size(base), keys)
+        case .variableKey(let base, _):
             return work(base) + own + size(base)
         case .aggregate(let items):
             return items.reduce(own) { $0 + work($1) }

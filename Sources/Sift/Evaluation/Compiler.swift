@@ -649,13 +649,17 @@ struct Compiler<Root> {
     private func countedPath(_ e: ExpressionNode) -> ValueFunction? {
         let prefix: ValueFunction
         let rest: [String]
+        // A collection operator reads its collection whole, and a method
+        // key (`s.boolValue`, `s.uppercaseString`) its receiver: each is
+        // counted before it runs, and a method key's value after.
+        let counted = { (key: String) in CollectionOperator.isOperator(key) || KeyValueAccess.methodKeys.contains(key) }
         switch e.kind {
         case .keyPath(let keys):
-            guard let at = keys.firstIndex(where: CollectionOperator.isOperator) else { return nil }
+            guard let at = keys.firstIndex(where: counted) else { return nil }
             prefix = at == 0 ? expression(ExpressionNode(.evaluatedObject)) : expression(ExpressionNode(.keyPath(Array(keys[..<at])), range: e.range))
             rest = Array(keys[at...])
         case .path(let base, let keys):
-            guard let at = keys.firstIndex(where: CollectionOperator.isOperator) else { return nil }
+            guard let at = keys.firstIndex(where: counted) else { return nil }
             prefix = at == 0 ? expression(base) : expression(ExpressionNode(.path(base, Array(keys[..<at])), range: e.range))
             rest = Array(keys[at...])
         default:
@@ -663,9 +667,19 @@ struct Compiler<Root> {
         }
         let fail = failure(at: e.range)
         return { r, s throws(EvaluationError) in
-            let v = try prefix(r, s)
-            try s.charge(WorkBudget.size(v, cap: max(s.budget?.remaining ?? 0, 0)), fail)
-            do throws(Failure) { return try KeyValueAccess.value(v, path: rest) } catch { throw fail(error) }
+            var v = try prefix(r, s)
+            for (i, key) in rest.enumerated() {
+                let size = { (v: Value) in WorkBudget.size(v, cap: max(s.budget?.remaining ?? 0, 0)) }
+                if CollectionOperator.isOperator(key) {
+                    try s.charge(size(v), fail)
+                    do throws(Failure) { return try KeyValueAccess.value(v, path: rest[i...]) } catch { throw fail(error) }
+                }
+                let method = KeyValueAccess.methodKeys.contains(key)
+                if method { try s.charge(size(v), fail) }
+                do throws(Failure) { v = try KeyValueAccess.value(v, key: key) } catch { throw fail(error) }
+                if method { try s.charge(size(v), fail) }
+            }
+            return v
         }
     }
 }

@@ -62,6 +62,23 @@ enum KeyValueAccess {
         }
     }
 
+    /// The keys ``methodKey(_:on:)`` answers: each reads its receiver
+    /// whole (the budget counts it before), and may make a value larger
+    /// than it, by at most ``methodKeyGrowth`` for each unit.
+    static let methodKeys: Set<String> = [
+        "self", "SELF", "length", "uppercaseString", "lowercaseString", "capitalizedString", "description",
+        "stringValue", "doubleValue", "floatValue", "intValue", "integerValue", "longLongValue", "longValue", "boolValue",
+        "decimalValue", "lastPathComponent", "pathExtension", "stringByDeletingLastPathComponent",
+        "stringByDeletingPathExtension", "pathComponents", "timeIntervalSinceReferenceDate", "timeIntervalSince1970",
+        "UUIDString",
+    ]
+
+    /// How many times larger than its receiver (in ``WorkBudget`` units) a
+    /// method key's value can be: a number (1 unit) described takes up to
+    /// 47 bytes (a 38-digit decimal with its sign and exponent), a string
+    /// upper-cased up to three bytes for each byte.
+    static let methodKeyGrowth = 48
+
     /// The keys that Foundation's value classes answer through KVC.
     static func methodKey(_ key: String, on value: Value) throws(Failure) -> Value? {
         if key == "self" || key == "SELF" { return value }
