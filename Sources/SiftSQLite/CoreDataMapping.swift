@@ -23,17 +23,26 @@ struct CoreDataModelMapping {
         for e in model.entities where numbers[e.name] == nil {
             throw StoreSchemaError("the model's entity \(e.name) is not in the store's Z_PRIMARYKEY: the model does not describe this store")
         }
-        // Each entity's ancestors, root first.
+        // Each entity's ancestors, root first: at most
+        // maximumInheritanceDepth of them, so that this is linear in the
+        // model's size.
         var chains: [String: [ModelEntity]] = [:]
         for e in model.entities {
             var chain = [e]
             var seen: Set<String> = [e.name]
-            while let p = chain[0].parent {
-                guard let parent = byName[p] else { throw StoreSchemaError("the model's entity \(chain[0].name) has an unknown parent entity \(p)") }
+            while let p = chain[chain.count - 1].parent {
+                guard let parent = byName[p] else {
+                    throw StoreSchemaError("the model's entity \(chain[chain.count - 1].name) has an unknown parent entity \(p)")
+                }
                 guard seen.insert(p).inserted else { throw StoreSchemaError("the model's entity \(e.name) inherits from itself (through \(p))") }
-                chain.insert(parent, at: 0)
+                guard chain.count < model.maximumInheritanceDepth else {
+                    throw StoreSchemaError(
+                        "the model's entity \(e.name) inherits through more than \(model.maximumInheritanceDepth) entities "
+                            + "(CoreDataModel.maximumInheritanceDepth)")
+                }
+                chain.append(parent)
             }
-            chains[e.name] = chain
+            chains[e.name] = chain.reversed()
         }
         let tableNames = Dictionary(tables.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
         var tableOf: [String: String] = [:]
@@ -130,7 +139,7 @@ struct CoreDataModelMapping {
                             relationships.append(Relationship(p.name, destination, .toOne(column: column), inverse: inverse))
                         } else if let (kind, order) = try toManyKind(
                             p.name, of: declaring, to: destination, inverse: inverse, chains: chains, columnOf: columnOf,
-                            numbers: numbers, tableOf: tableOf, columns: columns)
+                            numbers: numbers, tableOf: tableOf, columns: columns, tableNames: tableNames)
                         {
                             relationships.append(Relationship(
                                 p.name, destination, kind, inverse: inverse, ordered: isOrdered,
@@ -227,7 +236,7 @@ struct CoreDataModelMapping {
     private func toManyKind(
         _ name: String, of declaring: ModelEntity, to destination: String, inverse: String?,
         chains: [String: [ModelEntity]], columnOf: [String: [String: String]], numbers: [String: Int],
-        tableOf: [String: String], columns: [String: [String: String]]
+        tableOf: [String: String], columns: [String: [String: String]], tableNames: [String: String]
     ) throws -> (Relationship.Kind, order: String?)? {
         let upper = name.uppercased()
         /// The order column of a key column, among `names` (keyed by their
@@ -259,7 +268,6 @@ struct CoreDataModelMapping {
         let inverseUpper = inverse?.uppercased()
         var candidates = ["Z_\(n)\(upper)"]
         if let inverseUpper { candidates.append("Z_\(m)\(inverseUpper)") }
-        let tableNames = Dictionary(tables.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
         for candidate in candidates {
             guard let table = tableNames[candidate] else { continue }
             let all = try SchemaReading.describe(db, table).columns.map(\.name)

@@ -28,9 +28,21 @@ public struct CoreDataModel: Sendable, Hashable {
     /// The model's entities, parents before their sub-entities.
     public var entities: [Entity]
 
+    /// The most entities a chain of inheritance may hold, the entity and
+    /// its ancestors (``defaultMaximumInheritanceDepth`` unless changed): an
+    /// entity lists every attribute and relationship it inherits, so reading
+    /// a store's schema takes time and memory in proportion to the model's
+    /// size times this. A deeper chain is a `StoreSchemaError` naming the
+    /// entity and this setting.
+    public var maximumInheritanceDepth: Int
+
+    /// 100: real models nest a few levels.
+    public static let defaultMaximumInheritanceDepth = 100
+
     /// A model of `entities`, for a store that caches none (or for tests).
     public init(entities: [Entity]) {
         self.entities = entities
+        self.maximumInheritanceDepth = Self.defaultMaximumInheritanceDepth
     }
 
     /// An entity of the model, with the properties it declares itself (not

@@ -273,3 +273,39 @@ final class EchoedNameTests: XCTestCase {
         }
     }
 }
+
+/// A chain of inheritance deeper than `CoreDataModel.maximumInheritanceDepth`
+/// is refused, naming the setting; up to it, the chain reads (each entity
+/// listing what it inherits, which is why the depth is bounded: 8,000
+/// levels took 64 s and 2 GB).
+final class InheritanceDepthTests: XCTestCase {
+    func testDeepChainsAreRefusedPastTheSetting() throws {
+        let depth = CoreDataModel.defaultMaximumInheritanceDepth + 1
+        let entities = (0..<depth).map { i in
+            CoreDataModel.Entity("E\(i)", parent: i == 0 ? nil : "E\(i - 1)", properties: [CoreDataModel.Property("p\(i)", .attribute(type: 300))])
+        }
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+            try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+            let columns = (0..<depth).map { "ZP\($0) INTEGER" }.joined(separator: ", ")
+            try db.execute(sql: "CREATE TABLE ZE0 (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(columns))")
+            for i in 0..<depth {
+                try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, 0)", arguments: [i + 1, "E\(i)", i])
+            }
+            try db.execute(sql: "INSERT INTO ZE0 (Z_PK, Z_ENT, Z_OPT, ZP0, ZP\(depth - 1)) VALUES (1, \(depth), 1, 7, 8)")
+        }
+        var model = CoreDataModel(entities: entities)
+        XCTAssertThrowsError(try queue.read { try StoreSchema.read(from: $0, model: model) }) { error in
+            XCTAssertTrue("\(error)".contains("more than \(depth - 1) entities (CoreDataModel.maximumInheritanceDepth)"), "\(error)")
+        }
+        model.maximumInheritanceDepth = depth
+        let schema = try queue.read { try StoreSchema.read(from: $0, model: model) }
+        XCTAssertEqual(schema.entity(named: "E\(depth - 1)")?.attributes.count, depth)
+        XCTAssertEqual(schema.entity(named: "E0")?.discriminator?.values.count, depth)
+        let keys = try queue.read {
+            try FetchSpecification(entity: "E0", filter: try Filter("p0 == 7")).fetchPrimaryKeys($0, schema: schema)
+        }
+        XCTAssertEqual(keys.count, 1)
+    }
+}
