@@ -247,6 +247,12 @@ extension Lowering {
             let folds = a.type == .string && Self.folds(options)
             let x = folds ? fold(a.sql, options) : numeric(a)
             let y = folds ? fold(b.sql, options) : numeric(b)
+            // NaN equals nothing in memory, itself included; PostgreSQL
+            // says NaN = NaN.
+            if let number = hooks.notNaN(a.sql, a.type) {
+                let equal = SQLFragment.and([.nullSafeEqual(x, y, negated: false), number], grouped: true)
+                return neg ? .notTrue(equal) : equal
+            }
             return .nullSafeEqual(x, y, negated: neg)
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             guard same, !a.isRelationship, !b.isRelationship, a.type != .blob else {
@@ -258,6 +264,10 @@ extension Lowering {
                 a.type == .string
                 ? hooks.stringOrdering(a.sql, op.sqlOperator, .column(b.sql), options, ctx)
                 : .binary(numeric(a), op.sqlOperator, numeric(b))
+            // NaN is neither greater nor less than anything in memory.
+            if let x = hooks.notNaN(a.sql, a.type), let y = hooks.notNaN(b.sql, b.type) {
+                condition = .and([condition, x, y], grouped: true)
+            }
             if op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo, a.nullable, b.nullable {
                 condition = .or([condition, .and([.isNull(a.sql, negated: false), .isNull(b.sql, negated: false)])])
             }

@@ -70,7 +70,10 @@ final class EdgeValueTests: XCTestCase {
         XCTAssertEqual(d[2].sign, .minus, "-0 keeps its sign")
 
         // SQL answers as memory does: NaN is neither > nor < anything.
-        for format in ["d > 0", "d >= 0", "n > 0", "NOT (d > 0)", "d < 0", "d != 0", "NOT (n >= -1)"] {
+        for format in [
+            "d > 0", "d >= 0", "n > 0", "NOT (d > 0)", "d < 0", "d != 0", "NOT (n >= -1)", "d == n", "d != n", "d > n",
+            "d <= n", "NOT (d < n)", "n == n", "d == d",
+        ] {
             let filter = try Filter(format)
             var memory: [Value] = []
             for row in rows where try filter.evaluate(with: row) { memory.append(row.dictionaryValue?["id"] ?? .null) }
