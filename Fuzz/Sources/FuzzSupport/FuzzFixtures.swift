@@ -98,6 +98,12 @@ public enum FuzzFixtures {
         "maxdec": .decimal(.greatestFiniteMagnitude),
         "doubles": [.double(.infinity), .double(.nan), .double(1e300), .double(-0.0)],
         "decimals": [.decimal(.greatestFiniteMagnitude), .decimal(Decimal(string: "0.1")!)],
+        // A run of 40 combining marks of two classes in reverse canonical
+        // order (sorted, not exchanged, past 32), a path, and a key path
+        // deeper than the raw JSON scan reads (64 keys).
+        "marks": .string("a" + String(repeating: "\u{301}", count: 20) + String(repeating: "\u{316}", count: 20)),
+        "file path": "/tmp/scratch.tiff",
+        "deep": (0..<70).reduce(Value.string("bottom")) { inner, _ in ["a": inner] },
     ]
 }
 
