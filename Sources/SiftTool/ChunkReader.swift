@@ -123,6 +123,17 @@ final class ChunkReader {
     private var scannedLine = 1
     private var elementStart: Int?
     private var elementLine = 0
+    /// The end of the current element's value (after its last byte that is
+    /// not a blank): what its size is counted to.
+    private var valueEnd = 0
+    /// Whether the current element was handed out before the comma or
+    /// bracket after it, being followed by a long run of blanks: the next
+    /// byte that is not a blank must be one of those.
+    private var awaitingDelimiter = false
+    /// Blanks kept in memory in an array before they are dropped: between
+    /// two elements, and after an element's value before its comma, they
+    /// take no memory past this (and are no part of the record's size).
+    static let blankRun = 1 << 20
     /// Elements ended so far (-1 until the input is known to be an array),
     /// and whether a comma ended one (so `[1,]` has an empty element).
     private var elementCount = -1
@@ -361,10 +372,28 @@ final class ChunkReader {
             endAtEndOfInput()
             return handOut(upTo: buffer.count, nextLine: scannedLine, nextColumn: 0)
         }
-        if let start = elementStart, scanned - start > maximumRecordSize, !discarding {
+        if let start = elementStart, (depth == 1 && !inString ? valueEnd : scanned) - start > maximumRecordSize, !discarding {
             discarding = true
             elementCount += 1
             pending.append(.failure(tooLong(line: elementLine)))
+        }
+        if !discarding, state == .array, !inString, depth == 1 {
+            if let start = elementStart, scanned - valueEnd > Self.blankRun {
+                // A value followed by a long run of blanks: handed out now,
+                // its comma still to come, and the blanks dropped.
+                elementCount += 1
+                pending.append(.element(start..<valueEnd, number: elementCount, line: elementLine))
+                elementStart = nil
+                awaitingDelimiter = true
+                let newlines = buffer[valueEnd..<scanned].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                let chunk = handOut(upTo: valueEnd, nextLine: scannedLine - newlines, nextColumn: columnAt(valueEnd))
+                dropScanned()
+                return chunk
+            }
+            if elementStart == nil, pending.isEmpty, scanned > Self.blankRun {
+                // Blanks (and commas) between elements take no memory.
+                dropScanned()
+            }
         }
         if discarding {
             // Hand out what came before the long element; drop the element's bytes read so far.
@@ -395,6 +424,7 @@ final class ChunkReader {
                         escaped = true
                     } else if b == UInt8(ascii: "\"") {
                         inString = false
+                        valueEnd = i + 1
                     } else if b == 0x0A {
                         line += 1
                     }
@@ -402,8 +432,35 @@ final class ChunkReader {
                     continue
                 }
                 switch b {
-                case 0x20, 0x09, 0x0D: break
-                case 0x0A: line += 1
+                case 0x20, 0x09, 0x0D: i += 1; continue
+                case 0x0A: line += 1; i += 1; continue
+                default: break
+                }
+                if awaitingDelimiter {
+                    // After a value handed out early: only its comma or the
+                    // closing bracket.
+                    awaitingDelimiter = false
+                    if b == UInt8(ascii: ",") {
+                        (cut, cutLine) = (i + 1, line)
+                        i += 1
+                        continue
+                    }
+                    if b == UInt8(ascii: "]") {
+                        depth = 0
+                        i += 1
+                        (cut, cutLine) = (i, line)
+                        closed = true
+                        return
+                    }
+                    state = .finished
+                    pending.append(.failure(invalid("expected ',' or ']'", at: i)))
+                    (cut, cutLine) = (i, line)
+                    return
+                }
+                if depth > 1 || (b != UInt8(ascii: ",") && b != UInt8(ascii: "]") && b != UInt8(ascii: "}")) {
+                    valueEnd = i + 1
+                }
+                switch b {
                 case UInt8(ascii: "\""):
                     if elementStart == nil { (elementStart, elementLine) = (i, line) }
                     inString = true
@@ -445,7 +502,7 @@ final class ChunkReader {
         }
         elementCount += 1
         if let start = elementStart {
-            if end - start > maximumRecordSize {
+            if valueEnd - start > maximumRecordSize {
                 pending.append(.failure(tooLong(line: elementLine)))
             } else {
                 pending.append(.element(start..<end, number: elementCount, line: elementLine))

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import SiftTool
+
+/// Blanks in a JSON array cost nothing: between elements they are
+/// dropped as they are read, and after an element's value (before its
+/// comma) they are no part of its size. (`[` + 400 MB of blanks +
+/// `{"a":5}]` took 553 MB; a 7-byte record followed by 70 MB of blanks was
+/// refused as too long.)
+struct ArrayBlankTests {
+    static func file(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-blanks-\(UUID().uuidString).json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The largest chunk the reader hands out for `text`, and its items.
+    static func read(_ text: String) throws -> (largest: Int, items: [Chunk.Item]) {
+        let path = try file(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try ChunkReader(path: path, maximumRecordSize: 100, chunkSize: 64 << 10)
+        var largest = 0
+        var items: [Chunk.Item] = []
+        while let chunk = reader.next() {
+            largest = max(largest, chunk.bytes.count)
+            items += chunk.items
+        }
+        return (largest, items)
+    }
+
+    @Test func blanksTakeNoMemory() throws {
+        let run = 8 << 20
+        for text in [
+            "[" + String(repeating: " ", count: run) + #"{"a":5}]"#,
+            #"[{"a":5}"# + String(repeating: " ", count: run) + #",{"a":5}]"#,
+            #"[{"a":5},"# + String(repeating: "\n", count: run) + #"{"a":5}]"#,
+            "[5" + String(repeating: "\t", count: run) + "]",
+        ] {
+            let (largest, items) = try Self.read(text)
+            #expect(largest <= 3 * ChunkReader.blankRun, "\(largest) bytes in one chunk")
+            #expect(!items.contains { if case .failure = $0 { true } else { false } }, "\(items)")
+        }
+    }
+
+    @Test func recordsAreTheirOwnSize() throws {
+        let blanks = String(repeating: " ", count: 3 << 20)
+        let runner = CommandLineTests()
+        var written: [String] = []
+        defer { for path in written { try? FileManager.default.removeItem(atPath: path) } }
+        func file(_ text: String) throws -> String {
+            written.append(try Self.file(text))
+            return written[written.count - 1]
+        }
+        let counted = try runner.sift(
+            ["filter", "a == 5", try file("[" + blanks + #"{"a":5}"# + blanks + #",{"a":5}"# + "\n" + blanks + #",{"a":6}]"#),
+             "--count", "--max-record-size", "100"], timeout: 120)
+        #expect(counted.stdout == "2\n", "\(counted.stderr.prefix(300))")
+        // What follows a value handed out early is still checked, at its place.
+        let wrong = try runner.sift(["filter", "a == 5", try file(#"[{"a":5}"# + blanks + #"{"b":1}]"#), "--count"], timeout: 120)
+        #expect(wrong.stderr.contains("line 1, column 3145737: expected ',' or ']'"), "\(wrong.stderr.prefix(300))")
+        let lines = try runner.sift(
+            ["filter", "a == 5", try file(#"[{"a":5}"# + String(repeating: "\n", count: 3 << 20) + #" ,  {"a": x}]"#), "--count"],
+            timeout: 120)
+        #expect(lines.stderr.contains("line 3145729, column 11"), "\(lines.stderr.prefix(300))")
+    }
+}
