@@ -122,14 +122,20 @@ struct ReplTerminalTests {
         func stop() { try? run(["kill-server"]) }
     }
 
-    @Test func aSessionAsAPersonTypesIt() throws {
-        guard let tmux = Self.tmuxPath else {
+    /// tmux and the built `sift`; nil (a recorded issue where tmux is
+    /// required) when tmux is not installed.
+    static func tmuxAndBinary() throws -> (tmux: String, binary: URL)? {
+        guard let tmux = tmuxPath else {
             if ProcessInfo.processInfo.environment["SIFT_REQUIRE_TMUX"] == "1" {
                 Issue.record("tmux is required (SIFT_REQUIRE_TMUX=1) but not installed")
             }
-            return
+            return nil
         }
-        let binary = try #require(CommandLineTests.binary, "build the sift product first (swift build)")
+        return (tmux, try #require(CommandLineTests.binary, "build the sift product first (swift build)"))
+    }
+
+    @Test func aSessionAsAPersonTypesIt() throws {
+        guard let (tmux, binary) = try Self.tmuxAndBinary() else { return }
         let history = FileManager.default.temporaryDirectory.appendingPathComponent("sift-history-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: history) }
         // Colours are expected: the test runner's NO_COLOR, if any, is dropped.

@@ -197,6 +197,22 @@ public struct ValueTable: Sendable {
         return out
     }
 
+    /// The indices of the rows that match, in order, or nil when `until`
+    /// says to stop (it is asked before each row): for an evaluation a
+    /// person may interrupt.
+    package func indices(
+        where filter: Filter, variables: [String: Value] = [:], until stop: () -> Bool
+    ) throws(EvaluationError) -> [Int]? {
+        let test = compile(filter, .default, .default)
+        let scope = Scope(variables: variables)
+        var out: [Int] = []
+        for row in rows.indices {
+            if stop() { return nil }
+            if try test(row, scope) { out.append(row) }
+        }
+        return out
+    }
+
     /// The rows that match, in order: what `rows.filter(filter)` gives.
     public func filter(
         _ filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default,

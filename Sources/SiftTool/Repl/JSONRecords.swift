@@ -253,7 +253,7 @@ struct JSONRecords: Sendable {
     /// and evaluated with `variables`, the way the rows were before. (The
     /// REPL substitutes its variables into `filter`: those left are unbound,
     /// an error on either path.)
-    func indices(where filter: Filter, variables: [String: Value] = [:]) throws(Failure) -> [Int] {
+    func indices(where filter: Filter, variables: [String: Value] = [:], stop: Interruption? = nil) throws -> [Int] {
         let generalOnly = EvaluationPaths.default == .generalOnly
         // A part after one that failed need not be evaluated.
         let firstFailed = FirstFailure()
@@ -275,6 +275,7 @@ struct JSONRecords: Sendable {
             let part = parts[p]
             var matches: [Int] = []
             for i in 0..<part.count {
+                if stop?.happened == true { break }
                 do {
                     if try part.withRecord(i, test) { matches.append(part.first + i) }
                 } catch {
@@ -291,6 +292,7 @@ struct JSONRecords: Sendable {
             case .failure(let failure): throw failure
             }
         }
+        if stop?.happened == true { throw Interruption.Stopped() }
         return matches
     }
 

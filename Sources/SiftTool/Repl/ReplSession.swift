@@ -194,7 +194,7 @@ final class ReplSession {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            matches = try self.matches(filter)
+            matches = try Interruption.catching { try self.matches(filter, stop: $0) }
         } catch let failure as JSONRecords.Failure {
             return self.failure(failure.error, at: collection.records?.place(of: failure.index))
         } catch {
@@ -218,17 +218,19 @@ final class ReplSession {
     /// match `filter`, in the `:sort` order. A JSON file's records are
     /// evaluated on their bytes, and only the members sorted by are decoded;
     /// an error there is a ``JSONRecords/Failure`` naming the record.
-    func matches(_ filter: Filter) throws -> [Int] {
+    func matches(_ filter: Filter, stop: Interruption? = nil) throws -> [Int] {
         var matches: [Int]
         let sorted: [Value]
         if let records = collection.records {
-            matches = try records.indices(where: filter, variables: variables)
+            matches = try records.indices(where: filter, variables: variables, stop: stop)
             sorted = sort.isEmpty ? [] : records.values(at: matches, keeping: Self.members(sortedBy: sort))
         } else {
             let rows = collection.rows
             let rowTable = tables[current] ?? ValueTable(rows)
             tables[current] = rowTable
-            matches = try rowTable.indices(where: filter, variables: variables)
+            guard let found = try rowTable.indices(where: filter, variables: variables, until: { stop?.happened == true })
+            else { throw Interruption.Stopped() }
+            matches = found
             sorted = sort.isEmpty ? [] : matches.map { rows[$0] }
         }
         if !sort.isEmpty {
