@@ -14,7 +14,10 @@ import FoundationXML
 /// `Composite` names with `composite=`.
 enum ModelXML {
     static func read(_ data: Data, source: String) throws(StoreSchemaError) -> CoreDataModel {
-        let parser = XMLParser(data: data)
+        // Read as a stream: given the whole data at once, libxml2 fails a
+        // valid file with a line longer than its lookup limit of 10 MB
+        // (300,000 attributes on one line: NSXMLParserErrorDomain error 1).
+        let parser = XMLParser(stream: InputStream(data: data))
         let reader = Reader()
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false

@@ -309,3 +309,19 @@ final class InheritanceDepthTests: XCTestCase {
         XCTAssertEqual(keys.count, 1)
     }
 }
+
+/// A valid `contents` file with one line longer than libxml2's 10 MB
+/// lookup limit (170,000 attributes) reads, as a stream.
+final class LongLineContentsTests: XCTestCase {
+    func testOneLineOfElevenMegabytes() throws {
+        let attributes = (0..<170_000).map { #"<attribute name="a\#($0)" optional="YES" attributeType="String"/>"# }.joined()
+        let text = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel">"#
+            + #"<entity name="E">"# + attributes + "</entity></model>"
+        XCTAssertGreaterThan(text.utf8.count, 10_500_000)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sift-long-\(UUID().uuidString).contents")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let model = try CoreDataModel(contentsOf: file)
+        XCTAssertEqual(model.entity(named: "E")?.properties.count, 170_000)
+    }
+}
