@@ -115,7 +115,7 @@ protocol DialectHooks: Sendable {
     /// `lhs` differs from the bound `value` or `column` is NULL.
     func notEqualOrNull(_ lhs: SQLFragment, _ value: SQLFragment, column: SQLFragment) -> SQLFragment
     /// Where the database orders NaN above every number (PostgreSQL), the
-    /// condition that `column`, of `type`, holds a number: `x > 0` and
+    /// condition that `column`, of `type`, holds a number or NULL: `x > 0` and
     /// `x >= 0` take it, since in memory NaN is neither greater nor less
     /// than anything. Nil where no stored value is NaN (SQLite stores NaN
     /// as NULL).
@@ -220,7 +220,8 @@ extension DialectHooks {
     }
 
     func notNaN(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment? {
-        type == .double || type == .decimal ? .binary(column, "<>", .literal("NaN")) : nil
+        // True for NULL too, so that `a == b` still holds where both are nil.
+        type == .double || type == .decimal ? nullSafeEqual(column, .literal("NaN"), negated: true) : nil
     }
 
     func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment {

@@ -61,7 +61,7 @@ public struct SQLQuery: Sendable, Hashable {
             }
             inner[String(path[..<dot]), default: [:]][String(path[path.index(after: dot)...])] = value
         }
-        for (name, elements) in inner { out[name] = nested(elements) }
+        for (name, elements) in inner { out[name] = elements.values.allSatisfy(\.isNull) ? .null : nested(elements) }
         return .dictionary(out)
     }
 }

@@ -94,6 +94,18 @@ struct KeyResolver {
         return noted
     }
 
+    /// The error of a key path ending on a composite attribute as a whole
+    /// (`author == nil`): neither SQL nor memory compares one.
+    func compositeError(_ c: Composite, _ components: [String], at i: Int, in entity: Entity, range: SourceRange?)
+        -> SQLLoweringError
+    {
+        let written = components.joined(separator: ".")
+        return error(
+            .unsupported,
+            "\(c.name) is a composite attribute of \(entity.name): compare one of its elements, as in \(written).\(c.elements.first?.name ?? "element")",
+            entity: entity, key: components[i], range: range)
+    }
+
     /// The error of a key path reading the many values of a to-many
     /// relationship (`key`, of `owner`) where one value is wanted.
     func toManyError(_ key: String, owner: Entity, range: SourceRange?) -> SQLLoweringError {
@@ -347,7 +359,7 @@ struct MemoryKeys {
             switch step {
             case .attribute(let a): return (spelled + [a.name], nil)
             case .element(let c, let a): return (spelled + [c.name] + a.name.split(separator: ".").map(String.init), nil)
-            case .composite(let c): return (spelled + [c.name], nil)
+            case .composite(let c): throw keys.compositeError(c, components, at: i, in: reach.entity, range: range)
             case .toOne, .toMany: break
             }
             if let maximumDepth, reach.depth >= maximumDepth {
@@ -410,9 +422,9 @@ extension StoreSchema {
     }
 
     /// Sort keys spelled as this schema names them (see
-    /// ``resolve(_:entity:maximumDepth:)``). Each must be an attribute,
-    /// reached through to-one relationships (at most `maximumDepth`), as in
-    /// SQL.
+    /// ``resolve(_:entity:maximumDepth:)``). Each must be an attribute or
+    /// an element of a composite attribute (`author.name`), reached through
+    /// to-one relationships (at most `maximumDepth`), as in SQL.
     public func resolve(_ sort: [SortKey], entity name: String, maximumDepth: Int? = nil) throws(SQLLoweringError)
         -> [SortKey]
     {

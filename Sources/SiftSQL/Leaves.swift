@@ -265,9 +265,8 @@ extension Lowering {
                 ? hooks.stringOrdering(a.sql, op.sqlOperator, .column(b.sql), options, ctx)
                 : .binary(numeric(a), op.sqlOperator, numeric(b))
             // NaN is neither greater nor less than anything in memory.
-            if let x = hooks.notNaN(a.sql, a.type), let y = hooks.notNaN(b.sql, b.type) {
-                condition = .and([condition, x, y], grouped: true)
-            }
+            let numbers = [hooks.notNaN(a.sql, a.type), hooks.notNaN(b.sql, b.type)].compactMap { $0 }
+            if !numbers.isEmpty { condition = .and([condition] + numbers, grouped: true) }
             if op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo, a.nullable, b.nullable {
                 condition = .or([condition, .and([.isNull(a.sql, negated: false), .isNull(b.sql, negated: false)])])
             }

@@ -342,10 +342,7 @@ struct Lowering {
                 return .column(
                     Column(sql: .column(alias, a.column), type: a.type, nullable: nullable || a.isOptional, key: written))
             case .composite(let c):
-                throw error(
-                    .unsupported,
-                    "\(c.name) is a composite attribute of \(entity.name): compare one of its elements, as in \(written).\(c.elements.first?.name ?? "element")",
-                    entity: entity, key: components[i], range: range)
+                throw keys.compositeError(c, components, at: i, in: entity, range: range)
             case .toOne(let r, let column, let destination):
                 if i == components.count - 1 {
                     return .column(

@@ -20,6 +20,9 @@ extension StoreSchema {
         for e in entities {
             if let d = e.discriminator { add(e.table, d.column, key) }
             for a in e.attributes { add(e.table, a.column, hooks.columnType(a.type)) }
+            for c in e.composites {
+                for a in c.elements { add(e.table, a.column, hooks.columnType(a.type)) }
+            }
             for r in e.relationships {
                 switch r.kind {
                 case .toOne(let column):

@@ -136,9 +136,19 @@ public struct StoreSchema: Sendable, Hashable, Codable {
                 throw StoreSchemaError("relationship \(entity.name).\(r.name) points at an unknown entity \(r.destination)")
             }
             for c in entity.composites {
-                var elements: Set<String> = []
-                for e in c.elements where e.name.isEmpty || !elements.insert(e.name).inserted {
-                    throw StoreSchemaError("composite attribute \(entity.name).\(c.name) declares element \"\(e.name)\" twice or empty")
+                // Element paths: none empty or twice, and none both a value
+                // and a composite holding others (`place` and `place.city`).
+                let counts = Dictionary(c.elements.map { ($0.name, 1) }, uniquingKeysWith: +)
+                for e in c.elements {
+                    let parts = e.name.split(separator: ".", omittingEmptySubsequences: false)
+                    let prefixes = (1..<max(parts.count, 1)).map { parts.prefix($0).joined(separator: ".") }
+                    if parts.contains(where: \.isEmpty) || counts[e.name, default: 0] > 1
+                        || prefixes.contains(where: { counts[$0] != nil })
+                    {
+                        throw StoreSchemaError(
+                            "composite attribute \(entity.name).\(c.name): element \"\(e.name)\" is empty, declared twice, "
+                                + "or inside another element")
+                    }
                 }
             }
         }

@@ -113,6 +113,12 @@ public struct CoreDataModel: Sendable, Hashable {
         case fetched
     }
 
+    /// The most elements one composite attribute may have, nested ones
+    /// counted (10,000): a model naming a composite type ten times at each
+    /// of 16 levels would otherwise expand to 10^16 elements. More is a
+    /// `StoreSchemaError` naming the attribute.
+    public static let maximumCompositeElements = 10_000
+
     /// The type code of composite attributes (`NSAttributeType` 2100).
     public static let compositeType = 2100
 

@@ -199,7 +199,8 @@ struct KeyedArchive {
             var properties: [CoreDataModel.Property] = []
             for (key, value) in try entries(e["NSProperties"]) {
                 guard let p = try object(value) else { throw failure("property \(name).\(key) is not an object") }
-                properties.append(try compiledProperty(p, name: key, entity: name))
+                var elements = 0
+                properties.append(try compiledProperty(p, name: key, entity: name, elements: &elements))
             }
             // A compiled model keeps its properties in a hashed dictionary,
             // in no order anyone declared: list them by name, as Xcode's
@@ -222,7 +223,11 @@ struct KeyedArchive {
     /// cyclic archive would otherwise nest for ever).
     static let maximumCompositeDepth = 16
 
-    private func compiledProperty(_ p: Object, name: String, entity: String, depth: Int = 0)
+    /// `elements` counts the composite elements read for one property, at
+    /// most ``CoreDataModel/maximumCompositeElements``: an archive listing
+    /// one element many times at each of 16 levels would otherwise expand
+    /// to 10^16.
+    private func compiledProperty(_ p: Object, name: String, entity: String, depth: Int = 0, elements: inout Int)
         throws(StoreSchemaError) -> CoreDataModel.Property
     {
         let className = try className(p)
@@ -256,11 +261,17 @@ struct KeyedArchive {
             guard depth < Self.maximumCompositeDepth else {
                 throw failure("composite attribute \(entity).\(name) nests more than \(Self.maximumCompositeDepth) deep")
             }
-            for item in try elements(p["NSCompositeElements"]) {
+            for item in try self.elements(p["NSCompositeElements"]) {
+                elements += 1
+                guard elements <= CoreDataModel.maximumCompositeElements else {
+                    throw failure(
+                        "composite attribute \(entity).\(name) has more than \(CoreDataModel.maximumCompositeElements) elements")
+                }
                 guard let element = try object(item), let elementName = try string(element["NSPropertyName"]) else {
                     throw failure("composite attribute \(entity).\(name) has an element without a name")
                 }
-                parts.append(try compiledProperty(element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1))
+                parts.append(try compiledProperty(
+                    element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1, elements: &elements))
             }
         }
         return CoreDataModel.Property(name, kind, optional: optional, transient: transient, elements: parts)

@@ -33,9 +33,10 @@ enum ModelXML {
         var entities = reader.entities
         for e in entities.indices {
             for p in entities[e].properties.indices {
+                var elements = 0
                 entities[e].properties[p] = try reader.withElements(
                     entities[e].properties[p], type: reader.compositeTypes[Reader.place(entity: e, p)], source: source,
-                    depth: 0)
+                    depth: 0, elements: &elements)
             }
         }
         return CoreDataModel(entities: entities)
@@ -138,7 +139,7 @@ enum ModelXML {
         /// ``KeyedArchive/maximumCompositeDepth`` deep. An attribute that
         /// names no type keeps no elements, and a key path naming it is
         /// refused; one naming a type the file lacks is an error.
-        func withElements(_ p: CoreDataModel.Property, type: String?, source: String, depth: Int)
+        func withElements(_ p: CoreDataModel.Property, type: String?, source: String, depth: Int, elements count: inout Int)
             throws(StoreSchemaError) -> CoreDataModel.Property
         {
             guard p.isComposite, let type else { return p }
@@ -151,8 +152,14 @@ enum ModelXML {
             }
             var out = p
             for (i, element) in elements.enumerated() {
+                count += 1
+                guard count <= CoreDataModel.maximumCompositeElements else {
+                    throw StoreSchemaError(
+                        "\(source): composite attribute \(p.name) has more than \(CoreDataModel.maximumCompositeElements) elements")
+                }
                 out.elements.append(try withElements(
-                    element, type: compositeTypes[Self.place(composite: type, i)], source: source, depth: depth + 1))
+                    element, type: compositeTypes[Self.place(composite: type, i)], source: source, depth: depth + 1,
+                    elements: &count))
             }
             return out
         }

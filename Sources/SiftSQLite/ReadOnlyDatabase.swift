@@ -68,7 +68,8 @@ public enum ReadOnlyDatabase {
 
     /// Opens the SQLite file at `path` for reading (`configuration` is used
     /// with `readonly` set, and its `busyMode` replaced by a timeout of
-    /// `limits.busyTimeout`). Fails when the file cannot be read, is not a
+    /// `limits.busyTimeout`, kept between 0 and
+    /// ``Limits/longestBusyTimeout``). Fails when the file cannot be read, is not a
     /// regular file (a symbolic link is followed: opening a FIFO with no
     /// writer would block for ever, and a device never ends), has a `-wal`,
     /// `-shm` or `-journal` that is not a regular file, would be copied past
@@ -90,7 +91,9 @@ public enum ReadOnlyDatabase {
         _ = try regularFileSize(atPath: path, followingLinks: true)
         var configuration = configuration
         configuration.readonly = true
-        configuration.busyMode = .timeout(limits.busyTimeout)
+        // GRDB multiplies by 1,000 into a 32-bit integer: kept in its range.
+        let timeout = limits.busyTimeout.isNaN ? 0 : min(max(limits.busyTimeout, 0), Limits.longestBusyTimeout)
+        configuration.busyMode = .timeout(timeout)
         // SQLite finds the log and the index next to the file a link leads to.
         let absolute = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         for _ in 0..<copyAttempts {

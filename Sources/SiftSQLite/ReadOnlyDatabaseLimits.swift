@@ -11,8 +11,13 @@ extension ReadOnlyDatabase {
         /// a writer holds (a database in rollback-journal mode is locked
         /// while a transaction commits; one in WAL mode for a moment while
         /// a writer recovers its log) before failing with "database is
-        /// locked". 5 seconds by default; 0 fails at once.
+        /// locked". 5 seconds by default; 0 fails at once. Taken between 0
+        /// and ``longestBusyTimeout`` (SQLite counts it in milliseconds in
+        /// a 32-bit integer); NaN counts as 0.
         public var busyTimeout: TimeInterval
+
+        /// The longest busy timeout SQLite can wait: 2,000,000 s (23 days).
+        public static let longestBusyTimeout: TimeInterval = 2_000_000
 
         /// The most bytes (the database and its log) copied into the
         /// temporary directory to read a database in WAL mode that no

@@ -555,6 +555,7 @@ final class ChunkReader {
         line = scannedLine
         buffer.removeSubrange(..<dropped)
         scanned = 0
+        valueEnd = 0
         elementStart = elementStart.map { _ in 0 }
         (cut, cutLine) = (0, line)
     }
@@ -583,6 +584,7 @@ final class ChunkReader {
         knownNewline = nil
         scanned -= end
         cut -= end
+        valueEnd = max(0, valueEnd - end)
         if let start = elementStart { elementStart = start - end }
         return chunk
     }

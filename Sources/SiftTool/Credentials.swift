@@ -7,19 +7,29 @@ import Foundation
 enum Credentials {
     /// The password of a URL (`scheme://user:password@host…`, to the last
     /// `@` before a blank, so that an unescaped `@`, `?` or `/` in it is
-    /// masked too), and the value of a libpq `password=` (quoted or not).
-    private static let patterns: [NSRegularExpression] = [
-        #"([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@]*:)[^\s]*(@)"#,
-        #"((?:^|[\s'"(])password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s'"]+)"#,
-    ].compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) }
+    /// masked too); a `password=` parameter in a URL's query; and the value
+    /// of a libpq `password=` (quoted or not) in text that holds a libpq
+    /// string (another of its keys), so that a predicate's `password = 'x'`
+    /// in a parse error is left as it is.
+    private static let url = regex(#"([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@]*:)[^\s]*(@)"#)
+    private static let query = regex(#"([?&;]password=)[^\s&#]*"#)
+    private static let libpq = regex(#"((?:^|[\s'"(])password\s*=(?!=)\s*)('(?:[^'\\]|\\.)*'|[^\s'"]+)"#)
+    private static let libpqKeys = regex(#"(?:^|[\s'"(])(?:host|hostaddr|user|dbname|port)\s*=(?!=)"#)
+
+    private static func regex(_ pattern: String) -> NSRegularExpression? {
+        try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
+    }
 
     /// `text` with each password replaced by `***`.
     static func masked(_ text: String) -> String {
         var out = text
-        for (i, pattern) in patterns.enumerated() {
-            let range = NSRange(out.startIndex..., in: out)
-            out = pattern.stringByReplacingMatches(in: out, range: range, withTemplate: i == 0 ? "$1***$2" : "$1***")
+        func replace(_ pattern: NSRegularExpression?, _ template: String) {
+            guard let pattern else { return }
+            out = pattern.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: template)
         }
+        replace(url, "$1***$2")
+        replace(query, "$1***")
+        if libpqKeys?.firstMatch(in: out, range: NSRange(out.startIndex..., in: out)) != nil { replace(libpq, "$1***") }
         return out
     }
 }

@@ -11,8 +11,11 @@ extension ReadOnlyDatabase.Limits {
     static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Self {
         var limits = Self()
         if let text = environment["SIFT_BUSY_TIMEOUT"] {
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                throw CommandFailure("SIFT_BUSY_TIMEOUT must be a number of seconds, 0 or more, not '\(text)'")
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0,
+                seconds <= ReadOnlyDatabase.Limits.longestBusyTimeout
+            else {
+                throw CommandFailure(
+                    "SIFT_BUSY_TIMEOUT must be a number of seconds from 0 to 2000000, not '\(text)'")
             }
             limits.busyTimeout = seconds
         }

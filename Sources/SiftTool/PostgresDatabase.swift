@@ -25,7 +25,6 @@ enum PostgresURL {
 }
 
 #if SIFT_POSTGRES
-import CSiftEdit
 import PostgresNIO
 import SiftPostgres
 import Synchronization
@@ -143,20 +142,7 @@ final class PostgresDatabase: Sendable {
         let outcome = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let interrupts = AsyncStream<Void>.makeStream()
-        var reader: (any DispatchSourceRead)?
-        if onInterrupt != nil {
-            let pipe = sift_interrupts_catch()
-            if pipe >= 0 {
-                let source = DispatchSource.makeReadSource(fileDescriptor: pipe, queue: .global())
-                source.setEventHandler {
-                    var byte: UInt8 = 0
-                    if read(pipe, &byte, 1) == 1 { interrupts.continuation.yield() }
-                }
-                source.setCancelHandler { closeDescriptor(pipe) }
-                source.resume()
-                reader = source
-            }
-        }
+        let catcher = onInterrupt == nil ? nil : InterruptCatcher.start { interrupts.continuation.yield() }
         Task.detached {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -175,11 +161,7 @@ final class PostgresDatabase: Sendable {
             done.signal()
         }
         done.wait()
-        if let reader {
-            // SIGINT back first: a signal now must not write to a closed pipe.
-            sift_interrupts_release()
-            reader.cancel()
-        }
+        catcher?.stop()
         switch outcome.withLock({ $0 }) {
         case .success(let value)?: return value
         case .failure(let error as SiftPostgresError)?: throw CommandFailure("\(name): \(describe(error))")
@@ -194,11 +176,6 @@ final class PostgresDatabase: Sendable {
         let message = error.message.split(whereSeparator: \.isNewline).joined(separator: " ")
         return message + (error.sqlState.map { " [\($0)]" } ?? "")
     }
-}
-
-/// `close(2)`, which inside ``PostgresDatabase`` its own `close()` hides.
-private func closeDescriptor(_ descriptor: Int32) {
-    close(descriptor)
 }
 #else
 /// Without SiftPostgres (a build with SIFT_WITHOUT_POSTGRES=1), every

@@ -51,9 +51,10 @@ final class EdgeValueTests: XCTestCase {
 
     func testSpecialValuesAreReadAsTheyAre() async throws {
         let db = try await connect("sift_pg_special", [
-            "CREATE TABLE special (id bigint PRIMARY KEY, n numeric, d double precision)",
-            "INSERT INTO special VALUES (1, 'NaN', 'NaN'), (2, 'Infinity', '-Infinity'), (3, 0, '-0'), "
-                + "(4, '-Infinity', 'Infinity'), (5, 12.5, 0.0), (6, 0.1, 1e-320), (7, -123456789.000001, -2.5)",
+            "CREATE TABLE special (id bigint PRIMARY KEY, n numeric, d double precision, i integer)",
+            "INSERT INTO special VALUES (1, 'NaN', 'NaN', 1), (2, 'Infinity', '-Infinity', 2), (3, 0, '-0', 0), "
+                + "(4, '-Infinity', 'Infinity', NULL), (5, 12.5, 0.0, 5), (6, 0.1, 1e-320, 0), "
+                + "(7, -123456789.000001, -2.5, -3), (8, NULL, NULL, NULL)",
         ])
         defer { PostgresServer.close(db) }
         let schema = try await StoreSchema.read(from: db)
@@ -63,16 +64,16 @@ final class EdgeValueTests: XCTestCase {
         }
         let n = column("n")
         XCTAssertTrue(n[0].isNaN)
-        XCTAssertEqual(Array(n[1...]), [.infinity, 0, -.infinity, 12.5, 0.1, -123456789.000001])
+        XCTAssertEqual(Array(n[1...]), [.infinity, 0, -.infinity, 12.5, 0.1, -123456789.000001, 42])
         let d = column("d")
         XCTAssertTrue(d[0].isNaN)
-        XCTAssertEqual(Array(d[1...]), [-.infinity, 0, .infinity, 0, Double("1e-320")!, -2.5])
+        XCTAssertEqual(Array(d[1...]), [-.infinity, 0, .infinity, 0, Double("1e-320")!, -2.5, 42])
         XCTAssertEqual(d[2].sign, .minus, "-0 keeps its sign")
 
         // SQL answers as memory does: NaN is neither > nor < anything.
         for format in [
             "d > 0", "d >= 0", "n > 0", "NOT (d > 0)", "d < 0", "d != 0", "NOT (n >= -1)", "d == n", "d != n", "d > n",
-            "d <= n", "NOT (d < n)", "n == n", "d == d",
+            "d <= n", "NOT (d < n)", "n == n", "d == d", "d > i", "i < d", "i <= d", "NOT (d >= i)", "d == i",
         ] {
             let filter = try Filter(format)
             var memory: [Value] = []

@@ -129,3 +129,14 @@ struct MethodKeyBudgetTests {
         #expect(try filter.compiled().evaluate(with: ["s": "-1"]) == onSmall)
     }
 }
+
+extension MethodKeyBudgetTests {
+    /// A dictionary's key named like a method (`description`, `length`) is
+    /// a lookup: the record is not counted again for it.
+    @Test func dictionaryKeysNamedLikeMethodsAreLookups() throws {
+        var filter = try Filter("description == 'x' AND length == 1")
+        filter.evaluationBudget = 1_000
+        let object: Value = ["description": "x", "length": 1, "body": .string(String(repeating: "b", count: 100_000))]
+        #expect(try filter.compiled().evaluate(with: object))
+    }
+}

@@ -69,6 +69,20 @@ struct FoundationMethodTests {
         #expect(throws: EvaluationError.self) { try Self.value("FUNCTION('abc', 'substringFromIndex:', 4) == ''") }
     }
 
+    /// A replacement that would make a string past 64 Mi units is refused
+    /// before it is made (1 MB × 1 MB would be a terabyte).
+    @Test func replacingIsBoundedBeforeItRuns() throws {
+        let big = String(repeating: "a", count: 1 << 20)
+        let object: Value = ["s": .string(big)]
+        #expect {
+            _ = try Filter("FUNCTION(s, 'stringByReplacingOccurrencesOfString:withString:', 'a', s) == ''").evaluate(with: object)
+        } throws: { error in
+            (error as? EvaluationError)?.code == .limit && "\(error)".contains("over the 67108864")
+        }
+        #expect(try Filter("FUNCTION(s, 'stringByReplacingOccurrencesOfString:withString:', 'a', 'bb').length == 2097152")
+            .evaluate(with: object))
+    }
+
     @Test func unsupportedSelectorsListWhatIs() throws {
         do {
             _ = try Self.value("FUNCTION('abc', 'stringByTrimmingCharactersInSet:', 'x') == ''")

@@ -43,6 +43,27 @@ struct ArrayBlankTests {
         }
     }
 
+    /// A chunk handed out while an element is being read leaves the
+    /// element's size counted from its own start (a 900-byte record was
+    /// measured from the chunk's start and refused under a limit of 1,000).
+    @Test func sizesAcrossChunks() throws {
+        // Every alignment of the reads against the second record's end.
+        for pad in 0..<130 {
+            let first = #"{"a":""# + String(repeating: "x", count: 500 + pad) + #""}"#
+            let second = #"{"a":""# + String(repeating: "y", count: 890) + #""}"#
+            let path = try Self.file("[" + first + "," + second + "," + first + "]")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let reader = try ChunkReader(path: path, maximumRecordSize: 1000, chunkSize: 64)
+            var elements = 0
+            while let chunk = reader.next() {
+                for item in chunk.items {
+                    if case .failure(let failure) = item { Issue.record("pad \(pad): \(failure)") } else { elements += 1 }
+                }
+            }
+            #expect(elements == 3, "pad \(pad)")
+        }
+    }
+
     @Test func recordsAreTheirOwnSize() throws {
         let blanks = String(repeating: " ", count: 3 << 20)
         let runner = CommandLineTests()

@@ -351,8 +351,17 @@ extension CommandLineTests {
         #expect(bounded.stderr.contains("over the limit of 100 bytes"), "\(bounded.stderr)")
         #expect(bounded.stderr.contains("SIFT_MAX_COPY_SIZE for the sift command"), "\(bounded.stderr)")
         #expect(try sift(query, environment: ["SIFT_MAX_COPY_SIZE": "1000000"]).stdout == "3\n")
-        let wrong = try sift(query, environment: ["SIFT_BUSY_TIMEOUT": "soon"])
-        #expect(wrong.status == 2)
-        #expect(wrong.stderr == "error: SIFT_BUSY_TIMEOUT must be a number of seconds, 0 or more, not 'soon'\n")
+        for text in ["soon", "3000000"] {
+            let wrong = try sift(query, environment: ["SIFT_BUSY_TIMEOUT": text])
+            #expect(wrong.status == 2)
+            #expect(wrong.stderr == "error: SIFT_BUSY_TIMEOUT must be a number of seconds from 0 to 2000000, not '\(text)'\n")
+        }
+        // SQLite counts the timeout in milliseconds in 32 bits: a larger
+        // one (or NaN) is kept in range, not a trap.
+        #expect(try sift(query, environment: ["SIFT_BUSY_TIMEOUT": "2000000"]).stdout == "3\n")
+        for timeout in [1e12, .nan, -1] {
+            let db = try ReadOnlyDatabase.open(path: path, limits: ReadOnlyDatabase.Limits(busyTimeout: timeout))
+            #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") } == 3)
+        }
     }
 }

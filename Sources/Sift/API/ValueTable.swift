@@ -190,24 +190,21 @@ public struct ValueTable: Sendable {
         where filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default,
         paths: EvaluationPaths = .default
     ) throws(EvaluationError) -> [Int] {
-        let test = compile(filter, regexLimits, paths)
-        let scope = Scope(variables: variables)
-        var out: [Int] = []
-        for row in rows.indices where try test(row, scope) { out.append(row) }
-        return out
+        try indices(where: filter, variables: variables, regexLimits: regexLimits, paths: paths, until: nil) ?? []
     }
 
     /// The indices of the rows that match, in order, or nil when `until`
     /// says to stop (it is asked before each row): for an evaluation a
     /// person may interrupt.
     package func indices(
-        where filter: Filter, variables: [String: Value] = [:], until stop: () -> Bool
+        where filter: Filter, variables: [String: Value] = [:], regexLimits: RegexLimits = .default,
+        paths: EvaluationPaths = .default, until stop: (() -> Bool)?
     ) throws(EvaluationError) -> [Int]? {
-        let test = compile(filter, .default, .default)
+        let test = compile(filter, regexLimits, paths)
         let scope = Scope(variables: variables)
         var out: [Int] = []
         for row in rows.indices {
-            if stop() { return nil }
+            if let stop, stop() { return nil }
             if try test(row, scope) { out.append(row) }
         }
         return out

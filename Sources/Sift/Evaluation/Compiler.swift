@@ -674,7 +674,13 @@ struct Compiler<Root> {
                     try s.charge(size(v), fail)
                     do throws(Failure) { return try KeyValueAccess.value(v, path: rest[i...]) } catch { throw fail(error) }
                 }
-                let method = KeyValueAccess.methodKeys.contains(key)
+                // A dictionary (or an object, or nil) looks the key up: only
+                // other values run the method.
+                var method = KeyValueAccess.methodKeys.contains(key)
+                switch v {
+                case .dictionary, .object, .null, .nsNull: method = false
+                default: break
+                }
                 if method { try s.charge(size(v), fail) }
                 do throws(Failure) { v = try KeyValueAccess.value(v, key: key) } catch { throw fail(error) }
                 if method { try s.charge(size(v), fail) }

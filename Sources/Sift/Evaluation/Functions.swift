@@ -184,6 +184,11 @@ enum Functions {
                 + supported)
     }
 
+    /// The longest string a `FUNCTION` makes, in UTF-16 units (64 Mi): a
+    /// replacement that would make a longer one is an error before it is
+    /// made.
+    static let maximumResultLength = 64 << 20
+
     /// NSString's methods with arguments, with Foundation's results;
     /// nil for a selector it does not have or arguments of other kinds
     /// (then the error says what is supported).
@@ -204,7 +209,27 @@ enum Functions {
             return (s as NSString).appendingPathExtension(ext).map(Value.string) ?? .null
         case "stringByReplacingOccurrencesOfString:withString:":
             guard let target = text[0], let replacement = text[1] else { return nil }
-            return .string((s as NSString).replacingOccurrences(of: target, with: replacement))
+            // The result's length is known before it is made: each
+            // occurrence may grow it by the replacement, which the budget
+            // counts only once it exists.
+            let n = s as NSString
+            var occurrences = 0
+            var rest = NSRange(location: 0, length: n.length)
+            while !target.isEmpty, rest.length > 0 {
+                let found = n.range(of: target, options: [], range: rest)
+                guard found.location != NSNotFound else { break }
+                occurrences += 1
+                let next = found.location + max(found.length, 1)
+                rest = NSRange(location: next, length: n.length - next)
+            }
+            let grown = n.length + occurrences * max(0, (replacement as NSString).length - (target as NSString).length)
+            guard grown <= maximumResultLength else {
+                throw Failure(
+                    .limit,
+                    "stringByReplacingOccurrencesOfString:withString: would make a string of \(grown) UTF-16 units, "
+                        + "over the \(maximumResultLength) a FUNCTION makes")
+            }
+            return .string(n.replacingOccurrences(of: target, with: replacement))
         case "componentsSeparatedByString:":
             guard let separator = text[0] else { return nil }
             guard !separator.isEmpty else { return .array([.string(s)]) }
