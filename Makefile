@@ -83,8 +83,8 @@ tsan: system-deps
 
 # The peers of Benchmarks/peers/compare.py: Go's expr, GNUstep's
 # NSPredicate, and GNU time (peak memory); of Benchmarks/peers/files.py, jq
-# and gojq (DuckDB and orjson come from PyPI into Benchmarks/.build/venv)
-# and python3-venv for that environment.
+# and gojq (DuckDB, DataFusion, Polars, chDB and orjson come from PyPI into
+# Benchmarks/.build/venv) and python3-venv for that environment.
 BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev gobjc libgnustep-base-dev gnustep-make time \
 	jq gojq python3-venv
 bench-deps:
@@ -93,7 +93,8 @@ bench-deps:
 # Sift against hand-written Swift, #Predicate, SQLite, Go's expr and GNUstep
 # on the same 1,000,000 people: medians, spread, ratios, memory; then Sift
 # from 10^3 to 10^7 people and 1 to 5,000 terms; then `sift filter` on a
-# 1,000,000-record JSON file against DuckDB, orjson, jq and gojq; then lowered
+# 1,000,000-record JSON file against DuckDB, DataFusion, Polars, chDB (each in
+# process), orjson, jq and gojq; then lowered
 # fetches against hand-written SQL on 10,000,000 books in a throwaway
 # PostgreSQL server.
 bench: system-deps bench-deps neighbours
