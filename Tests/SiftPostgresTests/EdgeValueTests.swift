@@ -74,6 +74,7 @@ final class EdgeValueTests: XCTestCase {
         for format in [
             "d > 0", "d >= 0", "n > 0", "NOT (d > 0)", "d < 0", "d != 0", "NOT (n >= -1)", "d == n", "d != n", "d > n",
             "d <= n", "NOT (d < n)", "n == n", "d == d", "d > i", "i < d", "i <= d", "NOT (d >= i)", "d == i",
+            "n BETWEEN {0, 1e300}", "NOT (d BETWEEN {-1, 1})", "d BETWEEN {-1e308, 1e308}",
         ] {
             let filter = try Filter(format)
             var memory: [Value] = []

@@ -89,6 +89,8 @@ enum Operators {
                 throw Failure(.typeMismatch, "BETWEEN needs exactly two bounds, got \(bounds.count)")
             }
             if a.isNull || bounds[0].isNull || bounds[1].isNull { return false }
+            // NaN is neither greater nor less than anything, as for < and >.
+            for v in [a, bounds[0], bounds[1]] { if case .double(let x) = v, x.isNaN { return false } }
             guard try Ordering.compare(a, bounds[0], options: options) != .orderedAscending else { return false }
             return try Ordering.compare(a, bounds[1], options: options) != .orderedDescending
         }
