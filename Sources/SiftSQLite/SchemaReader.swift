@@ -169,7 +169,7 @@ extension StoreSchema {
     }
 
     /// The schema of the SQLite file at `path`, opened with
-    /// ``ReadOnlyDatabase/open(path:configuration:)`` (nothing next to it is
+    /// ``ReadOnlyDatabase/open(path:configuration:limits:)`` (nothing next to it is
     /// written); see ``read(from:)``, and ``read(from:model:)-(_,CoreDataModel?)`` for `model`.
     public static func read(sqliteFile path: String, model: URL? = nil) throws -> StoreSchema {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreSchemaError("no such file: \(path)") }
