@@ -6,7 +6,7 @@ import SiftSQL
 /// inheritance), read without Core Data from any of its stored forms:
 ///
 /// - a store's `Z_MODELCACHE` (a raw DEFLATE stream of the compiled model),
-///   see ``init(modelCache:source:maximumSize:)``;
+///   see ``init(modelCache:source:maximumSize:maximumCompositeElements:)``;
 /// - a compiled `.mom` file or a `.momd` folder (its current version);
 /// - an Xcode `.xcdatamodel` or `.xcdatamodeld` folder, or its `contents`
 ///   XML file;
@@ -114,9 +114,13 @@ public struct CoreDataModel: Sendable, Hashable {
     }
 
     /// The most elements one composite attribute may have, nested ones
-    /// counted (10,000): a model naming a composite type ten times at each
-    /// of 16 levels would otherwise expand to 10^16 elements. More is a
-    /// `StoreSchemaError` naming the attribute.
+    /// counted, unless the reader is given another bound (10,000; real
+    /// composites have a few): a model naming a composite type ten times at
+    /// each of 16 levels would otherwise expand to 10^16 elements. More is a
+    /// `StoreSchemaError` naming the attribute. The `maximumCompositeElements`
+    /// parameter of ``init(contentsOf:maximumSize:maximumCompositeElements:)``
+    /// and ``init(modelCache:source:maximumSize:maximumCompositeElements:)``
+    /// changes it.
     public static let maximumCompositeElements = 10_000
 
     /// The type code of composite attributes (`NSAttributeType` 2100).
@@ -140,36 +144,58 @@ public struct CoreDataModel: Sendable, Hashable {
     /// folder, a compiled `.mom`, a `contents` XML file or an `elements`
     /// file (told apart by their first bytes, so copies under other names,
     /// `X.xcdatamodel.contents`, read too).
-    /// `maximumSize` bounds each file read (``maximumSize`` by default).
-    public init(contentsOf url: URL, maximumSize: Int = CoreDataModel.maximumSize) throws(StoreSchemaError) {
+    /// `maximumSize` bounds each file read (``maximumSize`` by default), and
+    /// `maximumCompositeElements` the elements of each composite attribute
+    /// (``maximumCompositeElements`` by default).
+    public init(
+        contentsOf url: URL, maximumSize: Int = CoreDataModel.maximumSize,
+        maximumCompositeElements: Int = CoreDataModel.maximumCompositeElements
+    ) throws(StoreSchemaError) {
+        let limits = ReadingLimits(size: maximumSize, compositeElements: maximumCompositeElements)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw StoreSchemaError("no such model file: \(url.path)")
         }
         if isDirectory.boolValue {
-            self = try Self.readFolder(url, depth: 0, maximumSize: maximumSize)
+            self = try Self.readFolder(url, depth: 0, limits: limits)
             return
         }
         let data = try Self.readFile(url, maximumSize: maximumSize)
-        self = try Self.decode(data, source: url.path)
+        self = try Self.decode(data, source: url.path, maximumCompositeElements: maximumCompositeElements)
+    }
+
+    /// The bounds one read of a model is given.
+    private struct ReadingLimits {
+        var size: Int
+        var compositeElements: Int
     }
 
     /// The model a store caches in `Z_MODELCACHE.Z_CONTENT`: a raw DEFLATE
     /// stream of the compiled model. `source` names it in errors.
-    /// `maximumSize` bounds the inflated model (``maximumSize`` by default).
-    public init(modelCache: Data, source: String, maximumSize: Int = CoreDataModel.maximumSize) throws(StoreSchemaError) {
+    /// `maximumSize` bounds the inflated model (``maximumSize`` by default),
+    /// and `maximumCompositeElements` the elements of each composite
+    /// attribute (``maximumCompositeElements`` by default).
+    public init(
+        modelCache: Data, source: String, maximumSize: Int = CoreDataModel.maximumSize,
+        maximumCompositeElements: Int = CoreDataModel.maximumCompositeElements
+    ) throws(StoreSchemaError) {
         let archive = try Inflate.raw(modelCache, limit: maximumSize, source: source)
-        self = try Self.decode(archive, source: source)
+        self = try Self.decode(archive, source: source, maximumCompositeElements: maximumCompositeElements)
     }
 
     /// A compiled model, a `contents` XML file or an `elements` file.
-    static func decode(_ data: Data, source: String) throws(StoreSchemaError) -> CoreDataModel {
+    static func decode(_ data: Data, source: String, maximumCompositeElements: Int) throws(StoreSchemaError)
+        -> CoreDataModel
+    {
         if data.starts(with: Data("bplist".utf8)) {
             let archive = try KeyedArchive(data, source: source)
-            return try archive.isXcodeElements ? archive.elementsModel() : archive.compiledModel()
+            return try archive.isXcodeElements
+                ? archive.elementsModel() : archive.compiledModel(maximumCompositeElements: maximumCompositeElements)
         }
         let text = data.prefix(256).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
-        if text.starts(with: Data("<".utf8)) { return try ModelXML.read(data, source: source) }
+        if text.starts(with: Data("<".utf8)) {
+            return try ModelXML.read(data, source: source, maximumCompositeElements: maximumCompositeElements)
+        }
         throw StoreSchemaError("\(source): not a Core Data model (neither a compiled model, a contents XML file nor an elements file)")
     }
 
@@ -191,12 +217,15 @@ public struct CoreDataModel: Sendable, Hashable {
     /// `.mom`); `.xcdatamodeld`: the version `.xccurrentversion` names (else
     /// the only `.xcdatamodel`); `.xcdatamodel`: its `contents`, else its
     /// `elements`.
-    private static func readFolder(_ url: URL, depth: Int, maximumSize: Int) throws(StoreSchemaError) -> CoreDataModel {
+    private static func readFolder(_ url: URL, depth: Int, limits: ReadingLimits) throws(StoreSchemaError) -> CoreDataModel {
+        let maximumSize = limits.size
         guard depth < 2 else { throw StoreSchemaError("\(url.path): a model folder inside a model folder inside another") }
         let fm = FileManager.default
         let children = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
         for file in ["contents", "elements"] where children.contains(file) {
-            return try CoreDataModel(contentsOf: url.appendingPathComponent(file), maximumSize: maximumSize)
+            return try CoreDataModel(
+                contentsOf: url.appendingPathComponent(file), maximumSize: maximumSize,
+                maximumCompositeElements: limits.compositeElements)
         }
         if let name = currentVersion(url, children, maximumSize: maximumSize) {
             let candidates = [name, name + ".mom", name + ".xcdatamodel"]
@@ -205,8 +234,9 @@ public struct CoreDataModel: Sendable, Hashable {
                 var isDirectory: ObjCBool = false
                 _ = fm.fileExists(atPath: child.path, isDirectory: &isDirectory)
                 return isDirectory.boolValue
-                    ? try readFolder(child, depth: depth + 1, maximumSize: maximumSize)
-                    : try CoreDataModel(contentsOf: child, maximumSize: maximumSize)
+                    ? try readFolder(child, depth: depth + 1, limits: limits)
+                    : try CoreDataModel(
+                        contentsOf: child, maximumSize: maximumSize, maximumCompositeElements: limits.compositeElements)
             }
             throw StoreSchemaError("\(url.path): the current model version \(name) is not in the folder")
         }
@@ -219,8 +249,8 @@ public struct CoreDataModel: Sendable, Hashable {
         }
         let child = url.appendingPathComponent(versions[0])
         return versions[0].hasSuffix(".mom")
-            ? try CoreDataModel(contentsOf: child, maximumSize: maximumSize)
-            : try readFolder(child, depth: depth + 1, maximumSize: maximumSize)
+            ? try CoreDataModel(contentsOf: child, maximumSize: maximumSize, maximumCompositeElements: limits.compositeElements)
+            : try readFolder(child, depth: depth + 1, limits: limits)
     }
 
     /// The current version's name, from a `.momd`'s `VersionInfo.plist` or an

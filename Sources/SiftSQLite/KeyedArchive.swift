@@ -181,7 +181,7 @@ struct KeyedArchive {
     /// An `NSManagedObjectModel`: `NSEntities`, each entity with
     /// `NSEntityName`, `NSSuperentity`, `NSIsAbstract` and `NSProperties`
     /// (its own and its inherited ones).
-    func compiledModel() throws(StoreSchemaError) -> CoreDataModel {
+    func compiledModel(maximumCompositeElements: Int) throws(StoreSchemaError) -> CoreDataModel {
         guard let root = try root, root["NSEntities"] != nil else {
             throw failure("a keyed archive whose root is not an NSManagedObjectModel (no NSEntities)")
         }
@@ -200,7 +200,8 @@ struct KeyedArchive {
             for (key, value) in try entries(e["NSProperties"]) {
                 guard let p = try object(value) else { throw failure("property \(name).\(key) is not an object") }
                 var elements = 0
-                properties.append(try compiledProperty(p, name: key, entity: name, elements: &elements))
+                properties.append(try compiledProperty(
+                    p, name: key, entity: name, elements: &elements, limit: maximumCompositeElements))
             }
             // A compiled model keeps its properties in a hashed dictionary,
             // in no order anyone declared: list them by name, as Xcode's
@@ -224,10 +225,13 @@ struct KeyedArchive {
     static let maximumCompositeDepth = 16
 
     /// `elements` counts the composite elements read for one property, at
-    /// most ``CoreDataModel/maximumCompositeElements``: an archive listing
+    /// most `limit` (``CoreDataModel/maximumCompositeElements`` by
+    /// default): an archive listing
     /// one element many times at each of 16 levels would otherwise expand
     /// to 10^16.
-    private func compiledProperty(_ p: Object, name: String, entity: String, depth: Int = 0, elements: inout Int)
+    private func compiledProperty(
+        _ p: Object, name: String, entity: String, depth: Int = 0, elements: inout Int, limit: Int
+    )
         throws(StoreSchemaError) -> CoreDataModel.Property
     {
         let className = try className(p)
@@ -263,15 +267,15 @@ struct KeyedArchive {
             }
             for item in try self.elements(p["NSCompositeElements"]) {
                 elements += 1
-                guard elements <= CoreDataModel.maximumCompositeElements else {
-                    throw failure(
-                        "composite attribute \(entity).\(name) has more than \(CoreDataModel.maximumCompositeElements) elements")
+                guard elements <= limit else {
+                    throw failure("composite attribute \(entity).\(name) has more than \(limit) elements")
                 }
                 guard let element = try object(item), let elementName = try string(element["NSPropertyName"]) else {
                     throw failure("composite attribute \(entity).\(name) has an element without a name")
                 }
                 parts.append(try compiledProperty(
-                    element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1, elements: &elements))
+                    element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1, elements: &elements,
+                    limit: limit))
             }
         }
         return CoreDataModel.Property(name, kind, optional: optional, transient: transient, elements: parts)

@@ -13,7 +13,9 @@ import FoundationXML
 /// `<attribute>`s of a composite type, which an attribute of type
 /// `Composite` names with `composite=`.
 enum ModelXML {
-    static func read(_ data: Data, source: String) throws(StoreSchemaError) -> CoreDataModel {
+    static func read(_ data: Data, source: String, maximumCompositeElements: Int) throws(StoreSchemaError)
+        -> CoreDataModel
+    {
         // Read as a stream: given the whole data at once, libxml2 fails a
         // valid file with a line longer than its lookup limit of 10 MB
         // (300,000 attributes on one line: NSXMLParserErrorDomain error 1).
@@ -36,7 +38,7 @@ enum ModelXML {
                 var elements = 0
                 entities[e].properties[p] = try reader.withElements(
                     entities[e].properties[p], type: reader.compositeTypes[Reader.place(entity: e, p)], source: source,
-                    depth: 0, elements: &elements)
+                    depth: 0, elements: &elements, limit: maximumCompositeElements)
             }
         }
         return CoreDataModel(entities: entities)
@@ -139,7 +141,9 @@ enum ModelXML {
         /// ``KeyedArchive/maximumCompositeDepth`` deep. An attribute that
         /// names no type keeps no elements, and a key path naming it is
         /// refused; one naming a type the file lacks is an error.
-        func withElements(_ p: CoreDataModel.Property, type: String?, source: String, depth: Int, elements count: inout Int)
+        func withElements(
+            _ p: CoreDataModel.Property, type: String?, source: String, depth: Int, elements count: inout Int, limit: Int
+        )
             throws(StoreSchemaError) -> CoreDataModel.Property
         {
             guard p.isComposite, let type else { return p }
@@ -153,13 +157,12 @@ enum ModelXML {
             var out = p
             for (i, element) in elements.enumerated() {
                 count += 1
-                guard count <= CoreDataModel.maximumCompositeElements else {
-                    throw StoreSchemaError(
-                        "\(source): composite attribute \(p.name) has more than \(CoreDataModel.maximumCompositeElements) elements")
+                guard count <= limit else {
+                    throw StoreSchemaError("\(source): composite attribute \(p.name) has more than \(limit) elements")
                 }
                 out.elements.append(try withElements(
                     element, type: compositeTypes[Self.place(composite: type, i)], source: source, depth: depth + 1,
-                    elements: &count))
+                    elements: &count, limit: limit))
             }
             return out
         }

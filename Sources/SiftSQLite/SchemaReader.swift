@@ -162,7 +162,7 @@ extension StoreSchema {
     }
 
     /// The schema of a Core Data store described by the model file or folder
-    /// at `model` (see ``CoreDataModel/init(contentsOf:maximumSize:)`` and
+    /// at `model` (see ``CoreDataModel/init(contentsOf:maximumSize:maximumCompositeElements:)`` and
     /// ``read(from:model:)-(_,CoreDataModel?)``).
     public static func read(from db: Database, model: URL) throws -> StoreSchema {
         try read(from: db, model: try CoreDataModel(contentsOf: model))

@@ -220,6 +220,45 @@ final class CoreDataModelTests: XCTestCase {
         }
     }
 
+    /// A compiled model whose composite types each list the next one ten
+    /// times, 16 levels deep, would expand to 10^16 elements: it is refused
+    /// once the count passes the bound, which is a setting; within the
+    /// bound the elements are read.
+    func testCompositeExpansionIsBoundedInACompiledModel() throws {
+        func archive(levels: Int, width: Int) throws -> Data {
+            let a = Archive()
+            let R = Archive.ref
+            var next = a.object("NSAttributeDescription", [
+                ("NSPropertyName", R(a.string("leaf"))), ("NSAttributeType", "<integer>700</integer>"),
+            ])
+            for level in (0..<levels).reversed() {
+                let list = a.object("NSArray", [("NS.objects", "<array>" + Array(repeating: R(next), count: width).joined() + "</array>")])
+                next = a.object("NSCompositeAttributeDescription", [
+                    ("NSPropertyName", R(a.string(level == 0 ? "home" : "c\(level)"))),
+                    ("NSAttributeType", "<integer>2100</integer>"), ("NSCompositeElements", R(list)),
+                ])
+            }
+            let dictionary = a.object("NSMutableDictionary", [
+                ("NS.keys", "<array>\(R(a.string("home")))</array>"), ("NS.objects", "<array>\(R(next))</array>"),
+            ])
+            let entity = a.object("NSEntityDescription", [("NSEntityName", R(a.string("Person"))), ("NSProperties", R(dictionary))])
+            let values = a.object("NSArray", [("NS.objects", "<array>\(R(entity))</array>")])
+            let entities = a.object("NSKnownKeysDictionary1", [("values", R(values))])
+            return try a.binary(root: a.object("NSManagedObjectModel", [("NSEntities", R(entities))]))
+        }
+        let bomb = Self.deflateRaw(try archive(levels: 16, width: 10))
+        assertFails({ _ = try CoreDataModel(modelCache: bomb, source: "cache") }, "composite attribute Person.home.c1.")
+        assertFails({ _ = try CoreDataModel(modelCache: bomb, source: "cache") }, "has more than 10000 elements")
+
+        // Two levels of three: 3 + 9 = 12 elements.
+        let small = Self.deflateRaw(try archive(levels: 2, width: 3))
+        let home = try XCTUnwrap(CoreDataModel(modelCache: small, source: "cache").entity(named: "Person")?.properties.first)
+        XCTAssertEqual(home.elements.count, 3)
+        XCTAssertEqual(home.elements.map(\.elements.count), [3, 3, 3])
+        assertFails({ _ = try CoreDataModel(modelCache: small, source: "cache", maximumCompositeElements: 11) }, "has more than 11 elements")
+        XCTAssertNoThrow(try CoreDataModel(modelCache: small, source: "cache", maximumCompositeElements: 12))
+    }
+
     func testDamagedModels() throws {
         let archive = try Self.modelArchive()
         let cache = Self.deflateRaw(archive)

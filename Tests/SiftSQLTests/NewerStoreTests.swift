@@ -275,6 +275,16 @@ final class CompositeContentsTests: XCTestCase {
         XCTAssertThrowsError(try CoreDataModel(contentsOf: bomb)) { error in
             XCTAssertTrue("\(error)".contains("has more than 10000 elements"), "\(error)")
         }
+        // The bound is a setting: ten elements of ten is 110 in all.
+        var two = #"<?xml version="1.0"?><model><entity name="Person"><attribute name="home" attributeType="Composite" composite="T0"/></entity>"#
+        two += #"<compositeAttribute name="T0">"# + (0..<10).map { #"<attribute name="a\#($0)" attributeType="Composite" composite="T1"/>"# }.joined()
+        two += #"</compositeAttribute><compositeAttribute name="T1">"# + (0..<10).map { #"<attribute name="b\#($0)" attributeType="String"/>"# }.joined()
+        let small = folder.appendingPathComponent("small")
+        try Data((two + "</compositeAttribute></model>").utf8).write(to: small)
+        XCTAssertEqual(try CoreDataModel(contentsOf: small, maximumCompositeElements: 110).entities.first?.properties.first?.elements.count, 10)
+        XCTAssertThrowsError(try CoreDataModel(contentsOf: small, maximumCompositeElements: 109)) { error in
+            XCTAssertTrue("\(error)".contains("has more than 109 elements"), "\(error)")
+        }
 
         // A composite type the file lacks is an error naming it.
         let broken = folder.appendingPathComponent("broken")

@@ -83,6 +83,31 @@ struct FoundationMethodTests {
             .evaluate(with: object))
     }
 
+    /// The bound is a setting of the filter, for replacing and appending
+    /// alike, and a substitution keeps it.
+    @Test func theResultLimitIsASetting() throws {
+        let object: Value = ["s": "abcde"]
+        var filter = try Filter("FUNCTION(s, 'stringByReplacingOccurrencesOfString:withString:', 'a', 'xyz') != nil")
+        #expect(filter.maximumFunctionResultLength == Filter.defaultMaximumFunctionResultLength)
+        #expect(try filter.evaluate(with: object))
+        filter.maximumFunctionResultLength = 6
+        #expect {
+            _ = try filter.evaluate(with: object)
+        } throws: { error in
+            (error as? EvaluationError)?.code == .limit && "\(error)".contains("a string of 7 UTF-16 units, over the 6")
+                && "\(error)".contains("Filter.maximumFunctionResultLength")
+        }
+        filter.maximumFunctionResultLength = 7
+        #expect(try filter.evaluate(with: object))
+
+        var appending = try Filter("FUNCTION(s, 'stringByAppendingString:', $T) != nil")
+        appending.maximumFunctionResultLength = 8
+        #expect(try appending.substituting(["T": "abc"]).evaluate(with: object))
+        #expect(throws: EvaluationError.self) {
+            try appending.substituting(["T": "abcd"]).evaluate(with: object)
+        }
+    }
+
     @Test func unsupportedSelectorsListWhatIs() throws {
         do {
             _ = try Self.value("FUNCTION('abc', 'stringByTrimmingCharactersInSet:', 'x') == ''")

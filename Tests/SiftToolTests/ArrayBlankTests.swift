@@ -64,6 +64,44 @@ struct ArrayBlankTests {
         }
     }
 
+    /// The same through a pipe whose reads come back short: the first
+    /// read ends just after the second record's closing brace, so the
+    /// first record is handed out while the second is measured, and the
+    /// next read brings only blanks. The second record's end must move
+    /// with the buffer (it was left behind, and the 900-byte record was
+    /// refused as longer than 1,000 bytes).
+    @Test func sizesAcrossShortReads() throws {
+        let first = #"{"a":""# + String(repeating: "x", count: 500) + #""}"#
+        let second = #"{"a":""# + String(repeating: "y", count: 890) + #""}"#
+        let pieces = ["[" + first + "," + second, "   ", "," + first + "]"]
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("sift-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        // Each piece is written whole (under PIPE_BUF) once the pipe is
+        // empty, so that each read returns exactly one piece.
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            for piece in pieces {
+                var waiting: Int32 = 1
+                while ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 { usleep(1_000) }
+                _ = Array(piece.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            }
+            var waiting: Int32 = 1
+            while ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 { usleep(1_000) }
+        }
+        writer.start()
+        let reader = try ChunkReader(path: fifo, maximumRecordSize: 1000, chunkSize: 64 << 10)
+        var elements = 0
+        while let chunk = reader.next() {
+            for item in chunk.items {
+                if case .failure(let failure) = item { Issue.record("\(failure)") } else { elements += 1 }
+            }
+        }
+        #expect(elements == 3)
+    }
+
     @Test func recordsAreTheirOwnSize() throws {
         let blanks = String(repeating: " ", count: 3 << 20)
         let runner = CommandLineTests()

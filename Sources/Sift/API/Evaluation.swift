@@ -34,7 +34,7 @@ public struct CompiledFilter: Sendable {
             let budget = filter.evaluationBudget
             return Compiler(
                 source: filter.source ?? filter.format, root: root, regexLimits: regexLimits, budget: budget,
-                paths: paths
+                paths: paths, functionResultLimit: filter.maximumFunctionResultLength
             ).test(filter.predicate, budget: budget)
         }
         test = compile(.dynamic)
@@ -147,7 +147,8 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
         let budget = filter.evaluationBudget
         let compiler = Compiler(
             source: filter.source ?? filter.format, root: RootAccess<ObjectAddress>.typed(Root.self),
-            regexLimits: regexLimits, budget: budget, paths: paths)
+            regexLimits: regexLimits, budget: budget, paths: paths,
+            functionResultLimit: filter.maximumFunctionResultLength)
         let plan = compiler.plan(filter.predicate)
         program = plan.program
         // Steps answer for single objects too.

@@ -24,6 +24,18 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
     /// Equality and hashing ignore it.
     public var evaluationBudget: Int?
 
+    /// The longest string a `FUNCTION` may make, in UTF-16 units
+    /// (``defaultMaximumFunctionResultLength`` unless changed): a method
+    /// such as `stringByReplacingOccurrencesOfString:withString:` or
+    /// `stringByAppendingString:` whose result would be longer throws an
+    /// ``EvaluationError`` with the code `.limit` before making it.
+    /// Equality and hashing ignore it.
+    public var maximumFunctionResultLength: Int = Filter.defaultMaximumFunctionResultLength
+
+    /// 64 Mi UTF-16 units: each replacement can multiply a string's length,
+    /// and nested calls multiply again.
+    public static let defaultMaximumFunctionResultLength = 64 << 20
+
     /// Wraps a syntax tree.
     public init(_ predicate: PredicateNode) {
         self.predicate = predicate
@@ -79,6 +91,7 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
             variables: values, allowingUnbound: allowingUnbound, source: source ?? format)
         var out = Filter(try substitution.apply(predicate), source: source)
         out.evaluationBudget = evaluationBudget
+        out.maximumFunctionResultLength = maximumFunctionResultLength
         return out
     }
 }

@@ -181,7 +181,7 @@ public struct ValueTable: Sendable {
     private func compile(_ filter: Filter, _ regexLimits: RegexLimits, _ paths: EvaluationPaths) -> CompiledTest<Int> {
         Compiler(
             source: filter.source ?? filter.format, root: RootAccess<Int>.rows(of: self), regexLimits: regexLimits,
-            budget: filter.evaluationBudget, paths: paths
+            budget: filter.evaluationBudget, paths: paths, functionResultLimit: filter.maximumFunctionResultLength
         ).test(filter.predicate, budget: filter.evaluationBudget)
     }
 

@@ -132,19 +132,27 @@ enum Functions {
     ]
 
     /// `FUNCTION(receiver, "selector", args…)`: the methods available by name.
-    static func invoke(_ selector: String, on receiver: Value, _ args: [Value]) throws(Failure) -> Value {
+    /// `maximumLength` bounds the length of a string it makes
+    /// (``Filter/maximumFunctionResultLength``).
+    static func invoke(
+        _ selector: String, on receiver: Value, _ args: [Value],
+        maximumLength: Int = Filter.defaultMaximumFunctionResultLength
+    ) throws(Failure) -> Value {
         let arity = selector.utf8.filter { $0 == UInt8(ascii: ":") }.count
         guard arity == args.count else {
             throw Failure(.unknownFunction, "\(selector) takes \(arity) argument\(arity == 1 ? "" : "s"), got \(args.count)")
         }
         if arity == 0, let v = try KeyValueAccess.methodKey(selector, on: receiver) { return v }
-        if case .string(let s) = receiver, let v = try stringMethod(selector, s, args) { return v }
+        if case .string(let s) = receiver, let v = try stringMethod(selector, s, args, maximumLength: maximumLength) {
+            return v
+        }
         switch (selector, receiver) {
         case ("count", .array(let a)): return .int(a.count)
         case ("count", .set(let s)): return .int(s.count)
         case ("count", .dictionary(let d)): return .int(d.count)
         case ("stringByAppendingString:", .string(let s)):
             guard case .string(let t) = args[0] else { break }
+            try checkLength(s.utf16.count.addingSaturating(t.utf16.count), selector, maximumLength)
             return .string(s + t)
         case ("hasPrefix:", .string(let s)):
             guard case .string(let t) = args[0] else { break }
@@ -184,15 +192,22 @@ enum Functions {
                 + supported)
     }
 
-    /// The longest string a `FUNCTION` makes, in UTF-16 units (64 Mi): a
-    /// replacement that would make a longer one is an error before it is
-    /// made.
-    static let maximumResultLength = 64 << 20
+    /// Refuses a string of `length` UTF-16 units that `selector` would make,
+    /// when it is over `maximumLength`, before it is made.
+    private static func checkLength(_ length: Int, _ selector: String, _ maximumLength: Int) throws(Failure) {
+        guard length > maximumLength else { return }
+        throw Failure(
+            .limit,
+            "\(selector) would make a string of \(length) UTF-16 units, over the \(maximumLength) a FUNCTION may make "
+                + "(Filter.maximumFunctionResultLength)")
+    }
 
     /// NSString's methods with arguments, with Foundation's results;
     /// nil for a selector it does not have or arguments of other kinds
     /// (then the error says what is supported).
-    private static func stringMethod(_ selector: String, _ s: String, _ args: [Value]) throws(Failure) -> Value? {
+    private static func stringMethod(
+        _ selector: String, _ s: String, _ args: [Value], maximumLength: Int
+    ) throws(Failure) -> Value? {
         let text: [String?] = args.map { v -> String? in
             if case .string(let t) = v { return t }
             return nil
@@ -222,13 +237,8 @@ enum Functions {
                 let next = found.location + max(found.length, 1)
                 rest = NSRange(location: next, length: n.length - next)
             }
-            let grown = n.length + occurrences * max(0, (replacement as NSString).length - (target as NSString).length)
-            guard grown <= maximumResultLength else {
-                throw Failure(
-                    .limit,
-                    "stringByReplacingOccurrencesOfString:withString: would make a string of \(grown) UTF-16 units, "
-                        + "over the \(maximumResultLength) a FUNCTION makes")
-            }
+            let growth = max(0, (replacement as NSString).length - (target as NSString).length)
+            try checkLength(n.length.addingSaturating(occurrences.multipliedSaturating(by: growth)), selector, maximumLength)
             return .string(n.replacingOccurrences(of: target, with: replacement))
         case "componentsSeparatedByString:":
             guard let separator = text[0] else { return nil }

@@ -418,6 +418,7 @@ extension StoreSchema {
         let predicate = try keys.predicate(filter.predicate, MemoryKeys.Reach(entity: entity, depth: 0))
         var resolved = Filter(predicate, source: filter.source)
         resolved.evaluationBudget = filter.evaluationBudget
+        resolved.maximumFunctionResultLength = filter.maximumFunctionResultLength
         return resolved
     }
 

@@ -246,6 +246,9 @@ struct Compiler<Root> {
     let root: RootAccess<Root>
     /// The limits every MATCHES pattern of the predicate is compiled with.
     var regexLimits: RegexLimits = .default
+    /// The longest string a FUNCTION may make
+    /// (``Filter/maximumFunctionResultLength``).
+    var functionResultLimit = Filter.defaultMaximumFunctionResultLength
     /// Whether the work is counted (``Filter/evaluationBudget``).
     let budgeted: Bool
     /// Whether fast paths may be taken, by ``EvaluationPaths``'s one rule
@@ -255,11 +258,12 @@ struct Compiler<Root> {
 
     init(
         source: String, root: RootAccess<Root>, regexLimits: RegexLimits = .default, budget: Int? = nil,
-        paths: EvaluationPaths = .default
+        paths: EvaluationPaths = .default, functionResultLimit: Int = Filter.defaultMaximumFunctionResultLength
     ) {
         self.source = source
         self.root = root
         self.regexLimits = regexLimits
+        self.functionResultLimit = functionResultLimit
         self.budgeted = budget != nil
         self.fastPaths = paths.allowFastPaths(budget: budget)
     }
@@ -537,11 +541,14 @@ struct Compiler<Root> {
         case .invocation(let receiver, let selector, let args):
             let recv = expression(receiver)
             let fns = args.map(expression)
+            let limit = functionResultLimit
             return { r, s throws(EvaluationError) in
                 let target = try recv(r, s)
                 var values: [Value] = []
                 for fn in fns { values.append(try fn(r, s)) }
-                do throws(Failure) { return try Functions.invoke(selector, on: target, values) } catch { throw fail(error) }
+                do throws(Failure) {
+                    return try Functions.invoke(selector, on: target, values, maximumLength: limit)
+                } catch { throw fail(error) }
             }
         case .cast(let value, let type):
             let v = expression(value)
