@@ -56,7 +56,7 @@ struct MacroBook {
     static let shelf = "B"
 }
 
-/// The same keys, written by hand as the README shows, reading a
+/// The same keys, written by hand as the Getting Started article shows, reading a
 /// `MacroBook` inside.
 struct HandBook: KeyValueReadable {
     var book: MacroBook

@@ -2,7 +2,8 @@ import Foundation
 import SiftMacros
 import Testing
 
-// The README's example of @KeyValueReadable, as it is printed there.
+// The example of @KeyValueReadable in README.md and SiftMacros' DocC, as it
+// is printed there.
 
 enum Genre: String { case fiction, poetry }
 

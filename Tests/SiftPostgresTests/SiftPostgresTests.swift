@@ -111,7 +111,7 @@ final class SiftPostgresTests: XCTestCase {
         XCTAssertEqual(inListCount, 2)
     }
 
-    /// The README's example, as written there (but for the connection
+    /// The example of SiftPostgres' DocC, as written there (but for the connection
     /// string, the throwaway server's, and the checks).
     func testReadmeExample() async throws {
         let db = try await makeLibrary("public")

@@ -5,7 +5,8 @@ import SiftSQL
 import SiftSQLite
 import XCTest
 
-/// The README's "Existing databases" example, as written there, on a plain
+/// The "Existing databases" example of README.md and the CoreDataStores
+/// article (SiftSQLite's DocC), as written there, on a plain
 /// SQLite file and on a real Core Data store, and the entity lookup that
 /// lets one request serve both.
 final class ExistingDatabaseTests: XCTestCase {

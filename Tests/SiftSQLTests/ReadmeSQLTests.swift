@@ -5,7 +5,8 @@ import SiftSQL
 import SiftSQLite
 import XCTest
 
-/// The README's SQL example, as written there.
+/// The SQL example of SiftSQL's DocC landing page and of SiftSQLite's, as
+/// written there.
 final class ReadmeSQLTests: XCTestCase {
     func testReadmeExample() throws {
         let schema = StoreSchema([

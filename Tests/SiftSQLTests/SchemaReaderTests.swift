@@ -443,7 +443,8 @@ final class SchemaReaderTests: XCTestCase {
         XCTAssertEqual(schema.entities.map(\.discriminator?.values), [[2], [2, 3, 4], [2, 4], nil])
     }
 
-    /// The README's example, as written there.
+    /// The SQLite example of the DocC articles (SiftSQLite), as written
+    /// there.
     func testReadmeExample() throws {
         let path = try Self.store(Self.coreDataDDL)
         defer { try? FileManager.default.removeItem(atPath: path) }

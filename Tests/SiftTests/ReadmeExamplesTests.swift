@@ -2,7 +2,8 @@ import Testing
 
 @testable import Sift
 
-/// The examples of README.md, as written there.
+/// The examples of README.md and the DocC articles (Getting Started,
+/// Predicates from untrusted sources), as written there.
 struct ReadmeExamplesTests {
     @Test func parseAndPrint() throws {
         let filter = try Filter("author.name beginswith[c] %@ AND year > %d", "ste", 1980)

@@ -1,48 +1,86 @@
 import Foundation
 import Testing
 
-/// Every Swift example of README.md is a test: each line of code of each
-/// ```swift block must be found in a test (Tests/**/*.swift), where it is
-/// compiled and run, with the test's checks of what the README's comments
-/// say it gives. Comments and blanks do not count. A file name (a string
-/// ending in `.sqlite`) or a connection string (one with `://`) stands for
-/// the reader's own, so the test may give a string or a variable there (a
-/// temporary file's path, the test server's address).
+/// Every Swift example of the documentation is a test: each line of code of
+/// each ```swift block of README.md, of the DocC articles
+/// (`Sources/*/*.docc/*.md`) and of `Documentation/*.md` must be found in a
+/// test (Tests/**/*.swift), where it is compiled and run, with the test's
+/// checks of what the document's comments say it gives. Comments and blanks
+/// do not count. A file name (a string ending in `.sqlite`) or a connection
+/// string (one with `://`) stands for the reader's own, so the test may give
+/// a string or a variable there (a temporary file's path, the test server's
+/// address).
 ///
-/// The block of `Package.swift` lines is checked against `Package.swift`:
+/// A block of `Package.swift` lines is checked against `Package.swift`:
 /// each product it names is one of the package's library products.
 struct ReadmeSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func everySwiftExampleIsInATest() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = Self.swiftBlocks(readme)
-        #expect(blocks.count >= 15, "the README's Swift examples were not found")
         let tests = try Self.testSources().map(Self.normalized).joined()
-        for block in blocks where !block.code.contains(".package(") {
-            for (offset, line) in block.code.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = Self.normalized(String(line))
-                if code.allSatisfy({ "[](){},".contains($0) }) { continue }
-                let found = code.contains("\"…\"")
-                    ? tests.range(of: Self.pattern(code), options: .regularExpression) != nil
-                    : tests.contains(code)
-                #expect(
-                    found,
-                    "README.md line \(block.line + 1 + offset) is in no test: \(line.trimmingCharacters(in: .whitespaces))")
+        var guideBlocks = 0
+        for path in try Self.documents() {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            let blocks = Self.swiftBlocks(text)
+            if path == "README.md" {
+                #expect(blocks.count >= 5, "the README's Swift examples were not found")
+            } else {
+                guideBlocks += blocks.count
+            }
+            for block in blocks where !block.code.contains(".package(") {
+                for (offset, line) in block.code.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = Self.normalized(String(line))
+                    if code.allSatisfy({ "[](){},".contains($0) }) { continue }
+                    let found = code.contains("\"…\"")
+                        ? tests.range(of: Self.pattern(code), options: .regularExpression) != nil
+                        : tests.contains(code)
+                    #expect(
+                        found,
+                        "\(path) line \(block.line + 1 + offset) is in no test: \(line.trimmingCharacters(in: .whitespaces))")
+                }
             }
         }
+        #expect(guideBlocks >= 15, "the Swift examples of the DocC articles and Documentation/ were not found")
     }
 
     @Test func packageLinesNameTheProducts() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        _ = try #require(Self.swiftBlocks(readme).first { $0.code.contains(".package(") })
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let libraries = Set(Self.captures(#"\.library\(name: "([A-Za-z]+)""#, in: manifest))
-        let block = try #require(Self.swiftBlocks(readme).first { $0.code.contains(".package(") })
-        let named = Self.captures(#"\.product\(name: "([A-Za-z]+)", package: "Sift"\)"#, in: block.code)
-        #expect(!named.isEmpty)
-        for product in named { #expect(libraries.contains(product), "README names a product Package.swift lacks: \(product)") }
-        #expect(Set(named) == libraries, "README's Package.swift lines should name every library product")
+        for path in try Self.documents() {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            for block in Self.swiftBlocks(text) where block.code.contains(".package(") {
+                let named = Self.captures(#"\.product\(name: "([A-Za-z]+)", package: "Sift"\)"#, in: block.code)
+                #expect(!named.isEmpty, "\(path) line \(block.line) names no product")
+                for product in named {
+                    #expect(libraries.contains(product), "\(path) names a product Package.swift lacks: \(product)")
+                }
+                #expect(Set(named) == libraries, "\(path)'s Package.swift lines should name every library product")
+            }
+        }
+    }
+
+    /// The documents whose Swift examples must run, as paths from the
+    /// package's root: README.md, the DocC articles and Documentation/*.md.
+    static func documents() throws -> [String] {
+        let files = FileManager.default
+        var paths = ["README.md"]
+        let sources = root.appendingPathComponent("Sources")
+        for target in try files.contentsOfDirectory(atPath: sources.path).sorted() {
+            let folder = sources.appendingPathComponent(target)
+            guard let entries = try? files.contentsOfDirectory(atPath: folder.path) else { continue }
+            for catalog in entries.sorted() where catalog.hasSuffix(".docc") {
+                let articles = try files.contentsOfDirectory(atPath: folder.appendingPathComponent(catalog).path)
+                paths += articles.sorted().filter { $0.hasSuffix(".md") }.map { "Sources/\(target)/\(catalog)/\($0)" }
+            }
+        }
+        let documentation = root.appendingPathComponent("Documentation")
+        if let guides = try? files.contentsOfDirectory(atPath: documentation.path) {
+            paths += guides.sorted().filter { $0.hasSuffix(".md") }.map { "Documentation/\($0)" }
+        }
+        return paths
     }
 
     /// The ```swift blocks, with the line of their opening fence.

@@ -145,7 +145,8 @@ struct CommandLineTests {
         #expect(stopLong.status == 2 && stopLong.stdout == "{\"a\":1}\n")
     }
 
-    /// The README's example of --on-error skip, as written there.
+    /// The example of --on-error skip in Documentation/CLI.md, as written
+    /// there.
     @Test func readmeOnErrorExample() throws {
         let run = try sift(["filter", "a > 0", "--on-error", "skip"], input: "{\"a\":1}\n{\"a\":\"x\"}\n{\"a\":2}\n")
         #expect(run.stdout == "{\"a\":1}\n{\"a\":2}\n")
