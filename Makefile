@@ -1,5 +1,7 @@
 # make repl   build sift and open the REPL on the built-in sample data
 # make test   install what is missing, build, run every test, and make docs
+# make check  build, and run the tests that need no server, tmux, tsan or
+#             fuzzing: the everyday loop (about 3 minutes after a build)
 # make fuzz   run each fuzz target for FUZZ_SECONDS (300 by default)
 # make docs   build the DocC archives of the libraries, warnings as errors,
 #             and check that every public symbol is documented
@@ -10,7 +12,11 @@ LARK_VERSION = 1.3.1
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl Tests/Fixtures/cases/observed.jsonl
 
-.PHONY: all build test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress neighbours \
+# The tmux suite drives the REPL in a terminal (two minutes); the
+# PostgreSQL suites skip themselves without SIFT_POSTGRES.
+CHECK_SKIPPED = ReplTerminalTests
+
+.PHONY: all build check test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress neighbours \
 	bench bench-quick bench-deps fuzz fuzz-build fuzz-smoke docs
 
 all: build
@@ -65,6 +71,13 @@ swift-test: build
 	SIFT_REQUIRE_TMUX=1 scripts/postgres.sh run $(SWIFT) test --skip-build
 	SIFT_LAYOUT_CHECKS=fail $(SWIFT) test --skip-build --filter '$(LAYOUT_SUITES)'
 	SIFT_EVAL_GENERAL_ONLY=1 SIFT_CASES=$(GENERAL_CASES) scripts/postgres.sh run $(SWIFT) test --skip-build --filter '$(GENERAL_SUITES)'
+
+# Everyday work: the build and every test that needs nothing beside it,
+# whatever the environment says (no PostgreSQL, no tmux). make test runs
+# these and the rest.
+check: build
+	env -u SIFT_POSTGRES -u SIFT_REQUIRE_POSTGRES -u SIFT_REQUIRE_TMUX \
+	  $(SWIFT) test --skip-build --skip '$(CHECK_SKIPPED)'
 
 # The conformance cases through the command-line runner: every case must
 # parse (or fail to parse) as expected; results are compared by the tests.
