@@ -96,20 +96,31 @@ extension FetchSpecification {
     }
 
     /// Runs the request and decodes each row as `type`, whose coding keys
-    /// are the attribute names (and the primary key's column); dates,
-    /// UUIDs, data and decimals decode from the values of their attributes.
-    public func fetch<Row: Decodable>(_ type: Row.Type, _ runner: some SiftPostgresQueryRunner, schema: StoreSchema)
+    /// are the attribute names (and the primary key's column), as
+    /// `Value/decoded(as:)` decodes: dates, UUIDs, data and decimals from
+    /// the values of their attributes. The arguments are in the order of
+    /// SiftSQLite's `fetch(_:schema:as:)`.
+    public func fetch<Row: Decodable>(_ runner: some SiftPostgresQueryRunner, schema: StoreSchema, as type: Row.Type)
         async throws(SiftPostgresError) -> [Row]
     {
         var rows: [Row] = []
         for try await value in try await stream(runner, schema: schema) {
             do {
-                rows.append(try Row(from: ValueDecoder(value: value, codingPath: [])))
+                rows.append(try value.decoded(as: Row.self))
             } catch {
                 throw SiftPostgresError(.valueDoesNotFit, "a row does not decode as \(Row.self): \(error)")
             }
         }
         return rows
+    }
+
+    /// Renamed ``fetch(_:schema:as:)``, whose arguments are in the order of
+    /// SiftSQLite's.
+    @available(*, unavailable, renamed: "fetch(_:schema:as:)")
+    public func fetch<Row: Decodable>(_ type: Row.Type, _ runner: some SiftPostgresQueryRunner, schema: StoreSchema)
+        async throws(SiftPostgresError) -> [Row]
+    {
+        try await fetch(runner, schema: schema, as: type)
     }
 
     /// How many rows the request fetches (its offset and limit apply).

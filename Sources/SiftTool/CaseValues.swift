@@ -20,23 +20,7 @@ public enum CaseValues {
 
     /// A value inside an object or a variable: `null` is `NSNull`.
     public static func value(_ json: JSONValue) throws(ConversionError) -> Value {
-        switch json {
-        case .null: return .nsNull
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .double(let d): return .double(d)
-        case .number(let n): return n.value
-        case .string(let s): return .string(s)
-        case .array(let items):
-            var values: [Value] = []
-            for item in items { values.append(try value(item)) }
-            return .array(values)
-        case .object(let object):
-            if object.count == 1, let wrapped = try wrapper(object) { return wrapped }
-            var dict: [String: Value] = [:]
-            for member in object.members { dict[member.key] = try value(member.value) }
-            return .dictionary(dict)
-        }
+        try json.converted { object throws(ConversionError) in object.count == 1 ? try wrapper(object) : nil }
     }
 
     private static func wrapper(_ object: JSONObject) throws(ConversionError) -> Value? {

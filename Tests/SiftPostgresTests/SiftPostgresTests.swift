@@ -93,7 +93,7 @@ final class SiftPostgresTests: XCTestCase {
             var year: Int?
             var available: Bool?
         }
-        let books = try await request.fetch(Book.self, db, schema: Self.schema)
+        let books = try await request.fetch(db, schema: Self.schema, as: Book.self)
         XCTAssertEqual(books, [
             Book(id: 12, title: "Gamma", year: nil, available: nil),
             Book(id: 11, title: "Beta", year: 2005, available: false),
@@ -125,7 +125,7 @@ final class SiftPostgresTests: XCTestCase {
                                    sort: [.descending("year")], limit: 20)
 
         struct Book: Decodable { var id: Int; var title: String; var year: Int? }
-        let books = try await request.fetch(Book.self, connection, schema: schema)
+        let books = try await request.fetch(connection, schema: schema, as: Book.self)
         let count = try await request.fetchCount(connection, schema: schema)
         for try await row in try await request.stream(connection, schema: schema) { print(row) }
         var streamed = 0
@@ -195,7 +195,7 @@ final class SiftPostgresTests: XCTestCase {
         // A row that does not decode as the type asked for.
         struct Misread: Decodable { var title: Int }
         do {
-            _ = try await FetchSpecification(entity: "books").fetch(Misread.self, db, schema: Self.schema)
+            _ = try await FetchSpecification(entity: "books").fetch(db, schema: Self.schema, as: Misread.self)
             XCTFail("decoded a title as an Int")
         } catch {
             XCTAssertEqual(error.kind, .valueDoesNotFit)

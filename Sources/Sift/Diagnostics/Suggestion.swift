@@ -1,9 +1,9 @@
 /// Finding the word a misspelling meant, for "did you mean" in messages.
-public enum Suggestion {
+package enum Suggestion {
     /// The number of single-byte insertions, deletions and substitutions
     /// that turn `a` into `b` (Levenshtein's distance), in time
     /// `a.count × b.count`.
-    public static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    package static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         var previous = Array(0...b.count)
         for i in 1...max(a.count, 1) where !a.isEmpty {
             var row = [i] + [Int](repeating: 0, count: b.count)

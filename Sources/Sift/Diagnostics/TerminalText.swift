@@ -12,7 +12,7 @@
 /// ```swift
 /// TerminalText.visible("a\u{1B}]52;c;eA==\u{07}b")   // a\u{1B}]52;c;eA==\u{7}b
 /// ```
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every character a terminal would act on or hide written
     /// as `\u{HEX}`: the control characters (U+0000–U+001F, U+007F,
     /// U+0080–U+009F), the format characters (bidirectional controls,
@@ -23,7 +23,7 @@ public enum TerminalText {
     /// then: shown, it would look like spaces, and a tab inside a quoted
     /// string of a printed predicate is data (``FormatPrinter`` prints it
     /// raw, as Apple does), not layout.
-    public static func visible(_ text: String, keepingLayout: Bool = false) -> String {
+    package static func visible(_ text: String, keepingLayout: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { isHidden($0, keepingLayout: keepingLayout) }) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -37,7 +37,7 @@ public enum TerminalText {
     }
 
     /// Whether ``visible(_:keepingLayout:)`` escapes `scalar`.
-    public static func isHidden(_ scalar: Unicode.Scalar, keepingLayout: Bool = false) -> Bool {
+    package static func isHidden(_ scalar: Unicode.Scalar, keepingLayout: Bool = false) -> Bool {
         let value = scalar.value
         if value < 0x20 {
             return !(keepingLayout && scalar == "\n")

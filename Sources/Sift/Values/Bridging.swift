@@ -10,7 +10,12 @@ extension JSONValue: ValueConvertible {
     }
 
     /// The value of JSON inside an object or array, where `null` is NSNull.
-    var converted: Value {
+    var converted: Value { converted(object: { _ in nil }) }
+
+    /// The one conversion of JSON to values, where `null` is NSNull:
+    /// `object` may read an object as a value of its own (the `{"$date": …}`
+    /// conventions of the command line), else it is a dictionary.
+    package func converted<E: Error>(object: (JSONObject) throws(E) -> Value?) throws(E) -> Value {
         switch self {
         case .null: return .nsNull
         case .bool(let b): return .bool(b)
@@ -18,11 +23,16 @@ extension JSONValue: ValueConvertible {
         case .double(let d): return .double(d)
         case .number(let n): return n.value
         case .string(let s): return .string(s)
-        case .array(let items): return .array(items.map { $0.converted })
+        case .array(let items):
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(try item.converted(object: object)) }
+            return .array(values)
         case .object(let o):
+            if let read = try object(o) { return read }
             var d: [String: Value] = [:]
             d.reserveCapacity(o.count)
-            for m in o.members { d[m.key] = m.value.converted }
+            for m in o.members { d[m.key] = try m.value.converted(object: object) }
             return .dictionary(d)
         }
     }

@@ -71,7 +71,8 @@ extension Value {
     ///   nil for `decodeIfPresent`.
     /// - `Date`, `Data`, `UUID` and `Decimal` decode from values of their
     ///   kind (a UUID also from its string, a decimal from any number), and
-    ///   `URL` from a string.
+    ///   `URL` from a string; a `String` also from a UUID (its
+    ///   `uuidString`), as a row's UUID column reads into a string.
     ///
     /// ```swift
     /// struct Book: Decodable { var title: String; var year: Int }
@@ -136,6 +137,7 @@ private struct ValueDecoding: Decoder, SingleValueDecodingContainer {
     }
 
     func decode(_ type: String.Type) throws -> String {
+        if case .uuid(let u) = value { return u.uuidString }
         guard case .string(let s) = value else { throw mismatch(type, "a string") }
         return s
     }

@@ -96,7 +96,7 @@ extension Filter {
     /// `t0`), with the `LEFT JOIN`s its to-one key paths need.
     public func sqlCondition(
         in schema: StoreSchema, entity: String, dialect: Dialect, options: SQLLoweringOptions = .default
-    ) throws(SQLLoweringError) -> (joins: String, condition: String, bindings: [SQLValue]) {
+    ) throws(SQLLoweringError) -> LoweredCondition {
         let request = FetchSpecification(entity: entity, filter: self)
         let lowering = try FetchLowering(request: request, schema: schema, dialect: dialect, options: options)
         let fragment = try lowering.lowering.predicate(predicate, lowering.root, negated: false)
@@ -107,7 +107,29 @@ extension Filter {
         let joins = context.sql
         context.append(fragment)
         let condition = String(decoding: context.sql.utf8.dropFirst(joins.utf8.count), as: UTF8.self)
-        return (joins, condition, context.bindings)
+        return LoweredCondition(joins: joins, condition: condition, bindings: context.bindings)
+    }
+}
+
+/// A predicate lowered to a condition for SQL of your own
+/// (``Filter/sqlCondition(in:entity:dialect:options:)``): put ``joins``
+/// after `FROM table t0` and ``condition`` after `WHERE`, and bind
+/// ``bindings`` in order; the placeholders of both are numbered as one
+/// statement's.
+public struct LoweredCondition: Sendable, Hashable {
+    /// The `LEFT JOIN`s the condition's to-one key paths need, each with a
+    /// leading space; empty when it needs none.
+    public var joins: String
+    /// The condition on the rows of `t0`.
+    public var condition: String
+    /// The values of the placeholders, in order.
+    public var bindings: [SQLValue]
+
+    /// A condition with its joins and bindings.
+    public init(joins: String, condition: String, bindings: [SQLValue]) {
+        self.joins = joins
+        self.condition = condition
+        self.bindings = bindings
     }
 }
 
