@@ -157,38 +157,27 @@ struct JSONScan: Sendable {
     /// Adds the key paths on the root that `p` reads; false when it reads
     /// the root as a whole.
     private static func collect(_ p: PredicateNode, into paths: inout [[String]]) -> Bool {
-        switch p.kind {
-        case .constant: return true
-        case .and(let children), .or(let children): return children.allSatisfy { collect($0, into: &paths) }
-        case .not(let child): return collect(child, into: &paths)
-        case .comparison(let c): return collect(c.lhs, into: &paths) && collect(c.rhs, into: &paths)
-        }
+        collect(.predicate(p), into: &paths)
     }
 
-    private static func collect(_ e: ExpressionNode, into paths: inout [[String]]) -> Bool {
-        switch e.kind {
-        case .constant, .variable, .anyKey: return true
-        case .evaluatedObject: return false
-        case .keyPath(let keys):
-            paths.append(keys)
-            return true
-        case .path(let base, _), .cast(let base, _), .assignment(_, let base):
-            return collect(base, into: &paths)
-        case .variableKey(let base, let key): return collect(base, into: &paths) && collect(key, into: &paths)
-        case .aggregate(let items), .function(_, let items): return items.allSatisfy { collect($0, into: &paths) }
-        case .index(let base, let sub):
-            guard collect(base, into: &paths) else { return false }
-            if case .expression(let i) = sub { return collect(i, into: &paths) }
-            return true
-        case .invocation(let receiver, _, let args):
-            return collect(receiver, into: &paths) && args.allSatisfy { collect($0, into: &paths) }
-        case .ternary(let p, let a, let b):
-            return collect(p, into: &paths) && collect(a, into: &paths) && collect(b, into: &paths)
-        case .subquery(let collection, _, let p):
-            // Key paths inside a SUBQUERY's predicate read the root too.
-            return collect(collection, into: &paths) && collect(p, into: &paths)
-        case .setOperation(_, let a, let b): return collect(a, into: &paths) && collect(b, into: &paths)
+    /// Adds the key paths on the root that `node` reads (inside a
+    /// SUBQUERY's predicate too); false when it reads the root as a whole.
+    private static func collect(_ node: SyntaxChild.Node, into paths: inout [[String]]) -> Bool {
+        if case .expression(let e) = node {
+            switch e.kind {
+            case .evaluatedObject:
+                return false
+            case .keyPath(let keys):
+                paths.append(keys)
+                return true
+            default:
+                break
+            }
         }
+        for child in node.children {
+            guard collect(child.node, into: &paths) else { return false }
+        }
+        return true
     }
 
     /// What a slot holds (``JSONSlots/kinds``). A key with keys read below
