@@ -22,6 +22,9 @@ package struct SyntaxChild: Sendable {
     package var node: Node
     /// The variable bound in this child and everything inside it, if any:
     /// a `SUBQUERY`'s variable, in its predicate (not in its collection).
+    /// This is the only scope there is: an assignment (`$x := …`) binds its
+    /// variable in no child (evaluation does not keep it for later use),
+    /// and its name is no child either, so it is never a free variable.
     package var binds: String?
 
     package init(_ node: Node, binds: String? = nil) {
@@ -85,17 +88,6 @@ extension ExpressionNode.Kind {
         case .ternary: return .ternary(next.predicate(), next.expression(), next.expression())
         case .subquery(_, let variable, _): return .subquery(next.expression(), variable: variable, next.predicate())
         case .setOperation(let operation, _, _): return .setOperation(operation, next.expression(), next.expression())
-        }
-    }
-
-    /// The variable the node binds: a `SUBQUERY`'s, in scope in its
-    /// predicate (the child whose ``SyntaxChild/binds`` names it), or an
-    /// assignment's (`$x := …`), in scope in no child (evaluation does not
-    /// keep it for later use). A bound variable is never a free one.
-    package var boundVariable: String? {
-        switch self {
-        case .subquery(_, let variable, _), .assignment(let variable, _): return variable
-        default: return nil
         }
     }
 }
