@@ -80,8 +80,7 @@ struct JSONScan: Sendable {
     /// The scan for `predicate`, or nil when it reads the record as a whole
     /// or a key that may be canonically equivalent to another.
     init?(_ predicate: PredicateNode) {
-        var paths: [[String]] = []
-        guard JSONScan.collect(predicate, into: &paths) else { return nil }
+        guard let paths = JSONScan.keyPaths(predicate) else { return nil }
         self.init(paths: paths)
     }
 
@@ -152,32 +151,6 @@ struct JSONScan: Sendable {
         } else if !keys[index].isWhole {
             add(rest, to: &keys[index].below)
         }
-    }
-
-    /// Adds the key paths on the root that `p` reads; false when it reads
-    /// the root as a whole.
-    private static func collect(_ p: PredicateNode, into paths: inout [[String]]) -> Bool {
-        collect(.predicate(p), into: &paths)
-    }
-
-    /// Adds the key paths on the root that `node` reads (inside a
-    /// SUBQUERY's predicate too); false when it reads the root as a whole.
-    private static func collect(_ node: SyntaxChild.Node, into paths: inout [[String]]) -> Bool {
-        if case .expression(let e) = node {
-            switch e.kind {
-            case .evaluatedObject:
-                return false
-            case .keyPath(let keys):
-                paths.append(keys)
-                return true
-            default:
-                break
-            }
-        }
-        for child in node.children {
-            guard collect(child.node, into: &paths) else { return false }
-        }
-        return true
     }
 
     /// What a slot holds (``JSONSlots/kinds``). A key with keys read below
