@@ -34,6 +34,8 @@ extension ExpressionNode {
     }
 }
 
+/// Replaces free variables with their values, children first; a kind it
+/// gives no meaning of its own is rebuilt from its substituted children.
 struct Substitution {
     let variables: [String: Value]
     let allowingUnbound: Bool
@@ -60,19 +62,19 @@ struct Substitution {
     /// `node` with its free variables replaced, children first.
     private mutating func apply(_ node: SyntaxChild.Node) throws(ParseError) -> SyntaxChild.Node {
         var children = node.children
-        var substituted = children.count
+        var substitutedChildren = children.count
         if case .expression(let e) = node {
             switch e.kind {
             case .variable(let name):
                 return .expression(try value(of: name, e))
             case .variableKey:
                 // The key names keys (see `substitute(_:after:range:)`), the base is substituted.
-                substituted = 1
+                substitutedChildren = 1
             default:
                 break
             }
         }
-        for i in 0..<substituted {
+        for i in 0..<substitutedChildren {
             local.enter(children[i])
             children[i].node = try apply(children[i].node)
             local.leave(children[i])
