@@ -21,26 +21,9 @@ public enum TreeDump {
         return lines.joined(separator: "\n")
     }
 
-    private enum Child {
-        case predicate(PredicateNode)
-        case expression(ExpressionNode)
+    private enum Line {
+        case node(SyntaxChild.Node)
         case label(String)
-    }
-
-    private static func emit(
-        _ label: String, _ children: [Child], prefix: String, childPrefix: String, into lines: inout [String]
-    ) {
-        lines.append(prefix + label)
-        for (i, child) in children.enumerated() {
-            let last = i == children.count - 1
-            let p = childPrefix + (last ? "└─ " : "├─ ")
-            let c = childPrefix + (last ? "   " : "│  ")
-            switch child {
-            case .predicate(let node): visit(node, prefix: p, childPrefix: c, into: &lines)
-            case .expression(let node): visit(node, prefix: p, childPrefix: c, into: &lines)
-            case .label(let text): lines.append(p + text)
-            }
-        }
     }
 
     private static func at(_ range: SourceRange?) -> String {
@@ -48,66 +31,83 @@ public enum TreeDump {
     }
 
     private static func visit(_ p: PredicateNode, prefix: String, childPrefix: String, into lines: inout [String]) {
+        visit(.predicate(p), prefix: prefix, childPrefix: childPrefix, into: &lines)
+    }
+
+    private static func visit(_ e: ExpressionNode, prefix: String, childPrefix: String, into lines: inout [String]) {
+        visit(.expression(e), prefix: prefix, childPrefix: childPrefix, into: &lines)
+    }
+
+    /// The node's line, then its children's (an index's `FIRST`, `LAST`,
+    /// `SIZE` as a line of its own).
+    private static func visit(_ node: SyntaxChild.Node, prefix: String, childPrefix: String, into lines: inout [String]) {
+        var children = node.children.map { Line.node($0.node) }
+        switch node {
+        case .predicate(let p):
+            lines.append(prefix + label(p) + at(p.range))
+        case .expression(let e):
+            lines.append(prefix + label(e) + at(e.range))
+            if case .index(_, let sub) = e.kind, let word = subscriptWord(sub) { children.append(.label(word)) }
+        }
+        for (i, child) in children.enumerated() {
+            let last = i == children.count - 1
+            let p = childPrefix + (last ? "└─ " : "├─ ")
+            let c = childPrefix + (last ? "   " : "│  ")
+            switch child {
+            case .node(let node): visit(node, prefix: p, childPrefix: c, into: &lines)
+            case .label(let text): lines.append(p + text)
+            }
+        }
+    }
+
+    private static func subscriptWord(_ sub: ExpressionNode.Subscript) -> String? {
+        switch sub {
+        case .expression: return nil
+        case .first: return "FIRST"
+        case .last: return "LAST"
+        case .size: return "SIZE"
+        }
+    }
+
+    private static func label(_ p: PredicateNode) -> String {
         switch p.kind {
-        case .constant(let b):
-            emit((b ? "TRUEPREDICATE" : "FALSEPREDICATE") + at(p.range), [], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .and(let cs):
-            emit("AND" + at(p.range), cs.map { .predicate($0) }, prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .or(let cs):
-            emit("OR" + at(p.range), cs.map { .predicate($0) }, prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .not(let c):
-            emit("NOT" + at(p.range), [.predicate(c)], prefix: prefix, childPrefix: childPrefix, into: &lines)
+        case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .and: return "AND"
+        case .or: return "OR"
+        case .not: return "NOT"
         case .comparison(let c):
             var label = "comparison "
             if let keyword = c.modifier.keyword { label += keyword + " " }
             label += c.op.symbol
             if !c.options.isEmpty { label += "[\(c.options.letters)]" }
-            emit(label + at(p.range), [.expression(c.lhs), .expression(c.rhs)], prefix: prefix, childPrefix: childPrefix, into: &lines)
+            return label
         }
     }
 
-    private static func visit(_ e: ExpressionNode, prefix: String, childPrefix: String, into lines: inout [String]) {
-        let r = at(e.range)
+    /// The node's line: what it is, without its children. A kind with
+    /// nothing more to say shows its name (`aggregate`, `index`).
+    private static func label(_ e: ExpressionNode) -> String {
         switch e.kind {
-        case .constant(let v):
-            emit("constant \(FormatPrinter.format(.constant(v))) (\(v.typeName))" + r, [], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .evaluatedObject:
-            emit("SELF" + r, [], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .variable(let name):
-            emit("variable $\(name)" + r, [], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .keyPath(let keys):
-            emit("keyPath \(keys.joined(separator: "."))" + r, [], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .path(let base, let keys):
-            emit("path .\(keys.joined(separator: "."))" + r, [.expression(base)], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .variableKey(let base, let key):
-            emit("key from a variable" + r, [.expression(base), .expression(key)], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .aggregate(let items):
-            emit("aggregate" + r, items.map { .expression($0) }, prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .function(let f, let args):
-            emit("function \(f.rawValue)" + r, args.map { .expression($0) }, prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .index(let base, let sub):
-            let index: Child
-            switch sub {
-            case .expression(let i): index = .expression(i)
-            case .first: index = .label("FIRST")
-            case .last: index = .label("LAST")
-            case .size: index = .label("SIZE")
-            }
-            emit("index" + r, [.expression(base), index], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .invocation(let receiver, let selector, let args):
-            emit("FUNCTION \(selector)" + r, [.expression(receiver)] + args.map { .expression($0) }, prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .cast(let v, let type):
-            emit("CAST to \(type)" + r, [.expression(v)], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .ternary(let p, let a, let b):
-            emit("TERNARY" + r, [.predicate(p), .expression(a), .expression(b)], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .subquery(let c, let variable, let p):
-            emit("SUBQUERY $\(variable)" + r, [.expression(c), .predicate(p)], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .setOperation(let operation, let left, let right):
-            emit(operation.keyword + r, [.expression(left), .expression(right)], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .assignment(let variable, let v):
-            emit("assign $\(variable)" + r, [.expression(v)], prefix: prefix, childPrefix: childPrefix, into: &lines)
-        case .anyKey:
-            emit("ANYKEY" + r, [], prefix: prefix, childPrefix: childPrefix, into: &lines)
+        case .constant(let v): return "constant \(FormatPrinter.format(.constant(v))) (\(v.typeName))"
+        case .evaluatedObject: return "SELF"
+        case .variable(let name): return "variable $\(name)"
+        case .keyPath(let keys): return "keyPath \(keys.joined(separator: "."))"
+        case .path(_, let keys): return "path .\(keys.joined(separator: "."))"
+        case .variableKey: return "key from a variable"
+        case .function(let f, _): return "function \(f.rawValue)"
+        case .invocation(_, let selector, _): return "FUNCTION \(selector)"
+        case .cast(_, let type): return "CAST to \(type)"
+        case .ternary: return "TERNARY"
+        case .subquery(_, let variable, _): return "SUBQUERY $\(variable)"
+        case .setOperation(let operation, _, _): return operation.keyword
+        case .assignment(let variable, _): return "assign $\(variable)"
+        case .anyKey: return "ANYKEY"
+        default: return caseName(e.kind)
         }
+    }
+
+    /// The name of `kind`'s case: `aggregate` for `.aggregate([…])`.
+    private static func caseName(_ kind: ExpressionNode.Kind) -> String {
+        Mirror(reflecting: kind).children.first?.label ?? "\(kind)"
     }
 }

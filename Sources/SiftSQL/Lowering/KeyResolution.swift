@@ -167,8 +167,9 @@ struct MemoryKeys {
     /// The most relationships a key path may follow from the evaluated
     /// object, if the objects in memory hold only so many levels.
     let maximumDepth: Int?
-    /// The objects `SUBQUERY` variables in scope stand for.
-    private var variables: [String: Reach] = [:]
+    /// The objects `SUBQUERY` variables in scope stand for, if objects of
+    /// the schema.
+    private var variables = VariableScope<Reach?>()
     /// The innermost `SUBQUERY` around the expression being resolved whose
     /// elements are objects of the schema: its variable and their entity.
     private var subquery: (variable: String, element: Reach)?
@@ -225,7 +226,9 @@ struct MemoryKeys {
         case .keyPath(let c):
             (components, entity) = (c, from.entity)
         case .path(let base, let c):
-            guard case .variable(let name) = base.kind, let reach = variables[name] else { return nil }
+            guard case .variable(let name) = base.kind, let reach = variables.binding(of: name) ?? nil else {
+                return nil
+            }
             (components, entity) = (c, reach.entity)
         default:
             return nil
@@ -252,12 +255,10 @@ struct MemoryKeys {
         var out = e
         var reached: Reach?
         switch e.kind {
-        case .constant, .anyKey:
-            return (e, nil)
         case .evaluatedObject:
             return (e, from)
         case .variable(let name):
-            return (e, variables[name])
+            return (e, variables.binding(of: name) ?? nil)
         case .keyPath(let components):
             let (path, end) = try objectPath(components, from: from, range: e.range)
             out.kind = .keyPath(path)
@@ -282,52 +283,43 @@ struct MemoryKeys {
                 out.kind = .path(b, path)
                 reached = end
             }
-        case .aggregate(let items):
-            var mapped: [ExpressionNode] = []
-            for item in items { mapped.append(try expression(item, from).node) }
-            out.kind = .aggregate(mapped)
-        case .function(let f, let arguments):
-            var mapped: [ExpressionNode] = []
-            for argument in arguments { mapped.append(try expression(argument, from).node) }
-            out.kind = .function(f, mapped)
-        case .index(let base, let sub):
-            let (b, objects) = try expression(base, from)
-            if case .expression(let index) = sub {
-                out.kind = .index(b, .expression(try expression(index, from).node))
-            } else {
-                out.kind = .index(b, sub)
-            }
-            reached = objects
-        case .invocation(let receiver, let selector, let arguments):
-            let r = try expression(receiver, from).node
-            var mapped: [ExpressionNode] = []
-            for argument in arguments { mapped.append(try expression(argument, from).node) }
-            out.kind = .invocation(r, selector: selector, mapped)
-        case .cast(let value, let type):
-            out.kind = .cast(try expression(value, from).node, type: type)
-        case .ternary(let p, let a, let b):
-            out.kind = .ternary(try predicate(p, from), try expression(a, from).node, try expression(b, from).node)
         case .subquery(let collection, let variable, let inner):
             let (c, element) = try expression(collection, from)
-            let saved = (variables[variable], subquery)
-            variables[variable] = element
+            let saved = subquery
+            variables.bind(variable, to: element)
             if let element { subquery = (variable, element) }
-            defer { (variables[variable], subquery) = saved }
+            defer {
+                variables.unbind()
+                subquery = saved
+            }
             // Inside, only the variable names each element: the evaluated
             // object is still `from`'s, as the evaluator and the SQL
             // lowering read it (see `Lowering.operand`).
             out.kind = .subquery(c, variable: variable, try predicate(inner, from))
             reached = element
-        case .assignment(let variable, let value):
-            out.kind = .assignment(variable: variable, try expression(value, from).node)
-        case .setOperation(let operation, let left, let right):
-            out.kind = .setOperation(operation, try expression(left, from).node, try expression(right, from).node)
         case .variableKey(_, let key):
             // As in SQL: which key it names is known only once the variable
             // is substituted (then it is plain keys, resolved as written).
             throw keys.error(
                 .unsupported, "\(key) after '.' names a key only once it is substituted: substitute it first",
                 entity: from.entity, range: key.range ?? e.range)
+        default:
+            // Any other node holds no objects of the schema (an index
+            // holds its base's): its key paths are resolved all the same.
+            var children = e.kind.children
+            for i in children.indices {
+                variables.enter(children[i], nil)
+                defer { variables.leave(children[i]) }
+                switch children[i].node {
+                case .expression(let child):
+                    let (node, objects) = try expression(child, from)
+                    children[i].node = .expression(node)
+                    if i == 0, case .index = e.kind { reached = objects }
+                case .predicate(let test):
+                    children[i].node = .predicate(try predicate(test, from))
+                }
+            }
+            out.kind = e.kind.replacingChildren(children)
         }
         return (out, reached)
     }

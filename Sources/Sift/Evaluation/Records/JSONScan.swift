@@ -80,8 +80,7 @@ struct JSONScan: Sendable {
     /// The scan for `predicate`, or nil when it reads the record as a whole
     /// or a key that may be canonically equivalent to another.
     init?(_ predicate: PredicateNode) {
-        var paths: [[String]] = []
-        guard JSONScan.collect(predicate, into: &paths) else { return nil }
+        guard let paths = JSONScan.keyPaths(predicate) else { return nil }
         self.init(paths: paths)
     }
 
@@ -151,43 +150,6 @@ struct JSONScan: Sendable {
             keys[index].below = []
         } else if !keys[index].isWhole {
             add(rest, to: &keys[index].below)
-        }
-    }
-
-    /// Adds the key paths on the root that `p` reads; false when it reads
-    /// the root as a whole.
-    private static func collect(_ p: PredicateNode, into paths: inout [[String]]) -> Bool {
-        switch p.kind {
-        case .constant: return true
-        case .and(let children), .or(let children): return children.allSatisfy { collect($0, into: &paths) }
-        case .not(let child): return collect(child, into: &paths)
-        case .comparison(let c): return collect(c.lhs, into: &paths) && collect(c.rhs, into: &paths)
-        }
-    }
-
-    private static func collect(_ e: ExpressionNode, into paths: inout [[String]]) -> Bool {
-        switch e.kind {
-        case .constant, .variable, .anyKey: return true
-        case .evaluatedObject: return false
-        case .keyPath(let keys):
-            paths.append(keys)
-            return true
-        case .path(let base, _), .cast(let base, _), .assignment(_, let base):
-            return collect(base, into: &paths)
-        case .variableKey(let base, let key): return collect(base, into: &paths) && collect(key, into: &paths)
-        case .aggregate(let items), .function(_, let items): return items.allSatisfy { collect($0, into: &paths) }
-        case .index(let base, let sub):
-            guard collect(base, into: &paths) else { return false }
-            if case .expression(let i) = sub { return collect(i, into: &paths) }
-            return true
-        case .invocation(let receiver, _, let args):
-            return collect(receiver, into: &paths) && args.allSatisfy { collect($0, into: &paths) }
-        case .ternary(let p, let a, let b):
-            return collect(p, into: &paths) && collect(a, into: &paths) && collect(b, into: &paths)
-        case .subquery(let collection, _, let p):
-            // Key paths inside a SUBQUERY's predicate read the root too.
-            return collect(collection, into: &paths) && collect(p, into: &paths)
-        case .setOperation(_, let a, let b): return collect(a, into: &paths) && collect(b, into: &paths)
         }
     }
 
