@@ -110,7 +110,7 @@ struct Substitution {
         if let value = variables[name] { return ExpressionNode(.constant(value), range: e.range) }
         if allowingUnbound { return e }
         throw ParseError(
-            .unboundVariable, "no value for the variable $\(name)",
+            .unboundVariable, Messages.noValue(forVariable: name),
             range: e.range ?? SourceRange(0, 0), source: source)
     }
 
@@ -126,7 +126,7 @@ struct Substitution {
         guard let value = variables[name] else {
             if allowingUnbound { return unchanged }
             throw ParseError(
-                .unboundVariable, "no value for the variable $\(name)",
+                .unboundVariable, Messages.noValue(forVariable: name),
                 range: key.range ?? range ?? SourceRange(0, 0), source: source)
         }
         switch ExpressionNode.keys(ofVariable: name, value) {

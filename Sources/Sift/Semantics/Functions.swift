@@ -110,24 +110,17 @@ enum Functions {
     // MARK: - Selectors
 
     /// The selectors `FUNCTION` calls, by the receiver's kind: each of
-    /// Foundation's methods that takes and returns values Sift has (the
-    /// zero-argument ones are the method keys of ``KeyValueAccess``).
+    /// Foundation's methods that takes and returns values Sift has (those
+    /// with no argument are the method keys, ``MethodKey``).
     static let selectors: [(receiver: String, names: [String])] = [
-        ("a string", [
-            "length", "uppercaseString", "lowercaseString", "capitalizedString", "description", "stringValue",
-            "doubleValue", "floatValue", "intValue", "integerValue", "longLongValue", "boolValue", "lastPathComponent",
-            "pathExtension", "stringByDeletingLastPathComponent", "stringByDeletingPathExtension", "pathComponents",
+        ("a string", MethodKey.names(of: \.answersString) + [
             "stringByAppendingString:", "stringByAppendingPathComponent:", "stringByAppendingPathExtension:",
             "stringByReplacingOccurrencesOfString:withString:", "componentsSeparatedByString:", "substringFromIndex:",
             "substringToIndex:", "hasPrefix:", "hasSuffix:", "containsString:", "isEqualToString:", "isEqual:",
             "compare:", "caseInsensitiveCompare:",
         ]),
-        ("a number", [
-            "doubleValue", "floatValue", "intValue", "integerValue", "longLongValue", "longValue", "boolValue",
-            "stringValue", "description", "decimalValue", "isEqualToNumber:", "isEqual:", "compare:",
-        ]),
-        ("a date", ["timeIntervalSinceReferenceDate", "timeIntervalSince1970", "description", "dateByAddingTimeInterval:",
-                    "timeIntervalSinceDate:", "isEqual:", "compare:"]),
+        ("a number", MethodKey.names(of: \.answersNumber) + ["isEqualToNumber:", "isEqual:", "compare:"]),
+        ("a date", MethodKey.names(of: \.answersDate) + ["dateByAddingTimeInterval:", "timeIntervalSinceDate:", "isEqual:", "compare:"]),
         ("an array or a set", ["count", "objectAtIndex:", "isEqual:"]),
     ]
 

@@ -62,16 +62,11 @@ enum KeyValueAccess {
         }
     }
 
-    /// The keys ``methodKey(_:on:)`` answers: each reads its receiver
-    /// whole (the budget counts it before), and may make a value larger
-    /// than it, by at most ``methodKeyGrowth`` for each unit.
-    static let methodKeys: Set<String> = [
-        "self", "SELF", "length", "uppercaseString", "lowercaseString", "capitalizedString", "description",
-        "stringValue", "doubleValue", "floatValue", "intValue", "integerValue", "longLongValue", "longValue", "boolValue",
-        "decimalValue", "lastPathComponent", "pathExtension", "stringByDeletingLastPathComponent",
-        "stringByDeletingPathExtension", "pathComponents", "timeIntervalSinceReferenceDate", "timeIntervalSince1970",
-        "UUIDString",
-    ]
+    /// The keys ``methodKey(_:on:)`` answers (``MethodKey/all`` and
+    /// `self`): each reads its receiver whole (the budget counts it
+    /// before), and may make a value larger than it, by at most
+    /// ``methodKeyGrowth`` for each unit.
+    static let methodKeys: Set<String> = Set(MethodKey.all.map(\.name)).union(["self", "SELF"])
 
     /// How many times larger than its receiver (in ``WorkBudget`` units) a
     /// method key's value can be: a number (1 unit) described takes up to
@@ -79,54 +74,11 @@ enum KeyValueAccess {
     /// upper-cased up to three bytes for each byte.
     static let methodKeyGrowth = 48
 
-    /// The keys that Foundation's value classes answer through KVC.
+    /// The keys that Foundation's value classes answer through KVC
+    /// (``MethodKey``), and `self`.
     static func methodKey(_ key: String, on value: Value) throws(Failure) -> Value? {
         if key == "self" || key == "SELF" { return value }
-        switch value {
-        case .string(let s):
-            switch key {
-            case "length": return .int(s.utf16.count)
-            case "uppercaseString": return .string(s.uppercased())
-            case "lowercaseString": return .string(s.lowercased())
-            case "capitalizedString": return .string(s.capitalized)
-            case "description", "stringValue": return value
-            case "doubleValue", "floatValue": return .double(Conversions.leadingDouble(s))
-            case "intValue", "integerValue", "longLongValue": return .int(Conversions.leadingInt(s))
-            case "boolValue": return .bool(Conversions.stringBool(s))
-            // NSString's path methods, by Foundation's own implementation
-            // (its documented results, `/tmp/` → `tmp`, are tested).
-            case "lastPathComponent": return .string((s as NSString).lastPathComponent)
-            case "pathExtension": return .string((s as NSString).pathExtension)
-            case "stringByDeletingLastPathComponent": return .string((s as NSString).deletingLastPathComponent)
-            case "stringByDeletingPathExtension": return .string((s as NSString).deletingPathExtension)
-            case "pathComponents": return .array((s as NSString).pathComponents.map(Value.string))
-            default: return nil
-            }
-        case .bool, .int, .double, .decimal:
-            guard let n = NumericValue(value) else { return nil }
-            switch key {
-            case "doubleValue", "floatValue": return .double(n.doubleValue)
-            case "intValue", "integerValue", "longLongValue", "longValue":
-                return .int(n.exactInt ?? Conversions.truncatedInt(n.doubleValue))
-            case "boolValue": return .bool(n.doubleValue != 0)
-            case "stringValue", "description": return .string(Conversions.description(value))
-            case "decimalValue": return .decimal(try Conversions.decimal(n))
-            default: return nil
-            }
-        case .date(let d):
-            switch key {
-            case "timeIntervalSinceReferenceDate": return .double(d.timeIntervalSinceReferenceDate)
-            case "timeIntervalSince1970": return .double(d.timeIntervalSince1970)
-            case "description": return .string(Conversions.description(value))
-            default: return nil
-            }
-        case .data(let d):
-            return key == "length" ? .int(d.count) : nil
-        case .uuid(let u):
-            return key == "UUIDString" ? .string(u.uuidString) : nil
-        default:
-            return nil
-        }
+        return try MethodKey.named[key]?.read(value)
     }
 
     // MARK: - Collection operators

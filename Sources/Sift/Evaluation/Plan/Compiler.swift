@@ -461,7 +461,7 @@ struct Compiler<Root> {
         case .variable(let name):
             return { r, s throws(EvaluationError) in
                 guard let v = s.variables[name] else {
-                    throw fail(Failure(.unboundVariable, "no value for the variable $\(name)"))
+                    throw fail(Failure(.unboundVariable, Messages.noValue(forVariable: name)))
                 }
                 return v
             }
