@@ -3,18 +3,11 @@
 ///
 /// Threads may share one compiled filter: on the paths of AND, OR, NOT and
 /// the comparisons of key paths with constants, evaluating an object copies
-/// no part of the filter (its closures are called where they are held, a
-/// raw JSON record's scan is read through pointers), so no reference count
-/// of the filter changes and the threads only read its memory. `sift
-/// filter` on 1,000,000 JSON records on 2 cores, with one filter shared by
-/// both threads, takes the CPU time of a filter per thread (0.26 s against
-/// 0.25 s for `age > 30`); when every record copied parts of the filter,
-/// the shared filter took 1.6 to 1.8 times that (0.50 s against 0.31 s),
-/// the cache lines of their reference counts moving between the cores at
-/// every record. Comparisons left to the general path still copy, at every
-/// object, a constant operand that has storage of its own (a string of more
-/// than 15 UTF-8 bytes, the list of `IN {…}`), and a function's arguments:
-/// for those, a filter compiled for each thread avoids the contention.
+/// no part of the filter, so the threads only read its memory. Comparisons
+/// left to the general path copy a constant operand that has storage of
+/// its own (a string of more than 15 UTF-8 bytes, the list of `IN {…}`)
+/// and a function's arguments at every object: for those, compile a filter
+/// for each thread (see <doc:Performance>).
 public struct CompiledFilter: Sendable {
     /// The filter this was compiled from.
     public let filter: Filter

@@ -6,9 +6,10 @@ import Foundation
 // object naming their type (`{"int": 3}`, `{"date": 12.5}`), so that integers,
 // doubles and booleans keep their identity through JSON.
 
-
 extension Value: Codable {
-    private enum Key: String, CodingKey {
+    /// The kinds' keys. Not named `Key`, which is the dictionary literal's
+    /// key type of `Value` (a release build took one for the other).
+    private enum KindKey: String, CodingKey {
         case null, nsNull, bool, int, double, decimal, string, date, data, uuid, array, set, dictionary, object
     }
 
@@ -16,7 +17,7 @@ extension Value: Codable {
     /// `{"date": 12.5}`), so that integers, doubles and Booleans keep their kind through JSON.
     public func encode(to encoder: any Encoder) throws {
         try CodingStack.check(self, decoding: false)
-        var c = encoder.container(keyedBy: Key.self)
+        var c = encoder.container(keyedBy: KindKey.self)
         switch self {
         case .null: try c.encode(true, forKey: .null)
         case .nsNull: try c.encode(true, forKey: .nsNull)
@@ -43,7 +44,7 @@ extension Value: Codable {
     /// Decodes a value from the form ``encode(to:)`` writes.
     public init(from decoder: any Decoder) throws {
         try CodingStack.check(Value.self, decoding: true)
-        let c = try decoder.container(keyedBy: Key.self)
+        let c = try decoder.container(keyedBy: KindKey.self)
         guard let key = c.allKeys.first, c.allKeys.count == 1 else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "a value is an object with one key"))
