@@ -3,6 +3,7 @@ import PostgresNIO
 import Sift
 import SiftPostgres
 import SiftSQL
+import SiftTestSupport
 import XCTest
 
 /// PostgreSQL at the edges: tables whose names differ only in case,

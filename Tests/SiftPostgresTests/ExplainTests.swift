@@ -3,6 +3,7 @@ import PostgresNIO
 import Sift
 import SiftPostgres
 import SiftSQL
+import SiftTestSupport
 import XCTest
 
 /// The lowered statements of the main shapes, planned by PostgreSQL on

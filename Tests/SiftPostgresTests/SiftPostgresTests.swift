@@ -3,6 +3,7 @@ import PostgresNIO
 import Sift
 import SiftPostgres
 import SiftSQL
+import enum SiftTestSupport.PostgresServer
 import XCTest
 
 /// SiftPostgres against the server of `scripts/postgres.sh run`: fetches

@@ -5,6 +5,7 @@ import Sift
 import SiftPostgres
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import XCTest
 
 /// The backbone: for generated predicates and sort orders over generated

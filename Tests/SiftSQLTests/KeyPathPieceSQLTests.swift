@@ -1,6 +1,7 @@
 import Foundation
 import Sift
 import SiftSQL
+import SiftTestSupport
 import XCTest
 
 /// Key paths built from `%K` pieces, and from `$VARIABLE` pieces once

@@ -3,6 +3,7 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import XCTest
 
 /// The SQL shapes of SQL.md, the errors for what cannot be lowered, and the

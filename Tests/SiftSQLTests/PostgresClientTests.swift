@@ -1,5 +1,6 @@
 import Foundation
 import SiftSQL
+import SiftTestSupport
 import XCTest
 
 /// The libpq test client itself: what is bound comes back unchanged, and

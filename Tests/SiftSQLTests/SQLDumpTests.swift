@@ -1,6 +1,7 @@
 import Foundation
 import Sift
 import SiftSQL
+import SiftTestSupport
 import XCTest
 
 /// Writes the SQL of many requests to the file named by `SIFT_SQL_DUMP`, to

@@ -3,6 +3,7 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import XCTest
 
 // UNION, INTERSECT and MINUS in SQL: between constants they fold into the

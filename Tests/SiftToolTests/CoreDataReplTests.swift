@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SiftSQLite
+import SiftTestSupport
 import XCTest
 
 @testable import SiftTool

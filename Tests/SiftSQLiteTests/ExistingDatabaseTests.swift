@@ -3,6 +3,7 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import XCTest
 
 /// The "Existing databases" example of README.md and the CoreDataStores

@@ -3,6 +3,7 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import Testing
 
 /// One schema lowering from many tasks, and the `sift_*` SQL functions

@@ -4,10 +4,10 @@ import SiftSQL
 
 /// A small generator with a fixed seed (SplitMix64), so that a failing case
 /// reproduces from the seed printed with it.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+package struct SeededRandom: RandomNumberGenerator {
+    package var state: UInt64
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -19,8 +19,8 @@ struct SeededRandom: RandomNumberGenerator {
 /// Books, their authors (to-one), chapters (to-many) and tags
 /// (many-to-many), with nils, empty relationships, non-ASCII text (ß, é in
 /// NFC and NFD, İ), `%`, `_`, `*` in strings and repeated sort keys.
-struct Library {
-    static let schema = StoreSchema([
+package struct Library {
+    package static let schema = StoreSchema([
         Entity("Author", table: "authors", attributes: [
             Attribute("name", .string),
             Attribute("age", .integer),
@@ -50,22 +50,27 @@ struct Library {
         ]),
     ])
 
-    static let strings: [String?] = [
+    package static let strings: [String?] = [
         "Ann", "ann", "ANN", "Anna", "Straße", "STRASSE", "strasse", "café", "cafe\u{301}", "CAFÉ", "Émile", "emile",
         "İstanbul", "istanbul", "100%", "a_b", "a*b", "x?y", "back\\slash", "", "Zoë", "zoe", "file2", "file10",
         "ab", "abc", "Ab", "b", "ñandú", "naïve", "Ω", nil, nil,
     ]
 
-    struct Row {
-        var table: String
-        var values: [String: SQLValue]
+    package struct Row {
+        package var table: String
+        package var values: [String: SQLValue]
+
+        package init(table: String, values: [String: SQLValue]) {
+            self.table = table
+            self.values = values
+        }
     }
 
-    var rows: [Row] = []
+    package var rows: [Row] = []
     /// The books as the evaluator sees them, in primary-key order.
-    var books: [Value] = []
+    package var books: [Value] = []
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
         func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
         func maybe(_ p: Double = 0.2) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
@@ -138,10 +143,10 @@ struct Library {
     }
 
     /// `INSERT` statements for every row.
-    func inserts(_ dialect: Dialect) -> [BoundStatement] { Self.inserts(rows, dialect) }
+    package func inserts(_ dialect: Dialect) -> [BoundStatement] { Self.inserts(rows, dialect) }
 
     /// `INSERT` statements for `rows`.
-    static func inserts(_ rows: [Row], _ dialect: Dialect) -> [BoundStatement] {
+    package static func inserts(_ rows: [Row], _ dialect: Dialect) -> [BoundStatement] {
         rows.map { row in
             let columns = row.values.keys.sorted()
             let placeholders = columns.indices.map { dialect == .sqlite ? "?" : "$\($0 + 1)" }

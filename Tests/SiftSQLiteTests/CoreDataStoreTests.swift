@@ -3,6 +3,7 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import XCTest
 
 /// The eight real stores in `../shared/coredata-stores/`, read through their

@@ -4,14 +4,13 @@ import SiftSQLite
 import XCTest
 
 /// The eight real Core Data stores in `../shared/coredata-stores/`, for the
-/// tests of the library and of the tool (this file is linked into both
-/// test targets).
-enum RealStores {
+/// tests of the library and of the tool.
+package enum RealStores {
     /// The stores' folder: `SIFT_STORES` when set, otherwise
     /// `shared/coredata-stores` beside the package. Absent, the tests are
     /// reported as skipped with the reason (never passed); with
     /// `SIFT_REQUIRE_STORES=1` they fail.
-    static func folder() throws -> URL {
+    package static func folder() throws -> URL {
         // The package's folder: the first above this file holding Package.swift.
         var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while root.path != "/", !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
@@ -30,14 +29,14 @@ enum RealStores {
     }
 
     /// A store opened read-only (see ``readable(_:)``).
-    static func open(_ path: String) throws -> DatabaseQueue {
+    package static func open(_ path: String) throws -> DatabaseQueue {
         try ReadOnlyDatabase.open(path: try readable(path))
     }
 
     /// The path of a store to read: the store itself, or for one with a
     /// `-wal`, a copy in a temporary folder, since SQLite writes its `-shm`
     /// even when reading.
-    static func readable(_ path: String) throws -> String {
+    package static func readable(_ path: String) throws -> String {
         let source = try folder().appendingPathComponent(path)
         guard FileManager.default.fileExists(atPath: source.path + "-wal") else { return source.path }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-store-\(UUID().uuidString)")

@@ -4,21 +4,21 @@ import SiftSQL
 
 /// An error from PostgreSQL (or from connecting to it), with the statement
 /// that caused it.
-struct PostgresError: Error, CustomStringConvertible {
+package struct PostgresError: Error, CustomStringConvertible {
     /// The server's error message (its primary text), or libpq's.
-    var message: String
+    package var message: String
     /// The SQLSTATE code, such as `42P01`, when the server sent one.
-    var sqlState: String?
+    package var sqlState: String?
     /// The statement that failed; empty for connection errors.
-    var sql: String
+    package var sql: String
 
-    init(message: String, sqlState: String? = nil, sql: String = "") {
+    package init(message: String, sqlState: String? = nil, sql: String = "") {
         self.message = message
         self.sqlState = sqlState
         self.sql = sql
     }
 
-    var description: String {
+    package var description: String {
         var text = "PostgreSQL: " + message
         if let sqlState { text += " [\(sqlState)]" }
         if !sql.isEmpty { text += "\n  in: " + sql }
@@ -32,14 +32,14 @@ struct PostgresError: Error, CustomStringConvertible {
 /// Parameters are sent as text with explicit types (`int8`, `float8`,
 /// `text`, `bool`, `bytea`, and arrays of those); results are read as text
 /// and decoded by column type.
-final class PostgresClient {
+package final class PostgresClient {
     private let connection: OpaquePointer
 
     /// The server named by `SIFT_POSTGRES` (a libpq connection string), or
     /// nil when it is not set, so that the caller can skip. With
     /// `SIFT_REQUIRE_POSTGRES=1` a missing variable or a failed connection
     /// throws instead.
-    static func fromEnvironment() throws -> PostgresClient? {
+    package static func fromEnvironment() throws -> PostgresClient? {
         let environment = ProcessInfo.processInfo.environment
         let required = environment["SIFT_REQUIRE_POSTGRES"] == "1"
         guard let conninfo = environment["SIFT_POSTGRES"], !conninfo.isEmpty else {
@@ -60,14 +60,14 @@ final class PostgresClient {
     /// The server of ``fromEnvironment()`` (nil when there is none) with
     /// the connection's tables in a schema of their own, `name`, emptied
     /// first: tests that run at the same time keep apart.
-    static func fromEnvironment(schema name: String) throws -> PostgresClient? {
+    package static func fromEnvironment(schema name: String) throws -> PostgresClient? {
         guard let client = try fromEnvironment() else { return nil }
         let schema = Dialect.postgreSQL.quote(name)
         try client.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE; CREATE SCHEMA \(schema); SET search_path TO \(schema)")
         return client
     }
 
-    init(conninfo: String) throws {
+    package init(conninfo: String) throws {
         guard let connection = PQconnectdb(conninfo) else {
             throw PostgresError(message: "out of memory connecting to \(conninfo)")
         }
@@ -93,19 +93,19 @@ final class PostgresClient {
 
     /// Runs one or more statements without parameters (`PQexec`), such as
     /// DDL; any rows they return are dropped.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
         try check(result, sql: sql, allowEmpty: true)
     }
 
-    func query(_ statement: BoundStatement) throws -> [[SQLValue]] {
+    package func query(_ statement: BoundStatement) throws -> [[SQLValue]] {
         try query(statement.sql, statement.bindings)
     }
 
     /// Runs one statement with `$1`, `$2`, … bound to `bindings`, and
     /// returns its rows (none for a statement that returns none).
-    func query(_ sql: String, _ bindings: [SQLValue]) throws -> [[SQLValue]] {
+    package func query(_ sql: String, _ bindings: [SQLValue]) throws -> [[SQLValue]] {
         var types: [Oid] = []
         var texts: [String?] = []
         types.reserveCapacity(bindings.count)

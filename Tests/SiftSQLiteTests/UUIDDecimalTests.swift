@@ -3,6 +3,7 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import XCTest
 
 /// UUID attributes stored as 16 bytes and Decimal attributes stored as

@@ -5,16 +5,16 @@ import Sift
 /// modifier, nil constants, NOT over nil, ALL/NONE over empty
 /// relationships, aggregates and SUBQUERY (with keys of the book and of the
 /// chapter inside), nested up to three levels.
-struct PredicateGenerator {
-    var rng: SeededRandom
+package struct PredicateGenerator {
+    package var rng: SeededRandom
 
-    init(seed: UInt64) { rng = SeededRandom(seed: seed) }
+    package init(seed: UInt64) { rng = SeededRandom(seed: seed) }
 
-    mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+    package mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
+    package mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
 
     /// A format string and its arguments.
-    mutating func predicate(depth: Int = 0) -> (String, [any FormatArgumentConvertible]) {
+    package mutating func predicate(depth: Int = 0) -> (String, [any FormatArgumentConvertible]) {
         if depth < 3 && chance(0.35) {
             let (a, x) = predicate(depth: depth + 1)
             let (b, y) = predicate(depth: depth + 1)
@@ -28,23 +28,23 @@ struct PredicateGenerator {
         return chance(0.1) ? ("NOT (\(l.0))", l.1) : l
     }
 
-    enum Kind { case string, integer, double, bool, date }
+    package enum Kind { case string, integer, double, bool, date }
 
-    static let scalarKeys: [(String, Kind)] = [
+    package static let scalarKeys: [(String, Kind)] = [
         ("title", .string), ("code", .string), ("year", .integer), ("price", .double), ("published", .date),
         ("author.name", .string), ("author.age", .integer), ("author.rating", .double), ("author.active", .bool),
         ("author.born", .date),
     ]
-    static let manyKeys: [(String, Kind)] = [("chapters.name", .string), ("chapters.pages", .integer), ("tags.name", .string)]
-    static let options = ["", "[c]", "[d]", "[cd]", "[n]", "[c]", "[cd]"]
-    static let likePatterns = ["a*", "*e", "?nn", "*%*", "caf?", "*\\**", "A*", "*ss*", "x\\?y", "*", "?", "*_*", "Ann"]
-    static let regexes = ["a.*", "[A-Z].*", "(ab|cd).*", ".*e", "caf.", "A(n|m)+a?", "[a-z]{2,3}", ".*[0-9]+", "Stra.e"]
+    package static let manyKeys: [(String, Kind)] = [("chapters.name", .string), ("chapters.pages", .integer), ("tags.name", .string)]
+    package static let options = ["", "[c]", "[d]", "[cd]", "[n]", "[c]", "[cd]"]
+    package static let likePatterns = ["a*", "*e", "?nn", "*%*", "caf?", "*\\**", "A*", "*ss*", "x\\?y", "*", "?", "*_*", "Ann"]
+    package static let regexes = ["a.*", "[A-Z].*", "(ab|cd).*", ".*e", "caf.", "A(n|m)+a?", "[a-z]{2,3}", ".*[0-9]+", "Stra.e"]
 
-    mutating func stringConstant() -> String? {
+    package mutating func stringConstant() -> String? {
         chance(0.08) ? nil : pick(Library.strings.compactMap { $0 } + ["a", "e", "ss", "é", "S", "İ", "i"])
     }
 
-    mutating func constant(_ kind: Kind) -> (String, [any FormatArgumentConvertible]) {
+    package mutating func constant(_ kind: Kind) -> (String, [any FormatArgumentConvertible]) {
         if chance(0.06) { return ("nil", []) }
         switch kind {
         case .string:
@@ -57,7 +57,7 @@ struct PredicateGenerator {
         }
     }
 
-    mutating func comparison(_ key: String, _ kind: Kind) -> (String, [any FormatArgumentConvertible]) {
+    package mutating func comparison(_ key: String, _ kind: Kind) -> (String, [any FormatArgumentConvertible]) {
         let ordering = ["==", "!=", "<", "<=", ">", ">="]
         switch kind {
         case .string:
@@ -101,7 +101,7 @@ struct PredicateGenerator {
     /// (`$c.pages`), keys without the variable, which are the book's
     /// (`title`, `author.name`, `SELF.year`, `ANY tags.name`, a SUBQUERY over
     /// its chapters), and the two compared.
-    mutating func subqueryCondition() -> (String, [any FormatArgumentConvertible]) {
+    package mutating func subqueryCondition() -> (String, [any FormatArgumentConvertible]) {
         switch Int.random(in: 0..<6, using: &rng) {
         case 0:
             let (inner, args) = comparison(pick(["$c.name", "$c.pages"]), .integer)
@@ -128,7 +128,7 @@ struct PredicateGenerator {
         }
     }
 
-    mutating func leaf() -> (String, [any FormatArgumentConvertible]) {
+    package mutating func leaf() -> (String, [any FormatArgumentConvertible]) {
         switch Int.random(in: 0..<20, using: &rng) {
         case 0..<9:
             let (key, kind) = pick(Self.scalarKeys)

@@ -1,5 +1,5 @@
-// SIFT_POSTGRES: the suites that include this file are built with SiftPostgres
-// (SiftToolTests only when it is, see Package.swift).
+// SIFT_POSTGRES: SiftTestSupport is built with SiftPostgres only when the
+// package is (not for make tsan, see Package.swift).
 #if SIFT_POSTGRES
 import Foundation
 import PostgresNIO
@@ -8,15 +8,19 @@ import SiftSQL
 
 /// The throwaway server of `scripts/postgres.sh run` (`SIFT_POSTGRES`, a
 /// libpq connection string), reached through SiftPostgres.
-enum PostgresServer {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String
+package enum PostgresServer {
+    package struct Missing: Error, CustomStringConvertible {
+        package var description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// A connection to the server, or nil when `SIFT_POSTGRES` is not set
     /// (the caller skips). With `SIFT_REQUIRE_POSTGRES=1` a missing
     /// variable or a failed connection throws instead.
-    static func connect() async throws -> PostgresConnection? {
+    package static func connect() async throws -> PostgresConnection? {
         let environment = ProcessInfo.processInfo.environment
         let required = environment["SIFT_REQUIRE_POSTGRES"] == "1"
         guard let conninfo = environment["SIFT_POSTGRES"], !conninfo.isEmpty else {
@@ -33,7 +37,7 @@ enum PostgresServer {
     }
 
     /// A connection with `configuration`, its errors as SiftPostgres says them.
-    static func connect(_ configuration: PostgresConnection.Configuration) async throws(SiftPostgresError)
+    package static func connect(_ configuration: PostgresConnection.Configuration) async throws(SiftPostgresError)
         -> PostgresConnection
     {
         do {
@@ -47,7 +51,7 @@ enum PostgresServer {
     /// The server's connection with its tables in a schema of their own,
     /// `name`, emptied first, so that tests running at the same time keep
     /// apart.
-    static func connect(schema name: String) async throws -> PostgresConnection? {
+    package static func connect(schema name: String) async throws -> PostgresConnection? {
         guard let connection = try await connect() else { return nil }
         let schema = Dialect.postgreSQL.quote(name)
         try await setUp(connection, ["DROP SCHEMA IF EXISTS \(schema) CASCADE", "CREATE SCHEMA \(schema)", "SET search_path TO \(schema)"])
@@ -57,7 +61,7 @@ enum PostgresServer {
     /// Runs `statements` (with their bindings) on `connection`, and closes
     /// it if one fails: a connection must be closed before it goes away.
     /// Tests close theirs with `defer { close(connection) }`.
-    static func setUp(_ connection: PostgresConnection, _ statements: [BoundStatement]) async throws {
+    package static func setUp(_ connection: PostgresConnection, _ statements: [BoundStatement]) async throws {
         do {
             for statement in statements { _ = try await connection.rows(statement) }
         } catch {
@@ -66,12 +70,12 @@ enum PostgresServer {
         }
     }
 
-    static func setUp(_ connection: PostgresConnection, _ statements: [String]) async throws {
+    package static func setUp(_ connection: PostgresConnection, _ statements: [String]) async throws {
         try await setUp(connection, statements.map { BoundStatement(sql: $0, bindings: []) })
     }
 
     /// Closes `connection` (if any) from a `defer`.
-    static func close(_ connection: PostgresConnection?) {
+    package static func close(_ connection: PostgresConnection?) {
         guard let connection else { return }
         Task { try await connection.close() }
     }
