@@ -193,7 +193,7 @@ if ProcessInfo.processInfo.environment["SIFT_WITHOUT_MACROS"] != "1" {
             name: "SiftMacrosTests",
             dependencies: [
                 "SiftMacros", "SiftMacroPlugin", "Sift",
-                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
     ]

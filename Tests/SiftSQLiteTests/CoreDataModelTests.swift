@@ -4,12 +4,12 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
-import XCTest
+import Testing
 
 /// A Core Data store made here (no Core Data on Linux): Z tables and a
 /// Z_MODELCACHE built as a keyed archive, covering every mapping rule; and
 /// damaged models.
-final class CoreDataModelTests: XCTestCase {
+struct CoreDataModelTests {
     /// A keyed archive written as an XML property list with `CF$UID`
     /// references, turned binary by PropertyListSerialization.
     final class Archive {
@@ -164,13 +164,13 @@ final class CoreDataModelTests: XCTestCase {
         return (path, writer)
     }
 
-    func testGeneratedStore() throws {
+    @Test func testGeneratedStore() throws {
         let (path, writer) = try Self.makeStore()
-        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         let reader = try ReadOnlyDatabase.open(path: path)
         let schema = try reader.read { try StoreSchema.read(from: $0) }
         // A compiled model's properties by name (it keeps no declared order).
-        XCTAssertEqual(CoreDataStoreTests.relationships(schema), [
+        #expect(CoreDataStoreTests.relationships(schema) == [
             "Owner.parts → Part (to-many, inverse owner, ordered)",
             "Owner.tags → Tag (many-to-many, inverse owners)",
             "Owner.thing → Thing (one-to-one, inverse owner)",
@@ -181,32 +181,32 @@ final class CoreDataModelTests: XCTestCase {
             "Widget.owner → Owner (one-to-one, inverse thing)",
         ])
         let thing = "blobby transformable?, bytes blob?, flag boolean?, i16 integer?, i32 integer?, i64 integer?, link string?, price decimal?, ratio double?, speed double?, title string?, uid uuid?, when date?"
-        XCTAssertEqual(CoreDataStoreTests.attributes(schema), [
+        #expect(CoreDataStoreTests.attributes(schema) == [
             "Owner: name string", "Part: name string?", "Tag: name string?", "Thing: " + thing,
             "Gadget: " + thing + ", height integer?", "Widget: " + thing + ", depth integer?, height integer?",
         ])
-        XCTAssertEqual(schema.entity(named: "Widget")?.attribute(named: "height")?.column, "ZHEIGHT1")
-        XCTAssertEqual(schema.entity(named: "Thing")?.isAbstract, true)
-        XCTAssertEqual(schema.entity(named: "Thing")?.discriminator?.values, [4, 5, 6])
+        #expect(schema.entity(named: "Widget")?.attribute(named: "height")?.column == "ZHEIGHT1")
+        #expect(schema.entity(named: "Thing")?.isAbstract == true)
+        #expect(schema.entity(named: "Thing")?.discriminator?.values == [4, 5, 6])
         func keys(_ entity: String, _ format: String) throws -> [Int] {
             let request = FetchSpecification(entity: entity, filter: try Filter(format))
             return try reader.read { try request.fetchPrimaryKeys($0, schema: schema) }.compactMap { Int.fromDatabaseValue($0) }
         }
-        XCTAssertEqual(try keys("Widget", "height > 100"), [3])
-        XCTAssertEqual(try keys("Gadget", "height == 30"), [1])
-        XCTAssertEqual(try keys("Thing", "flag == YES AND owner.name BEGINSWITH 'A'"), [1])
-        XCTAssertEqual(try keys("Thing", "price > 10"), [2, 3])
-        XCTAssertEqual(try keys("Owner", "thing.title == 'shelf'"), [2])
-        XCTAssertEqual(try keys("Owner", "parts.@count == 2"), [1])
-        XCTAssertEqual(try keys("Owner", "ANY tags.name == 'old'"), [1, 2])
-        XCTAssertEqual(try keys("Tag", "owners.@count == 1"), [1])
-        XCTAssertEqual(try keys("Thing", "when > CAST(50, 'NSDate')"), [2, 3])
+        #expect(try keys("Widget", "height > 100") == [3])
+        #expect(try keys("Gadget", "height == 30") == [1])
+        #expect(try keys("Thing", "flag == YES AND owner.name BEGINSWITH 'A'") == [1])
+        #expect(try keys("Thing", "price > 10") == [2, 3])
+        #expect(try keys("Owner", "thing.title == 'shelf'") == [2])
+        #expect(try keys("Owner", "parts.@count == 2") == [1])
+        #expect(try keys("Owner", "ANY tags.name == 'old'") == [1, 2])
+        #expect(try keys("Tag", "owners.@count == 1") == [1])
+        #expect(try keys("Thing", "when > CAST(50, 'NSDate')") == [2, 3])
         for (entity, format, fragment) in [
             ("Thing", "height > 1", "no key height"), ("Thing", "blobby == nil", "transformable"),
             ("Thing", "shadow == 1", "transient"), ("Thing", "related.@count > 0", "fetched property"),
         ] {
-            XCTAssertThrowsError(try keys(entity, format), format) { error in
-                XCTAssertTrue("\(error)".contains(fragment), "\(format): \(error)")
+            if let error = #expect(throws: (any Error).self, Comment(rawValue: format), performing: { try keys(entity, format) }) {
+                #expect("\(error)".contains(fragment), "\(format): \(error)")
             }
         }
         try writer.close()
@@ -214,9 +214,9 @@ final class CoreDataModelTests: XCTestCase {
 
     // MARK: - Damaged models
 
-    func assertFails(_ make: () throws -> Void, _ fragment: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try make(), file: file, line: line) { error in
-            XCTAssertTrue("\(error)".contains(fragment), "\(error)", file: file, line: line)
+    func assertFails(_ make: () throws -> Void, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        if let error = #expect(throws: (any Error).self, sourceLocation: sourceLocation, performing: { try make() }) {
+            #expect("\(error)".contains(fragment), "\(error)", sourceLocation: sourceLocation)
         }
     }
 
@@ -224,7 +224,7 @@ final class CoreDataModelTests: XCTestCase {
     /// times, 16 levels deep, would expand to 10^16 elements: it is refused
     /// once the count passes the bound, which is a setting; within the
     /// bound the elements are read.
-    func testCompositeExpansionIsBoundedInACompiledModel() throws {
+    @Test func testCompositeExpansionIsBoundedInACompiledModel() throws {
         func archive(levels: Int, width: Int) throws -> Data {
             let a = Archive()
             let R = Archive.ref
@@ -252,17 +252,17 @@ final class CoreDataModelTests: XCTestCase {
 
         // Two levels of three: 3 + 9 = 12 elements.
         let small = Self.deflateRaw(try archive(levels: 2, width: 3))
-        let home = try XCTUnwrap(CoreDataModel(modelCache: small, source: "cache").entity(named: "Person")?.properties.first)
-        XCTAssertEqual(home.elements.count, 3)
-        XCTAssertEqual(home.elements.map(\.elements.count), [3, 3, 3])
+        let home = try #require(CoreDataModel(modelCache: small, source: "cache").entity(named: "Person")?.properties.first)
+        #expect(home.elements.count == 3)
+        #expect(home.elements.map(\.elements.count) == [3, 3, 3])
         assertFails({ _ = try CoreDataModel(modelCache: small, source: "cache", maximumCompositeElements: 11) }, "has more than 11 elements")
-        XCTAssertNoThrow(try CoreDataModel(modelCache: small, source: "cache", maximumCompositeElements: 12))
+        #expect(throws: Never.self) { try CoreDataModel(modelCache: small, source: "cache", maximumCompositeElements: 12) }
     }
 
-    func testDamagedModels() throws {
+    @Test func testDamagedModels() throws {
         let archive = try Self.modelArchive()
         let cache = Self.deflateRaw(archive)
-        XCTAssertEqual(try CoreDataModel(modelCache: cache, source: "cache").entities.count, 6)
+        #expect(try CoreDataModel(modelCache: cache, source: "cache").entities.count == 6)
         assertFails({ _ = try CoreDataModel(modelCache: cache.prefix(cache.count / 2), source: "cache") }, "cache: the DEFLATE stream is truncated")
         assertFails({ _ = try CoreDataModel(modelCache: Data([0xFF, 0xFF, 0xFF, 0xFF]), source: "cache") }, "not a DEFLATE stream")
         // A property list that is not a keyed archive.
@@ -292,13 +292,13 @@ final class CoreDataModelTests: XCTestCase {
         assertFails({ _ = try CoreDataModel(contentsOf: xml) }, "without a <model> element")
         // The size limit is a setting, for a file and for a model cache.
         try Data("<model><entity name=\"A\"/></model>".utf8).write(to: xml)
-        XCTAssertEqual(try CoreDataModel(contentsOf: xml).entities.map(\.name), ["A"])
+        #expect(try CoreDataModel(contentsOf: xml).entities.map(\.name) == ["A"])
         assertFails({ _ = try CoreDataModel(contentsOf: xml, maximumSize: 10) }, "over the model size limit of 10")
         assertFails({ _ = try CoreDataModel(modelCache: cache, source: "cache", maximumSize: 100) }, "model size limit")
         // A FIFO named as the model is refused, not read (which would wait
         // for a writer for ever).
         let fifo = folder.appendingPathComponent("model.fifo")
-        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        #expect(mkfifo(fifo.path, 0o600) == 0)
         assertFails({ _ = try CoreDataModel(contentsOf: fifo) }, "is not a regular file")
         try? FileManager.default.removeItem(at: folder)
     }

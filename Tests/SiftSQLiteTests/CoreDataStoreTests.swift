@@ -4,12 +4,12 @@ import Sift
 import SiftSQL
 import SiftSQLite
 import SiftTestSupport
-import XCTest
+import Testing
 
 /// The eight real stores in `../shared/coredata-stores/`, read through their
 /// models: entities, attributes and relationships as each model says them,
 /// and predicates with the model's names against hand-written SQL.
-final class CoreDataStoreTests: XCTestCase {
+struct CoreDataStoreTests {
     static func stores() throws -> URL { try RealStores.folder() }
 
     static func open(_ path: String) throws -> DatabaseQueue { try RealStores.open(path) }
@@ -47,17 +47,17 @@ final class CoreDataStoreTests: XCTestCase {
 
     /// The keys `format` selects from `entity`, and those `sql` selects.
     func compare(_ db: DatabaseQueue, _ schema: StoreSchema, _ entity: String, _ format: String, _ sql: String,
-                 file: StaticString = #filePath, line: UInt = #line) throws {
-        try Self.compare(db, schema, entity, format, sql, file: file, line: line)
+                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try Self.compare(db, schema, entity, format, sql, sourceLocation: sourceLocation)
     }
 
     static func compare(_ db: DatabaseQueue, _ schema: StoreSchema, _ entity: String, _ format: String, _ sql: String,
-                        file: StaticString = #filePath, line: UInt = #line) throws {
+                        sourceLocation: SourceLocation = #_sourceLocation) throws {
         let request = FetchSpecification(entity: entity, filter: try Filter(format))
         let keys = try db.read { try request.fetchPrimaryKeys($0, schema: schema) }.compactMap { Int.fromDatabaseValue($0) }
         let expected = try db.read { try Int.fetchAll($0, sql: sql) }
-        XCTAssertEqual(keys.sorted(), expected.sorted(), "\(entity) \(format)", file: file, line: line)
-        XCTAssertFalse(expected.isEmpty && !sql.contains("-- none"), "\(format): the check selects no rows", file: file, line: line)
+        #expect(keys.sorted() == expected.sorted(), "\(entity) \(format)", sourceLocation: sourceLocation)
+        #expect(!(expected.isEmpty && !sql.contains("-- none")), "\(format): the check selects no rows", sourceLocation: sourceLocation)
     }
 
     func lowered(_ schema: StoreSchema, _ entity: String, _ format: String) throws -> SQLLoweringError? {
@@ -75,38 +75,38 @@ final class CoreDataStoreTests: XCTestCase {
 
     // MARK: - The stores
 
-    func testCDPSample1() throws {
+    @Test func testCDPSample1() throws {
         let schema = try Self.schema("cdp_sample1/SampleModel_V1.sqlite")
         // The model cache and the XML model give the same schema.
-        XCTAssertEqual(schema, try Self.schema("cdp_sample1/SampleModel_V1.sqlite", model: "cdp_sample1/SampleModel.xcdatamodel.contents"))
-        XCTAssertEqual(Self.relationships(schema), [
+        #expect(try schema == Self.schema("cdp_sample1/SampleModel_V1.sqlite", model: "cdp_sample1/SampleModel.xcdatamodel.contents"))
+        #expect(Self.relationships(schema) == [
             "Car.owner → Person (to-one, inverse cars)",
             "SportCar.owner → Person (to-one, inverse cars)",
             "ExpensiveSportCar.owner → Person (to-one, inverse cars)",
             "Person.cars → Car (to-many, inverse owner)",
         ])
-        XCTAssertEqual(Self.attributes(schema), [
+        #expect(Self.attributes(schema) == [
             "Car: color transformable?, maker string?, markedForDeletionAsOf date?, model string?, numberPlate string",
             "SportCar: color transformable?, maker string?, markedForDeletionAsOf date?, model string?, numberPlate string",
             "ExpensiveSportCar: color transformable?, maker string?, markedForDeletionAsOf date?, model string?, numberPlate string, isLimitedEdition boolean?",
             "Person: firstName string?, id uuid, lastName string?, updatedAt date",
         ])
-        XCTAssertEqual(schema.entity(named: "SportCar")?.discriminator, Discriminator(column: "Z_ENT", values: [2, 3]))
-        XCTAssertEqual(schema.entity(named: "ExpensiveSportCar")?.parent, "SportCar")
+        #expect(schema.entity(named: "SportCar")?.discriminator == Discriminator(column: "Z_ENT", values: [2, 3]))
+        #expect(schema.entity(named: "ExpensiveSportCar")?.parent == "SportCar")
         let db = try Self.open("cdp_sample1/SampleModel_V1.sqlite")
         try compare(db, schema, "Person", "cars.@count > 1",
                     "SELECT Z_PK FROM ZPERSON p WHERE (SELECT count(*) FROM ZCAR c WHERE c.ZOWNER = p.Z_PK) > 1")
         try compare(db, schema, "SportCar", "owner.firstName != nil",
                     "SELECT c.Z_PK FROM ZCAR c JOIN ZPERSON p ON p.Z_PK = c.ZOWNER WHERE c.Z_ENT IN (2, 3) AND p.ZFIRSTNAME IS NOT NULL")
         try compare(db, schema, "Car", "TRUEPREDICATE", "SELECT Z_PK FROM ZCAR")
-        XCTAssertEqual(try lowered(schema, "Car", "isLimitedEdition == YES")?.code, .unknownKey)
-        XCTAssertEqual(try lowered(schema, "Car", "color == nil")?.code, .unsupported)
-        XCTAssertEqual(try lowered(schema, "Person", "isDriving == YES")?.message.contains("transient"), true)
+        #expect(try lowered(schema, "Car", "isLimitedEdition == YES")?.code == .unknownKey)
+        #expect(try lowered(schema, "Car", "color == nil")?.code == .unsupported)
+        #expect(try lowered(schema, "Person", "isDriving == YES")?.message.contains("transient") == true)
     }
 
-    func testCDPSample2() throws {
+    @Test func testCDPSample2() throws {
         let schema = try Self.schema("cdp_sample2/SampleModel2_V1.sqlite")
-        XCTAssertEqual(Self.relationships(schema), [
+        #expect(Self.relationships(schema) == [
             "Book.author → Author (to-one, inverse books)",
             "Book.pages → Page (to-many, inverse book)",
             "GraphicNovel.author → Author (to-one, inverse books)",
@@ -114,7 +114,7 @@ final class CoreDataStoreTests: XCTestCase {
             "Page.book → Book (to-one, inverse pages)",
             "Author.books → Book (to-many, inverse author)",
         ])
-        XCTAssertEqual(Self.attributes(schema), [
+        #expect(Self.attributes(schema) == [
             "Book: cover transformable, pagesCount integer?, price decimal, publishedAt date, title string, uniqueID uuid",
             "GraphicNovel: cover transformable, pagesCount integer?, price decimal, publishedAt date, title string, uniqueID uuid, isBlackAndWhite boolean",
             "Feedback: authorAlias string, bookID uuid, comment string?, rating double",
@@ -122,8 +122,8 @@ final class CoreDataStoreTests: XCTestCase {
             "Writer: age integer",
             "Author: age integer, alias string, siteURL string?",
         ])
-        XCTAssertEqual(schema.entity(named: "Writer")?.isAbstract, true)
-        XCTAssertNil(schema.entity(named: "TRANSACTION"), "persistent history is not an entity")
+        #expect(schema.entity(named: "Writer")?.isAbstract == true)
+        #expect(schema.entity(named: "TRANSACTION") == nil, "persistent history is not an entity")
         let db = try Self.open("cdp_sample2/SampleModel2_V1.sqlite")
         // A parent's fetch returns its sub-entities' rows.
         try compare(db, schema, "Book", "price > 10", "SELECT Z_PK FROM ZBOOK WHERE Z_ENT IN (1, 2) AND ZPRICE > 10")
@@ -132,15 +132,15 @@ final class CoreDataStoreTests: XCTestCase {
                     "SELECT w.Z_PK FROM ZWRITER w WHERE w.Z_ENT = 6 AND w.ZALIAS IS NOT NULL AND EXISTS (SELECT 1 FROM ZBOOK b WHERE b.ZAUTHOR = w.Z_PK)")
         try compare(db, schema, "Page", "book.title ENDSWITH 'author 1' AND isBookmarked == NO",
                     "SELECT p.Z_PK FROM ZPAGE p JOIN ZBOOK b ON b.Z_PK = p.ZBOOK WHERE b.ZTITLE LIKE '%author 1' AND p.ZISBOOKMARKED = 0")
-        XCTAssertEqual(try lowered(schema, "Book", "isBlackAndWhite == YES")?.code, .unknownKey)
+        #expect(try lowered(schema, "Book", "isBlackAndWhite == YES")?.code == .unknownKey)
         let fetched = try lowered(schema, "Author", "feedbacks.@count > 0")
-        XCTAssertEqual(fetched?.code, .unsupported)
-        XCTAssertEqual(fetched?.message.contains("fetched property"), true)
+        #expect(fetched?.code == .unsupported)
+        #expect(fetched?.message.contains("fetched property") == true)
     }
 
-    func testRecipes() throws {
+    @Test func testRecipes() throws {
         let schema = try Self.schema("recipes/Recipes.sqlite", model: "recipes/ios-5-recipes.xcdatamodel.elements")
-        XCTAssertEqual(Self.relationships(schema), [
+        #expect(Self.relationships(schema) == [
             "Image.recipe → Recipe (one-to-one, inverse image)",
             "Ingredient.recipe → Recipe (to-one, inverse ingredients)",
             "Recipe.type → RecipeType (to-one, inverse recipes)",
@@ -148,7 +148,7 @@ final class CoreDataStoreTests: XCTestCase {
             "Recipe.image → Image (one-to-one, inverse recipe)",
             "RecipeType.recipes → Recipe (to-many, inverse type)",
         ])
-        XCTAssertEqual(Self.attributes(schema), [
+        #expect(Self.attributes(schema) == [
             "Image: image transformable?",
             "Ingredient: name string, displayOrder integer, amount string?",
             "Recipe: prepTime string?, instructions string?, name string?, thumbnailImage transformable?, overview string?",
@@ -163,11 +163,11 @@ final class CoreDataStoreTests: XCTestCase {
                     "SELECT i.Z_PK FROM ZIMAGE i JOIN ZRECIPE r ON r.Z_PK = i.ZRECIPE WHERE r.ZNAME IS NOT NULL")
     }
 
-    func testRecipesByInference() throws {
+    @Test func testRecipesByInference() throws {
         // Without its model, the one-to-one between Recipe and Image (a key
         // on both sides) is two to-ones, as the model says.
         let schema = try Self.schema("recipes/Recipes.sqlite")
-        XCTAssertEqual(Self.relationships(schema), [
+        #expect(Self.relationships(schema) == [
             "Image.recipe → Recipe (one-to-one, inverse image)",
             "Ingredient.recipe → Recipe (to-one)",
             "Recipe.image → Image (one-to-one, inverse recipe)",
@@ -177,13 +177,13 @@ final class CoreDataStoreTests: XCTestCase {
         ])
     }
 
-    func testRKTwitter() throws {
+    @Test func testRKTwitter() throws {
         let schema = try Self.schema("rktwitter/RKSeedDatabase.sqlite", model: "rktwitter/RKTwitterCoreData.xcdatamodel.elements")
-        XCTAssertEqual(Self.relationships(schema), [
+        #expect(Self.relationships(schema) == [
             "Tweet.user → User (to-one, inverse status)",
             "User.status → Tweet (to-many, inverse user)",
         ])
-        XCTAssertEqual(Self.attributes(schema), [
+        #expect(Self.attributes(schema) == [
             "Tweet: statusID integer?, isFavorited boolean?, inReplyToScreenName string?, text string?, createdAt date?, urlString string?",
             "User: screenName string?, userID integer?, name string?",
         ])
@@ -194,36 +194,36 @@ final class CoreDataStoreTests: XCTestCase {
                     "SELECT t.Z_PK FROM ZTWEET t JOIN ZUSER u ON u.Z_PK = t.ZUSER WHERE substr(u.ZSCREENNAME, 1, 1) = 'R' AND t.ZSTATUSID > 0")
     }
 
-    func testCoreDataBooks() throws {
+    @Test func testCoreDataBooks() throws {
         let schema = try Self.schema("coredatabooks/CoreDataBooks.sqlite", model: "coredatabooks/CoreDataBooks.xcdatamodel.elements")
-        XCTAssertEqual(Self.relationships(schema), [])
-        XCTAssertEqual(Self.attributes(schema), ["Book: author string, title string, copyright date?, contents string?"])
+        #expect(Self.relationships(schema) == [])
+        #expect(Self.attributes(schema) == ["Book: author string, title string, copyright date?, contents string?"])
         let db = try Self.open("coredatabooks/CoreDataBooks.sqlite")
         try compare(db, schema, "Book", "copyright < CAST(0, 'NSDate')", "SELECT Z_PK FROM ZBOOK WHERE ZCOPYRIGHT < 0")
     }
 
-    func testTavant() throws {
+    @Test func testTavant() throws {
         let schema = try Self.schema("tavant/Model.sqlite", model: "tavant/Model.xcdatamodel.contents")
-        XCTAssertEqual(Self.relationships(schema), [
+        #expect(Self.relationships(schema) == [
             "FeedbackCategory.subcategory → FeedbackSubCategory (to-many, inverse category)",
             "FeedbackSubCategory.category → FeedbackCategory (to-one, inverse subcategory)",
         ])
-        XCTAssertEqual(Self.attributes(schema), ["FeedbackCategory: name string?", "FeedbackSubCategory: name string?"])
+        #expect(Self.attributes(schema) == ["FeedbackCategory: name string?", "FeedbackSubCategory: name string?"])
         let db = try Self.open("tavant/Model.sqlite")
         try compare(db, schema, "FeedbackCategory", "subcategory.@count > 3",
                     "SELECT c.Z_PK FROM ZFEEDBACKCATEGORY c WHERE (SELECT count(*) FROM ZFEEDBACKSUBCATEGORY s WHERE s.ZCATEGORY = c.Z_PK) > 3")
     }
 
-    func testSwiftData() throws {
+    @Test func testSwiftData() throws {
         let schema = try Self.schema("swiftdata/default.store")
-        XCTAssertEqual(Self.relationships(schema), [
+        #expect(Self.relationships(schema) == [
             "Component.craftingRecipe → CraftingRecipe (to-one, inverse requiredComponents)",
             "Component.item → Item (to-one)",
             "CraftingRecipe.producedItem → Item (one-to-one, inverse craftingRecipe)",
             "CraftingRecipe.requiredComponents → Component (to-many, inverse craftingRecipe)",
             "Item.craftingRecipe → CraftingRecipe (one-to-one, inverse producedItem)",
         ])
-        XCTAssertEqual(Self.attributes(schema), [
+        #expect(Self.attributes(schema) == [
             "Component: count integer, id uuid", "CraftingRecipe: producedItemCount string", "Item: name string",
         ])
         let db = try Self.open("swiftdata/default.store")
@@ -233,12 +233,12 @@ final class CoreDataStoreTests: XCTestCase {
                     "SELECT c.Z_PK FROM ZCOMPONENT c JOIN ZITEM i ON i.Z_PK = c.ZITEM WHERE i.ZNAME IS NOT NULL AND c.ZCOUNT > 1")
     }
 
-    func testBearByInference() throws {
+    @Test func testBearByInference() throws {
         // No model: the schema is inferred from the tables.
         let schema = try Self.schema("bear/database.sqlite")
         let relationships = Self.relationships(schema)
-        XCTAssertTrue(relationships.contains("SFNote.tags → SFNoteTag (many-to-many)"), "\(relationships)")
-        XCTAssertTrue(relationships.contains("SFNoteTag.notes → SFNote (many-to-many)"), "\(relationships)")
+        #expect(relationships.contains("SFNote.tags → SFNoteTag (many-to-many)"), "\(relationships)")
+        #expect(relationships.contains("SFNoteTag.notes → SFNote (many-to-many)"), "\(relationships)")
         // To-ones named after their relationship, not their entity: found by
         // the entity column Core Data adds (Z7_FILE), the table's entity's
         // name followed by theirs (SFNote + serverdata), or the entity's name
@@ -254,12 +254,12 @@ final class CoreDataStoreTests: XCTestCase {
             "SFChangeItem.change → SFChange (to-one)",
             "SFNote.password → SFPassword (to-one)",
         ] {
-            XCTAssertTrue(relationships.contains(expected), "\(expected) in \(relationships)")
+            #expect(relationships.contains(expected), "\(expected) in \(relationships)")
         }
-        XCTAssertFalse(relationships.contains { $0.hasPrefix("SFNoteServerData.sfnotes") || $0.hasPrefix("SFNote.sfnoteserverdatas") })
-        XCTAssertNil(schema.entity(named: "SFNoteFileServerData")?.attribute(named: "file"))
-        XCTAssertEqual(schema.entity(named: "SFNoteImage")?.discriminator, Discriminator(column: "Z_ENT", values: [9]))
-        XCTAssertEqual(schema.entity(named: "SFNoteFile")?.discriminator, Discriminator(column: "Z_ENT", values: [7, 8, 9, 10]))
+        #expect(!relationships.contains { $0.hasPrefix("SFNoteServerData.sfnotes") || $0.hasPrefix("SFNote.sfnoteserverdatas") })
+        #expect(schema.entity(named: "SFNoteFileServerData")?.attribute(named: "file") == nil)
+        #expect(schema.entity(named: "SFNoteImage")?.discriminator == Discriminator(column: "Z_ENT", values: [9]))
+        #expect(schema.entity(named: "SFNoteFile")?.discriminator == Discriminator(column: "Z_ENT", values: [7, 8, 9, 10]))
         let db = try Self.open("bear/database.sqlite")
         try compare(db, schema, "SFNote", "title CONTAINS 'e' AND trashed == 0",
                     "SELECT Z_PK FROM ZSFNOTE WHERE instr(ZTITLE, 'e') > 0 AND ZTRASHED = 0")

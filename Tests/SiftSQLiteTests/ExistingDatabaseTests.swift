@@ -4,13 +4,13 @@ import Sift
 import SiftSQL
 import SiftSQLite
 import SiftTestSupport
-import XCTest
+import Testing
 
 /// The "Existing databases" example of README.md and the CoreDataStores
 /// article (SiftSQLite's DocC), as written there, on a plain
 /// SQLite file and on a real Core Data store, and the entity lookup that
 /// lets one request serve both.
-final class ExistingDatabaseTests: XCTestCase {
+struct ExistingDatabaseTests {
     /// A plain database, as an application would have made it, with
     /// foreign keys.
     private func library() throws -> (path: String, remove: () -> Void) {
@@ -37,7 +37,7 @@ final class ExistingDatabaseTests: XCTestCase {
         return (path, { try? FileManager.default.removeItem(atPath: path) })
     }
 
-    func testReadmeExampleOnAPlainDatabase() throws {
+    @Test func testReadmeExampleOnAPlainDatabase() throws {
         let (path, remove) = try library()
         defer { remove() }
         // As in the README (with the file's path).
@@ -47,12 +47,12 @@ final class ExistingDatabaseTests: XCTestCase {
             try FetchSpecification(entity: "Book", filter: try Filter("ANY tags.name == 'sf' AND author.books.@count > 1"))
                 .fetchValues(db, schema: schema)
         }
-        XCTAssertEqual(rows.map { $0["title"] }, ["Ancillary Justice"])
+        #expect(rows.map { $0["title"] } == ["Ancillary Justice"])
         // The entity inferred from the table is named like it.
-        XCTAssertEqual(schema.entity(named: "Book")?.name, "books")
+        #expect(schema.entity(named: "Book")?.name == "books")
     }
 
-    func testReadmeExampleOnACoreDataStore() throws {
+    @Test func testReadmeExampleOnACoreDataStore() throws {
         let path = try RealStores.readable("coredatabooks/CoreDataBooks.sqlite")
         // As in the README (with the store's path).
         let store = try ReadOnlyDatabase.open(path: path)
@@ -65,33 +65,33 @@ final class ExistingDatabaseTests: XCTestCase {
         let expected = try store.read { db in
             try String.fetchAll(db, sql: "SELECT ZTITLE FROM ZBOOK WHERE ZAUTHOR LIKE 'J%' ORDER BY ZTITLE")
         }
-        XCTAssertFalse(expected.isEmpty)
-        XCTAssertEqual(books.map { $0["title"]?.stringValue }, expected)
+        #expect(!expected.isEmpty)
+        #expect(books.map { $0["title"]?.stringValue } == expected)
     }
 
-    func testEntityLookup() {
+    @Test func testEntityLookup() {
         let schema = StoreSchema([
             Entity("books", table: "books", attributes: []), Entity("categories", table: "categories", attributes: []),
             Entity("Box", table: "ZBOX", attributes: []), Entity("People", table: "person", attributes: []), Entity("status", table: "status", attributes: []),
             Entity("news", table: "n1", attributes: []), Entity("New", table: "n2", attributes: []),
         ])
-        XCTAssertEqual(schema.entity(named: "Book")?.name, "books")
-        XCTAssertEqual(schema.entity(named: "BOOKS")?.name, "books")
-        XCTAssertEqual(schema.entity(named: "Category")?.name, "categories")
-        XCTAssertEqual(schema.entity(named: "boxes")?.name, "Box")
-        XCTAssertEqual(schema.entity(named: "zbox")?.name, "Box")
-        XCTAssertEqual(schema.entity(named: "Person")?.name, "People")
-        XCTAssertEqual(schema.entity(named: "status")?.name, "status")
-        XCTAssertEqual(schema.entity(named: "New")?.name, "New")
-        XCTAssertEqual(schema.entity(named: "news")?.name, "news")
+        #expect(schema.entity(named: "Book")?.name == "books")
+        #expect(schema.entity(named: "BOOKS")?.name == "books")
+        #expect(schema.entity(named: "Category")?.name == "categories")
+        #expect(schema.entity(named: "boxes")?.name == "Box")
+        #expect(schema.entity(named: "zbox")?.name == "Box")
+        #expect(schema.entity(named: "Person")?.name == "People")
+        #expect(schema.entity(named: "status")?.name == "status")
+        #expect(schema.entity(named: "New")?.name == "New")
+        #expect(schema.entity(named: "news")?.name == "news")
         // `News` is news's name ignoring case, before any plural.
-        XCTAssertEqual(schema.entity(named: "News")?.name, "news")
-        XCTAssertNil(schema.entity(named: "Bok"))
+        #expect(schema.entity(named: "News")?.name == "news")
+        #expect(schema.entity(named: "Bok") == nil)
         // Two entities fit `Author`: neither is taken.
         let two = StoreSchema([Entity("authors", table: "a1", attributes: []), Entity("Authors", table: "a2", attributes: []), Entity("x", table: "author", attributes: [])])
-        XCTAssertEqual(two.entity(named: "author")?.name, "x")
+        #expect(two.entity(named: "author")?.name == "x")
         let ambiguous = StoreSchema([Entity("authors", table: "a1", attributes: []), Entity("AUTHORS", table: "a2", attributes: [])])
-        XCTAssertEqual(ambiguous.entity(named: "authors")?.name, "authors")
-        XCTAssertNil(ambiguous.entity(named: "Author"))
+        #expect(ambiguous.entity(named: "authors")?.name == "authors")
+        #expect(ambiguous.entity(named: "Author") == nil)
     }
 }

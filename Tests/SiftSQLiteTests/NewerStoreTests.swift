@@ -3,14 +3,14 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
-import XCTest
+import Testing
 
 /// The stores of iOS 17 and SwiftData in `../shared/coredata-stores/`:
 /// composite attributes, to-manys without an inverse, join-table columns
 /// with a collision number and ordered relationships, each read through
 /// the model the store caches and checked against queries over the raw
 /// tables.
-final class NewerStoreTests: XCTestCase {
+struct NewerStoreTests {
     typealias Stores = CoreDataStoreTests
 
     /// The rows of `entity` fetched as objects, keyed by `Z_PK`.
@@ -32,20 +32,19 @@ final class NewerStoreTests: XCTestCase {
 
     // MARK: - Composite attributes
 
-    func testCompositeElementsTakeTheirOwnColumns() throws {
+    @Test func testCompositeElementsTakeTheirOwnColumns() throws {
         let schema = try Stores.schema("cocktails/PreloadedCocktails.store")
         let db = try Stores.open("cocktails/PreloadedCocktails.store")
         // Columns are given in property-name order, composite elements
         // included: author.id ("author" < "id") takes ZID, Cocktail.id ZID1;
         // in IngredientBase, id ("id" < "prep") takes ZID, prep.id ZID1.
-        let cocktail = try XCTUnwrap(schema.entity(named: "Cocktail"))
-        XCTAssertEqual(cocktail.attribute(named: "id")?.column, "ZID1")
-        let author = try XCTUnwrap(cocktail.composite(named: "author"))
-        XCTAssertEqual(author.elements.map { "\($0.name) \($0.column) \($0.type.name)" },
-                       ["id ZID uuid", "person ZPERSON string", "place ZPLACE string", "year ZYEAR string"])
-        let base = try XCTUnwrap(schema.entity(named: "IngredientBase"))
-        XCTAssertEqual(base.attribute(named: "id")?.column, "ZID")
-        XCTAssertEqual(base.composite(named: "prep")?.element(at: "id")?.column, "ZID1")
+        let cocktail = try #require(schema.entity(named: "Cocktail"))
+        #expect(cocktail.attribute(named: "id")?.column == "ZID1")
+        let author = try #require(cocktail.composite(named: "author"))
+        #expect(author.elements.map { "\($0.name) \($0.column) \($0.type.name)" } == ["id ZID uuid", "person ZPERSON string", "place ZPLACE string", "year ZYEAR string"])
+        let base = try #require(schema.entity(named: "IngredientBase"))
+        #expect(base.attribute(named: "id")?.column == "ZID")
+        #expect(base.composite(named: "prep")?.element(at: "id")?.column == "ZID1")
 
         try Stores.compare(db, schema, "Cocktail", "id == CAST('9A8B7F4E-E03E-4BA8-9B04-11464B65D799', 'NSUUID')",
                              "SELECT Z_PK FROM ZCOCKTAIL WHERE ZID1 = x'9A8B7F4EE03E4BA89B0411464B65D799'")
@@ -70,21 +69,21 @@ final class NewerStoreTests: XCTestCase {
         // dictionary of its elements (nil where every element is NULL).
         let rows = try objects(db, schema, "Cocktail")
         let raw = try db.read { try Row.fetchAll($0, sql: "SELECT Z_PK, hex(ZID1), ZPERSON, ZPLACE, ZID IS NULL AND ZYEAR IS NULL FROM ZCOCKTAIL") }
-        XCTAssertEqual(rows.count, raw.count)
-        XCTAssertGreaterThan(raw.count, 400)
+        #expect(rows.count == raw.count)
+        #expect(raw.count > 400)
         for r in raw {
             let key: Int = r[0]
-            let row = try XCTUnwrap(rows[key])
-            XCTAssertEqual(row["id"].flatMap { if case .uuid(let u) = $0 { u.uuidString } else { nil } }, uuid(r[1]), "\(key)")
+            let row = try #require(rows[key])
+            #expect(row["id"].flatMap { if case .uuid(let u) = $0 { u.uuidString } else { nil } } == uuid(r[1]), "\(key)")
             let person: String? = r[2]
             let place: String? = r[3]
             let otherElementsNull: Bool = r[4]
             if person == nil, place == nil, otherElementsNull {
-                XCTAssertEqual(row["author"], .null, "\(key)")
+                #expect(row["author"] == .null, "\(key)")
             } else {
-                guard case .dictionary(let a)? = row["author"] else { return XCTFail("\(key): \(String(describing: row["author"]))") }
-                XCTAssertEqual(a["person"], person.map(Value.string) ?? .null, "\(key)")
-                XCTAssertEqual(a["place"], place.map(Value.string) ?? .null, "\(key)")
+                guard case .dictionary(let a)? = row["author"] else { Issue.record("\(key): \(String(describing: row["author"]))"); return }
+                #expect(a["person"] == (person.map(Value.string) ?? .null), "\(key)")
+                #expect(a["place"] == (place.map(Value.string) ?? .null), "\(key)")
             }
         }
 
@@ -95,28 +94,28 @@ final class NewerStoreTests: XCTestCase {
                 try FetchSpecification(entity: "Cocktail", filter: try Filter(format))
                     .fetchPrimaryKeys($0, schema: schema).compactMap { Int.fromDatabaseValue($0) }
             }
-            XCTAssertEqual(try inMemory(db, schema, "Cocktail", format), sql.sorted(), format)
+            #expect(try inMemory(db, schema, "Cocktail", format) == sql.sorted(), Comment(rawValue: format))
         }
         // The composite as a whole: refused in memory as in SQL.
-        XCTAssertThrowsError(try schema.resolve(try Filter("author == nil"), entity: "Cocktail")) { error in
-            XCTAssertEqual((error as? SQLLoweringError)?.code, .unsupported)
+        if let error = #expect(throws: (any Error).self, performing: { try schema.resolve(try Filter("author == nil"), entity: "Cocktail") }) {
+            #expect((error as? SQLLoweringError)?.code == .unsupported)
         }
 
         // The composite as a whole has no SQL form; an element it lacks is
         // named with the ones it has.
         let whole = try Stores.lowered(schema, "Cocktail", "author == nil")
-        XCTAssertEqual(whole?.code, .unsupported)
-        XCTAssertTrue(whole?.message.contains("compare one of its elements") ?? false, whole?.message ?? "")
+        #expect(whole?.code == .unsupported)
+        #expect(whole?.message.contains("compare one of its elements") ?? false, Comment(rawValue: whole?.message ?? ""))
         let unknown = try Stores.lowered(schema, "Cocktail", "author.name == 'x'")
-        XCTAssertEqual(unknown?.code, .unknownKey)
-        XCTAssertTrue(unknown?.message.contains("id, person, place, year") ?? false, unknown?.message ?? "")
+        #expect(unknown?.code == .unknownKey)
+        #expect(unknown?.message.contains("id, person, place, year") ?? false, Comment(rawValue: unknown?.message ?? ""))
     }
 
     // MARK: - Relationships as Core Data stores them
 
-    func testToManysWithoutAnInverse() throws {
+    @Test func testToManysWithoutAnInverse() throws {
         let cocktails = try Stores.schema("cocktails/PreloadedCocktails.store")
-        XCTAssertEqual(cocktails.entity(named: "Cocktail")?.relationship(named: "spec")?.kind, .toMany(inverseColumn: "Z1SPEC"))
+        #expect(cocktails.entity(named: "Cocktail")?.relationship(named: "spec")?.kind == .toMany(inverseColumn: "Z1SPEC"))
         try Stores.compare(try Stores.open("cocktails/PreloadedCocktails.store"), cocktails, "Cocktail", "spec.@count > 8",
                              "SELECT Z1SPEC FROM ZINGREDIENT GROUP BY Z1SPEC HAVING count(*) > 8")
         try Stores.compare(try Stores.open("cocktails/PreloadedCocktails.store"), cocktails, "Cocktail",
@@ -124,68 +123,63 @@ final class NewerStoreTests: XCTestCase {
                              "SELECT DISTINCT i.Z1SPEC FROM ZINGREDIENT i JOIN ZINGREDIENTBASE b ON b.Z_PK = i.ZINGREDIENTBASE WHERE lower(b.ZNAME) = 'fresh lime juice'")
 
         let cart = try Stores.schema("cartkit/CartStorage_v1.sqlite")
-        XCTAssertEqual(cart.entity(named: "CDCartItem")?.relationship(named: "modifiers")?.kind, .toMany(inverseColumn: "Z2MODIFIERS"))
+        #expect(cart.entity(named: "CDCartItem")?.relationship(named: "modifiers")?.kind == .toMany(inverseColumn: "Z2MODIFIERS"))
         try Stores.compare(try Stores.open("cartkit/CartStorage_v1.sqlite"), cart, "CDCartItem", "modifiers.@count == 0",
                              "SELECT Z_PK FROM ZCDCARTITEM i WHERE NOT EXISTS (SELECT 1 FROM ZCDCARTITEMMODIFIER m WHERE m.Z2MODIFIERS = i.Z_PK)")
         let swiftData = try Stores.schema("cartkit/CartKitSwiftData_v1.sqlite")
-        XCTAssertEqual(swiftData.entity(named: "CartModel")?.relationship(named: "items")?.kind, .toMany(inverseColumn: "Z3ITEMS"))
-        XCTAssertEqual(swiftData.entity(named: "CartItemModel")?.relationship(named: "modifiers")?.kind,
-                       .toMany(inverseColumn: "Z1MODIFIERS"))
+        #expect(swiftData.entity(named: "CartModel")?.relationship(named: "items")?.kind == .toMany(inverseColumn: "Z3ITEMS"))
+        #expect(swiftData.entity(named: "CartItemModel")?.relationship(named: "modifiers")?.kind == .toMany(inverseColumn: "Z1MODIFIERS"))
         try Stores.compare(try Stores.open("cartkit/CartKitSwiftData_v1.sqlite"), swiftData, "CartModel", "items.@count == 0",
                              "SELECT Z_PK FROM ZCARTMODEL c WHERE NOT EXISTS (SELECT 1 FROM ZCARTITEMMODEL i WHERE i.Z3ITEMS = c.Z_PK)")
     }
 
-    func testJoinTableColumnsWithACollisionNumber() throws {
+    @Test func testJoinTableColumnsWithACollisionNumber() throws {
         let schema = try Stores.schema("wire/store2-101-0.wiredatabase")
-        XCTAssertEqual(schema.entity(named: "SystemMessage")?.relationship(named: "users")?.kind,
-                       .manyToMany(table: "Z_15USERS", sourceColumn: "Z_15SYSTEMMESSAGES", destinationColumn: "Z_23USERS1"))
+        #expect(schema.entity(named: "SystemMessage")?.relationship(named: "users")?.kind == .manyToMany(table: "Z_15USERS", sourceColumn: "Z_15SYSTEMMESSAGES", destinationColumn: "Z_23USERS1"))
         let db = try Stores.open("wire/store2-101-0.wiredatabase")
         try Stores.compare(db, schema, "SystemMessage", "users.@count > 2",
                              "SELECT Z_15SYSTEMMESSAGES FROM Z_15USERS GROUP BY 1 HAVING count(*) > 2")
         try Stores.compare(db, schema, "User", "systemMessages.@count > 0",
                              "SELECT DISTINCT Z_23USERS1 FROM Z_15USERS")
-        XCTAssertTrue(schema.entities.allSatisfy { $0.unsupportedKeys.allSatisfy { !$0.reason.contains("no join table") } },
-                      "\(schema.entities.flatMap(\.unsupportedKeys))")
+        #expect(schema.entities.allSatisfy { $0.unsupportedKeys.allSatisfy { !$0.reason.contains("no join table") } }, "\(schema.entities.flatMap(\.unsupportedKeys))")
     }
 
-    func testOrderedRelationshipsNameTheirOrderColumns() throws {
+    @Test func testOrderedRelationshipsNameTheirOrderColumns() throws {
         let ddg = try Stores.schema("ddg_bookmarks/Bookmarks_V5.sqlite")
-        let bookmark = try XCTUnwrap(ddg.entity(named: "BookmarkEntity"))
-        XCTAssertEqual(bookmark.relationship(named: "children")?.orderColumn, "Z_FOK_PARENT")
-        XCTAssertEqual(bookmark.relationship(named: "favorites")?.orderColumn, "Z_FOK_1FAVORITES")
-        XCTAssertNil(bookmark.relationship(named: "favoriteFolders")?.orderColumn)
+        let bookmark = try #require(ddg.entity(named: "BookmarkEntity"))
+        #expect(bookmark.relationship(named: "children")?.orderColumn == "Z_FOK_PARENT")
+        #expect(bookmark.relationship(named: "favorites")?.orderColumn == "Z_FOK_1FAVORITES")
+        #expect(bookmark.relationship(named: "favoriteFolders")?.orderColumn == nil)
         let wire = try Stores.schema("wire/store2-101-0.wiredatabase")
-        XCTAssertEqual(wire.entity(named: "Conversation")?.relationship(named: "lastServerSyncedActiveParticipants")?.orderColumn,
-                       "Z_FOK_23LASTSERVERSYNCEDACTIVEPARTICIPANTS")
+        #expect(wire.entity(named: "Conversation")?.relationship(named: "lastServerSyncedActiveParticipants")?.orderColumn == "Z_FOK_23LASTSERVERSYNCEDACTIVEPARTICIPANTS")
         // The JSON form keeps it.
         let decoded = try StoreSchema(json: try ddg.jsonData())
-        XCTAssertEqual(decoded.entity(named: "BookmarkEntity")?.relationship(named: "children")?.orderColumn, "Z_FOK_PARENT")
+        #expect(decoded.entity(named: "BookmarkEntity")?.relationship(named: "children")?.orderColumn == "Z_FOK_PARENT")
     }
 
     // MARK: - Columns in the model's order
 
-    func testCompiledModelsListPropertiesByName() throws {
+    @Test func testCompiledModelsListPropertiesByName() throws {
         // A store's cached model keeps its properties in a hashed
         // dictionary; they are listed by name, as Xcode lists them, and the
         // contents file's order is kept.
-        let cached = try XCTUnwrap(try Stores.schema("wire/store2-101-0.wiredatabase").entity(named: "Conversation"))
+        let cached = try #require(try Stores.schema("wire/store2-101-0.wiredatabase").entity(named: "Conversation"))
         let names = cached.attributes.map(\.name)
-        XCTAssertEqual(names, names.sorted())
-        XCTAssertTrue(names.contains("userDefinedName"))
-        let xml = try XCTUnwrap(
-            try Stores.schema("wire/store2-101-0.wiredatabase", model: "wire/zmessaging2.101.0.xcdatamodel").entity(named: "Conversation"))
+        #expect(names == names.sorted())
+        #expect(names.contains("userDefinedName"))
+        let xml = try #require(try Stores.schema("wire/store2-101-0.wiredatabase", model: "wire/zmessaging2.101.0.xcdatamodel").entity(named: "Conversation"))
         let contents = try String(contentsOf: try Stores.stores().appendingPathComponent("wire/zmessaging2.101.0.xcdatamodel/contents"), encoding: .utf8)
-        let entity = try XCTUnwrap(contents.range(of: "<entity name=\"Conversation\"")).upperBound
-        let end = try XCTUnwrap(contents.range(of: "</entity>", range: entity..<contents.endIndex)).lowerBound
+        let entity = try #require(contents.range(of: "<entity name=\"Conversation\"")).upperBound
+        let end = try #require(contents.range(of: "</entity>", range: entity..<contents.endIndex)).lowerBound
         let declared = contents[entity..<end].components(separatedBy: "<attribute name=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
-        XCTAssertEqual(xml.attributes.map(\.name), declared.filter { xml.attribute(named: $0) != nil })
+        #expect(xml.attributes.map(\.name) == declared.filter { xml.attribute(named: $0) != nil })
     }
 }
 
 /// Composite attributes read from an Xcode `contents` file: a
 /// `<compositeAttribute>` beside the entities, named by the attribute's
 /// `composite=`, on a store made here with Core Data's column names.
-final class CompositeContentsTests: XCTestCase {
+struct CompositeContentsTests {
     static let contents = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
@@ -203,16 +197,16 @@ final class CompositeContentsTests: XCTestCase {
         </model>
         """
 
-    func testCompositesFromTheContentsFile() throws {
+    @Test func testCompositesFromTheContentsFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-composite-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let modelFile = folder.appendingPathComponent("contents")
         try Data(Self.contents.utf8).write(to: modelFile)
         let model = try CoreDataModel(contentsOf: modelFile)
-        let home = try XCTUnwrap(model.entity(named: "Person")?.properties.first { $0.name == "home" })
-        XCTAssertEqual(home.elements.map(\.name), ["city", "position"])
-        XCTAssertEqual(home.elements.last?.elements.map(\.name), ["latitude"])
+        let home = try #require(model.entity(named: "Person")?.properties.first { $0.name == "home" })
+        #expect(home.elements.map(\.name) == ["city", "position"])
+        #expect(home.elements.last?.elements.map(\.name) == ["latitude"])
 
         // "city" sorts before "home": Person.city is ZCITY, home.city ZCITY1.
         let queue = try DatabaseQueue(path: folder.appendingPathComponent("People.sqlite").path)
@@ -228,36 +222,35 @@ final class CompositeContentsTests: XCTestCase {
                 """)
         }
         let schema = try queue.read { try StoreSchema.read(from: $0, model: model) }
-        let person = try XCTUnwrap(schema.entity(named: "Person"))
-        XCTAssertEqual(person.attribute(named: "city")?.column, "ZCITY")
-        XCTAssertEqual(person.composite(named: "home")?.elements.map { "\($0.name) \($0.column)" },
-                       ["city ZCITY1", "position.latitude ZLATITUDE"])
+        let person = try #require(schema.entity(named: "Person"))
+        #expect(person.attribute(named: "city")?.column == "ZCITY")
+        #expect(person.composite(named: "home")?.elements.map { "\($0.name) \($0.column)" } == ["city ZCITY1", "position.latitude ZLATITUDE"])
         func keys(_ format: String) throws -> [Int] {
             try queue.read {
                 try FetchSpecification(entity: "Person", filter: try Filter(format)).fetchPrimaryKeys($0, schema: schema)
                     .compactMap { Int.fromDatabaseValue($0) }
             }
         }
-        XCTAssertEqual(try keys("home.city == 'Oslo'"), [1])
-        XCTAssertEqual(try keys("city == 'Oslo'"), [2])
-        XCTAssertEqual(try keys("home.position.latitude > 50"), [1])
+        #expect(try keys("home.city == 'Oslo'") == [1])
+        #expect(try keys("city == 'Oslo'") == [2])
+        #expect(try keys("home.position.latitude > 50") == [1])
         let rows = try queue.read { try FetchSpecification(entity: "Person").fetchValues($0, schema: schema) }
-        XCTAssertEqual(rows.first, .dictionary([
+        #expect(rows.first == .dictionary([
             "Z_PK": .int(1), "city": .string("Bergen"),
             "home": .dictionary(["city": .string("Oslo"), "position": .dictionary(["latitude": .double(59.9)])]),
         ]))
-        XCTAssertEqual(rows.last, .dictionary(["Z_PK": .int(3), "city": .string("Rome"), "home": .null]))
+        #expect(rows.last == .dictionary(["Z_PK": .int(3), "city": .string("Rome"), "home": .null]))
 
         // The JSON form reads back; a new database made from the schema has
         // the elements' columns; elements that overlap are refused.
-        XCTAssertEqual(try StoreSchema(json: try schema.jsonData()), schema)
+        #expect(try StoreSchema(json: try schema.jsonData()) == schema)
         let made = try DatabaseQueue()
         try made.write { db in for statement in schema.createStatements(dialect: .sqlite) { try db.execute(sql: statement) } }
-        XCTAssertEqual(try made.read { try FetchSpecification(entity: "Person", filter: try Filter("home.city == 'x'")).fetchValues($0, schema: schema) }, [])
+        #expect(try made.read { try FetchSpecification(entity: "Person", filter: try Filter("home.city == 'x'")).fetchValues($0, schema: schema) } == [])
         var overlapping = schema
         overlapping.entities[0].composites[0].elements.append(Attribute("position", .string, column: "ZPOS"))
-        XCTAssertThrowsError(try StoreSchema(json: try overlapping.jsonData())) { error in
-            XCTAssertTrue("\(error)".contains("inside another element"), "\(error)")
+        if let error = #expect(throws: (any Error).self, performing: { try StoreSchema(json: try overlapping.jsonData()) }) {
+            #expect("\(error)".contains("inside another element"), "\(error)")
         }
 
         // Types nesting ten of the next at 16 levels would be 10^16
@@ -272,8 +265,8 @@ final class CompositeContentsTests: XCTestCase {
         }
         let bomb = folder.appendingPathComponent("bomb")
         try Data((nested + "</model>").utf8).write(to: bomb)
-        XCTAssertThrowsError(try CoreDataModel(contentsOf: bomb)) { error in
-            XCTAssertTrue("\(error)".contains("has more than 10000 elements"), "\(error)")
+        if let error = #expect(throws: (any Error).self, performing: { try CoreDataModel(contentsOf: bomb) }) {
+            #expect("\(error)".contains("has more than 10000 elements"), "\(error)")
         }
         // The bound is a setting: ten elements of ten is 110 in all.
         var two = #"<?xml version="1.0"?><model><entity name="Person"><attribute name="home" attributeType="Composite" composite="T0"/></entity>"#
@@ -281,36 +274,36 @@ final class CompositeContentsTests: XCTestCase {
         two += #"</compositeAttribute><compositeAttribute name="T1">"# + (0..<10).map { #"<attribute name="b\#($0)" attributeType="String"/>"# }.joined()
         let small = folder.appendingPathComponent("small")
         try Data((two + "</compositeAttribute></model>").utf8).write(to: small)
-        XCTAssertEqual(try CoreDataModel(contentsOf: small, maximumCompositeElements: 110).entities.first?.properties.first?.elements.count, 10)
-        XCTAssertThrowsError(try CoreDataModel(contentsOf: small, maximumCompositeElements: 109)) { error in
-            XCTAssertTrue("\(error)".contains("has more than 109 elements"), "\(error)")
+        #expect(try CoreDataModel(contentsOf: small, maximumCompositeElements: 110).entities.first?.properties.first?.elements.count == 10)
+        if let error = #expect(throws: (any Error).self, performing: { try CoreDataModel(contentsOf: small, maximumCompositeElements: 109) }) {
+            #expect("\(error)".contains("has more than 109 elements"), "\(error)")
         }
 
         // A composite type the file lacks is an error naming it.
         let broken = folder.appendingPathComponent("broken")
         try Data(Self.contents.replacingOccurrences(of: "composite=\"Position\"", with: "composite=\"Place\"").utf8).write(to: broken)
-        XCTAssertThrowsError(try CoreDataModel(contentsOf: broken)) { error in
-            XCTAssertTrue("\(error)".contains("composite type Place"), "\(error)")
+        if let error = #expect(throws: (any Error).self, performing: { try CoreDataModel(contentsOf: broken) }) {
+            #expect("\(error)".contains("composite type Place"), "\(error)")
         }
     }
 }
 
 /// A name from input is echoed in an error at most 64 characters long,
 /// with at most 20 of the schema's entities (a 5 MB name was echoed whole).
-final class EchoedNameTests: XCTestCase {
-    func testUnknownEntityNamesAreCapped() throws {
+struct EchoedNameTests {
+    @Test func testUnknownEntityNamesAreCapped() throws {
         let schema = StoreSchema((0..<30).map { Entity("E\($0)", attributes: [Attribute("a", .integer)]) })
         let name = String(repeating: "X", count: 5_000_000)
         for request in [FetchSpecification(entity: name)] {
-            XCTAssertThrowsError(try request.sql(in: schema, dialect: .sqlite)) { error in
+            if let error = #expect(throws: (any Error).self, performing: { try request.sql(in: schema, dialect: .sqlite) }) {
                 let message = (error as? SQLLoweringError)?.message ?? ""
-                XCTAssertLessThan(message.utf8.count, 400, String(message.prefix(400)))
-                XCTAssertTrue(message.hasPrefix("unknown entity " + String(repeating: "X", count: 64) + "… (5000000 bytes)"), message)
-                XCTAssertTrue(message.hasSuffix("E19 and 10 more"), message)
+                #expect(message.utf8.count < 400, Comment(rawValue: String(message.prefix(400))))
+                #expect(message.hasPrefix("unknown entity " + String(repeating: "X", count: 64) + "… (5000000 bytes)"), Comment(rawValue: message))
+                #expect(message.hasSuffix("E19 and 10 more"), Comment(rawValue: message))
             }
         }
-        XCTAssertThrowsError(try schema.resolve(try Filter("a == 1"), entity: name)) { error in
-            XCTAssertLessThan(((error as? SQLLoweringError)?.message ?? "").utf8.count, 400)
+        if let error = #expect(throws: (any Error).self, performing: { try schema.resolve(try Filter("a == 1"), entity: name) }) {
+            #expect(((error as? SQLLoweringError)?.message ?? "").utf8.count < 400)
         }
     }
 }
@@ -319,8 +312,8 @@ final class EchoedNameTests: XCTestCase {
 /// is refused, naming the setting; up to it, the chain reads (each entity
 /// listing what it inherits, which is why the depth is bounded: 8,000
 /// levels took 64 s and 2 GB).
-final class InheritanceDepthTests: XCTestCase {
-    func testDeepChainsAreRefusedPastTheSetting() throws {
+struct InheritanceDepthTests {
+    @Test func testDeepChainsAreRefusedPastTheSetting() throws {
         let depth = CoreDataModel.defaultMaximumInheritanceDepth + 1
         let entities = (0..<depth).map { i in
             CoreDataModel.Entity("E\(i)", parent: i == 0 ? nil : "E\(i - 1)", properties: [CoreDataModel.Property("p\(i)", .attribute(type: 300))])
@@ -337,32 +330,32 @@ final class InheritanceDepthTests: XCTestCase {
             try db.execute(sql: "INSERT INTO ZE0 (Z_PK, Z_ENT, Z_OPT, ZP0, ZP\(depth - 1)) VALUES (1, \(depth), 1, 7, 8)")
         }
         var model = CoreDataModel(entities: entities)
-        XCTAssertThrowsError(try queue.read { try StoreSchema.read(from: $0, model: model) }) { error in
-            XCTAssertTrue("\(error)".contains("more than \(depth - 1) entities (CoreDataModel.maximumInheritanceDepth)"), "\(error)")
+        if let error = #expect(throws: (any Error).self, performing: { try queue.read { try StoreSchema.read(from: $0, model: model) } }) {
+            #expect("\(error)".contains("more than \(depth - 1) entities (CoreDataModel.maximumInheritanceDepth)"), "\(error)")
         }
         model.maximumInheritanceDepth = depth
         let schema = try queue.read { try StoreSchema.read(from: $0, model: model) }
-        XCTAssertEqual(schema.entity(named: "E\(depth - 1)")?.attributes.count, depth)
-        XCTAssertEqual(schema.entity(named: "E0")?.discriminator?.values.count, depth)
+        #expect(schema.entity(named: "E\(depth - 1)")?.attributes.count == depth)
+        #expect(schema.entity(named: "E0")?.discriminator?.values.count == depth)
         let keys = try queue.read {
             try FetchSpecification(entity: "E0", filter: try Filter("p0 == 7")).fetchPrimaryKeys($0, schema: schema)
         }
-        XCTAssertEqual(keys.count, 1)
+        #expect(keys.count == 1)
     }
 }
 
 /// A valid `contents` file with one line longer than libxml2's 10 MB
 /// lookup limit (170,000 attributes) reads, as a stream.
-final class LongLineContentsTests: XCTestCase {
-    func testOneLineOfElevenMegabytes() throws {
+struct LongLineContentsTests {
+    @Test func testOneLineOfElevenMegabytes() throws {
         let attributes = (0..<170_000).map { #"<attribute name="a\#($0)" optional="YES" attributeType="String"/>"# }.joined()
         let text = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel">"#
             + #"<entity name="E">"# + attributes + "</entity></model>"
-        XCTAssertGreaterThan(text.utf8.count, 10_500_000)
+        #expect(text.utf8.count > 10_500_000)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sift-long-\(UUID().uuidString).contents")
         try Data(text.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let model = try CoreDataModel(contentsOf: file)
-        XCTAssertEqual(model.entity(named: "E")?.properties.count, 170_000)
+        #expect(model.entity(named: "E")?.properties.count == 170_000)
     }
 }

@@ -3,12 +3,12 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
-import XCTest
+import Testing
 
 /// `StoreSchema.read(from:)` on a plain database and on a Core Data store, and
 /// fetches through the inferred schema compared with the evaluator over the
 /// same rows as dictionaries.
-final class SchemaReaderTests: XCTestCase {
+struct SchemaReaderTests {
     // MARK: - Plain databases
 
     static let plainDDL = """
@@ -115,38 +115,38 @@ final class SchemaReaderTests: XCTestCase {
         }
     }
 
-    func testPlainDatabase() throws {
+    @Test func testPlainDatabase() throws {
         let data = Plain()
         let queue = try DatabaseQueue(configuration: .sift)
         try queue.write { try data.insert($0) }
         let schema = try queue.read { try StoreSchema.read(from: $0) }
 
-        XCTAssertEqual(schema.entities.map(\.name), ["authors", "books", "tags", "notes"], "no join table, no WITHOUT ROWID table without a key")
-        let books = try XCTUnwrap(schema.entity(named: "books"))
-        XCTAssertEqual(books.primaryKey, "id")
-        XCTAssertEqual(books.attributes.map(\.name), ["id", "title", "year", "price", "in_print", "published", "author_id", "editorId"])
-        XCTAssertEqual(books.attributes.map(\.type), [.integer, .string, .integer, .double, .boolean, .date(.iso8601), .integer, .integer])
-        XCTAssertEqual(books.attributes.map(\.isOptional), [false, false, true, true, true, true, true, true])
-        XCTAssertEqual(books.relationships, [
+        #expect(schema.entities.map(\.name) == ["authors", "books", "tags", "notes"], "no join table, no WITHOUT ROWID table without a key")
+        let books = try #require(schema.entity(named: "books"))
+        #expect(books.primaryKey == "id")
+        #expect(books.attributes.map(\.name) == ["id", "title", "year", "price", "in_print", "published", "author_id", "editorId"])
+        #expect(books.attributes.map(\.type) == [.integer, .string, .integer, .double, .boolean, .date(.iso8601), .integer, .integer])
+        #expect(books.attributes.map(\.isOptional) == [false, false, true, true, true, true, true, true])
+        #expect(books.relationships == [
             .toOne("author", "authors", column: "author_id"),
             .toOne("editor", "authors", column: "editorId"),
             .toMany("notes", "notes", inverseColumn: "book"),
             .manyToMany("tags", "tags", joinTable: "book_tags", sourceColumn: "book_id", destinationColumn: "tag_id"),
         ])
-        let authors = try XCTUnwrap(schema.entity(named: "authors"))
-        XCTAssertEqual(authors.attribute(named: "born")?.type, .date(.unixSeconds))
-        XCTAssertEqual(authors.relationships, [
+        let authors = try #require(schema.entity(named: "authors"))
+        #expect(authors.attribute(named: "born")?.type == .date(.unixSeconds))
+        #expect(authors.relationships == [
             .toMany("books", "books", inverseColumn: "author_id"),
             .toMany("books_editor", "books", inverseColumn: "editorId"),
         ])
-        XCTAssertEqual(schema.entity(named: "tags")?.relationships, [
+        #expect(schema.entity(named: "tags")?.relationships == [
             .manyToMany("books", "books", joinTable: "book_tags", sourceColumn: "tag_id", destinationColumn: "book_id")
         ])
-        let notes = try XCTUnwrap(schema.entity(named: "notes"))
-        XCTAssertEqual(notes.primaryKey, "rowid")
-        XCTAssertEqual(notes.attributes.map(\.name), ["body"], "the key column without _id is the relationship")
-        XCTAssertEqual(notes.relationships, [.toOne("book", "books", column: "book")])
-        XCTAssertEqual(try StoreSchema(json: schema.jsonData()), schema)
+        let notes = try #require(schema.entity(named: "notes"))
+        #expect(notes.primaryKey == "rowid")
+        #expect(notes.attributes.map(\.name) == ["body"], "the key column without _id is the relationship")
+        #expect(notes.relationships == [.toOne("book", "books", column: "book")])
+        #expect(try StoreSchema(json: schema.jsonData()) == schema)
 
         let published = Date(timeIntervalSince1970: -200_000_000)
         let bookCases: [(String, [any FormatArgumentConvertible], [Int])] = [
@@ -178,12 +178,12 @@ final class SchemaReaderTests: XCTestCase {
         let notesFetched = try queue.read {
             try FetchSpecification(entity: "notes", filter: try Filter("book.title == 'Dune'")).fetchValues($0, schema: schema)
         }
-        XCTAssertEqual(notesFetched, [
+        #expect(notesFetched == [
             .dictionary(["rowid": .int(1), "body": .string("good")]), .dictionary(["rowid": .int(2), "body": .string("long")]),
         ])
     }
 
-    func testNamingRules() throws {
+    @Test func testNamingRules() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
             try db.execute(sql: """
@@ -196,19 +196,19 @@ final class SchemaReaderTests: XCTestCase {
                 """)
         }
         let schema = try queue.read { try StoreSchema.read(from: $0) }
-        XCTAssertEqual(schema.entities.map(\.name), ["users", "posts"], "no join table, no virtual table or its shadow tables")
-        let users = try XCTUnwrap(schema.entity(named: "users"))
-        XCTAssertEqual(users.attribute(named: "guid")?.type, .uuid(.text))
-        XCTAssertEqual(users.attribute(named: "token")?.type, .uuid(.bytes), "16 bytes, as GRDB stores a UUID")
-        XCTAssertEqual(users.attribute(named: "v")?.type, .double, "no declared type: the stored value's")
-        XCTAssertEqual(users.relationships.map(\.name), ["boss", "users", "posts", "friendships", "friendships_user"])
-        XCTAssertEqual(users.relationship(named: "friendships")?.kind, .manyToMany(table: "friendships", sourceColumn: "user_id", destinationColumn: "friend_id"))
-        let posts = try XCTUnwrap(schema.entity(named: "posts"))
-        XCTAssertEqual(posts.primaryKey, "id")
-        XCTAssertEqual(posts.attribute(named: "created")?.type, .string, "dates as GRDB writes them compare as text")
-        XCTAssertEqual(posts.attribute(named: "score")?.type, .string)
-        XCTAssertEqual(posts.attributes.map(\.name), ["id", "user", "created", "score"], "user is taken: user_id is the relationship")
-        XCTAssertEqual(posts.relationships, [.toOne("user_id", "users", column: "user_id")])
+        #expect(schema.entities.map(\.name) == ["users", "posts"], "no join table, no virtual table or its shadow tables")
+        let users = try #require(schema.entity(named: "users"))
+        #expect(users.attribute(named: "guid")?.type == .uuid(.text))
+        #expect(users.attribute(named: "token")?.type == .uuid(.bytes), "16 bytes, as GRDB stores a UUID")
+        #expect(users.attribute(named: "v")?.type == .double, "no declared type: the stored value's")
+        #expect(users.relationships.map(\.name) == ["boss", "users", "posts", "friendships", "friendships_user"])
+        #expect(users.relationship(named: "friendships")?.kind == .manyToMany(table: "friendships", sourceColumn: "user_id", destinationColumn: "friend_id"))
+        let posts = try #require(schema.entity(named: "posts"))
+        #expect(posts.primaryKey == "id")
+        #expect(posts.attribute(named: "created")?.type == .string, "dates as GRDB writes them compare as text")
+        #expect(posts.attribute(named: "score")?.type == .string)
+        #expect(posts.attributes.map(\.name) == ["id", "user", "created", "score"], "user is taken: user_id is the relationship")
+        #expect(posts.relationships == [.toOne("user_id", "users", column: "user_id")])
     }
 
     // MARK: - Core Data stores
@@ -248,26 +248,26 @@ final class SchemaReaderTests: XCTestCase {
         return path
     }
 
-    func testCoreDataStore() throws {
+    @Test func testCoreDataStore() throws {
         let path = try Self.store(Self.coreDataDDL)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let schema = try StoreSchema.read(sqliteFile: path)
 
-        XCTAssertEqual(schema.entities.map(\.name), ["Author", "Book", "Tag"])
-        let book = try XCTUnwrap(schema.entity(named: "Book"))
-        XCTAssertEqual(book.table, "ZBOOK")
-        XCTAssertEqual(book.primaryKey, "Z_PK")
-        XCTAssertNil(book.discriminator)
-        XCTAssertEqual(book.attributes, [
+        #expect(schema.entities.map(\.name) == ["Author", "Book", "Tag"])
+        let book = try #require(schema.entity(named: "Book"))
+        #expect(book.table == "ZBOOK")
+        #expect(book.primaryKey == "Z_PK")
+        #expect(book.discriminator == nil)
+        #expect(book.attributes == [
             Attribute("year", .integer, column: "ZYEAR"), Attribute("published", .date(.referenceSeconds), column: "ZPUBLISHED"),
             Attribute("title", .string, column: "ZTITLE"),
         ])
-        XCTAssertEqual(book.relationships, [
+        #expect(book.relationships == [
             .toOne("author", "Author", column: "ZAUTHOR"),
             .manyToMany("tags", "Tag", joinTable: "Z_2TAGS", sourceColumn: "Z_2BOOKS", destinationColumn: "Z_3TAGS"),
         ])
-        XCTAssertEqual(schema.entity(named: "Author")?.relationships, [.toMany("books", "Book", inverseColumn: "ZAUTHOR")])
-        XCTAssertEqual(schema.entity(named: "Tag")?.relationships, [
+        #expect(schema.entity(named: "Author")?.relationships == [.toMany("books", "Book", inverseColumn: "ZAUTHOR")])
+        #expect(schema.entity(named: "Tag")?.relationships == [
             .manyToMany("books", "Book", joinTable: "Z_2TAGS", sourceColumn: "Z_3TAGS", destinationColumn: "Z_2BOOKS")
         ])
 
@@ -329,11 +329,11 @@ final class SchemaReaderTests: XCTestCase {
             try FetchSpecification(entity: "book", filter: try Filter("Title BEGINSWITH 'N' AND Author.Name == 'Ann'"))
                 .fetchValues($0, schema: schema)
         }
-        XCTAssertEqual(camel, [.dictionary(books[2])])
+        #expect(camel == [.dictionary(books[2])])
         try queue.close()
     }
 
-    func testCoreDataSubEntitiesShareATable() throws {
+    @Test func testCoreDataSubEntitiesShareATable() throws {
         let path = try Self.store("""
             CREATE TABLE ZFOLDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
             CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDONE INTEGER, ZFOLDER INTEGER,
@@ -350,17 +350,17 @@ final class SchemaReaderTests: XCTestCase {
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let schema = try StoreSchema.read(sqliteFile: path)
-        XCTAssertEqual(schema.entities.map(\.name), ["Folder", "Item", "Note", "Task", "UrgentTask"])
-        XCTAssertEqual(schema.entity(named: "Item")?.discriminator, Discriminator(column: "Z_ENT", values: [2, 3, 4, 5]))
-        XCTAssertEqual(schema.entity(named: "Task")?.discriminator, Discriminator(column: "Z_ENT", values: [4, 5]))
-        XCTAssertEqual(schema.entity(named: "Note")?.discriminator, Discriminator(column: "Z_ENT", values: [3]))
-        XCTAssertNil(schema.entity(named: "Folder")?.discriminator)
-        let task = try XCTUnwrap(schema.entity(named: "Task"))
-        XCTAssertEqual(task.table, "ZITEM")
-        XCTAssertEqual(task.attributes.map(\.name), ["done", "due", "title", "title1", "size", "data"])
-        XCTAssertEqual(task.attributes.map(\.type), [.integer, .date(.referenceSeconds), .string, .string, .double, .blob])
-        XCTAssertEqual(task.relationships, [.toOne("folder", "Folder", column: "ZFOLDER")])
-        XCTAssertEqual(schema.entity(named: "Folder")?.relationships, [.toMany("items", "Item", inverseColumn: "ZFOLDER")])
+        #expect(schema.entities.map(\.name) == ["Folder", "Item", "Note", "Task", "UrgentTask"])
+        #expect(schema.entity(named: "Item")?.discriminator == Discriminator(column: "Z_ENT", values: [2, 3, 4, 5]))
+        #expect(schema.entity(named: "Task")?.discriminator == Discriminator(column: "Z_ENT", values: [4, 5]))
+        #expect(schema.entity(named: "Note")?.discriminator == Discriminator(column: "Z_ENT", values: [3]))
+        #expect(schema.entity(named: "Folder")?.discriminator == nil)
+        let task = try #require(schema.entity(named: "Task"))
+        #expect(task.table == "ZITEM")
+        #expect(task.attributes.map(\.name) == ["done", "due", "title", "title1", "size", "data"])
+        #expect(task.attributes.map(\.type) == [.integer, .date(.referenceSeconds), .string, .string, .double, .blob])
+        #expect(task.relationships == [.toOne("folder", "Folder", column: "ZFOLDER")])
+        #expect(schema.entity(named: "Folder")?.relationships == [.toMany("items", "Item", inverseColumn: "ZFOLDER")])
 
         let queue = try DatabaseQueue(path: path, configuration: .sift)
         defer { try? queue.close() }
@@ -372,18 +372,18 @@ final class SchemaReaderTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(try ids("Note", "TRUEPREDICATE"), [1, 4])
-        XCTAssertEqual(try ids("Task", "done == NO"), [3, 5])
-        XCTAssertEqual(try ids("UrgentTask", "folder.name == 'Home'"), [5])
-        XCTAssertEqual(try ids("Item", "folder != nil"), [1, 3, 5])
-        XCTAssertEqual(try ids("Folder", "items.@count == 3 AND ANY items.title == 'e'"), [1])
-        XCTAssertEqual(try queue.read { try FetchSpecification(entity: "Task").fetchCount($0, schema: schema) }, 3)
+        #expect(try ids("Note", "TRUEPREDICATE") == [1, 4])
+        #expect(try ids("Task", "done == NO") == [3, 5])
+        #expect(try ids("UrgentTask", "folder.name == 'Home'") == [5])
+        #expect(try ids("Item", "folder != nil") == [1, 3, 5])
+        #expect(try ids("Folder", "items.@count == 3 AND ANY items.title == 'e'") == [1])
+        #expect(try queue.read { try FetchSpecification(entity: "Task").fetchCount($0, schema: schema) } == 3)
     }
 
     /// A chain of 2,000 sub-entities in one table, each below the one
     /// before: finding each entity's family by walking up from every entity
     /// took minutes; each family is the entity and all those after it.
-    func testCoreDataLongSubEntityChain() throws {
+    @Test func testCoreDataLongSubEntityChain() throws {
         let depth = 2_000
         let last = depth + 2
         // Item is 2; Item1 … Item2000 are 3 … 2002; Folder comes last, so
@@ -401,14 +401,14 @@ final class SchemaReaderTests: XCTestCase {
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let schema = try StoreSchema.read(sqliteFile: path)
-        XCTAssertEqual(schema.entities.map(\.name), ["Item"] + (1...depth).map { "Item\($0)" } + ["Folder"])
+        #expect(schema.entities.map(\.name) == (["Item"] + (1...depth).map { "Item\($0)" } + ["Folder"]))
         let items = schema.entities.dropLast()
-        XCTAssertEqual(items.map(\.discriminator), (2...last).map { Discriminator(column: "Z_ENT", values: Array($0...last)) })
-        XCTAssert(items.allSatisfy { $0.table == "ZITEM" && $0.attributes == [Attribute("title", .string, column: "ZTITLE")] })
-        XCTAssert(items.allSatisfy { $0.relationships == [.toOne("folder", "Folder", column: "ZFOLDER")] })
-        let folder = try XCTUnwrap(schema.entities.last)
-        XCTAssertNil(folder.discriminator)
-        XCTAssertEqual(folder.relationships, [.toMany("items", "Item", inverseColumn: "ZFOLDER")])
+        #expect(items.map(\.discriminator) == (2...last).map { Discriminator(column: "Z_ENT", values: Array($0...last)) })
+        #expect(items.allSatisfy { $0.table == "ZITEM" && $0.attributes == [Attribute("title", .string, column: "ZTITLE")] })
+        #expect(items.allSatisfy { $0.relationships == [.toOne("folder", "Folder", column: "ZFOLDER")] })
+        let folder = try #require(schema.entities.last)
+        #expect(folder.discriminator == nil)
+        #expect(folder.relationships == [.toMany("items", "Item", inverseColumn: "ZFOLDER")])
 
         let queue = try DatabaseQueue(path: path, configuration: .sift)
         defer { try? queue.close() }
@@ -417,15 +417,15 @@ final class SchemaReaderTests: XCTestCase {
                 try FetchSpecification(entity: entity, filter: try Filter(format)).fetchValues(db, schema: schema).map { $0["title"] }
             }
         }
-        XCTAssertEqual(try titles("Item", "TRUEPREDICATE"), [.string("top"), .string("bottom"), .string("middle")])
-        XCTAssertEqual(try titles("Item1000", "TRUEPREDICATE"), [.string("bottom"), .string("middle")])
-        XCTAssertEqual(try titles("Item2000", "folder.name == 'Home'"), [.string("bottom")])
-        XCTAssertEqual(try titles("Folder", "items.@count == 2").count, 1)
+        #expect(try titles("Item", "TRUEPREDICATE") == [.string("top"), .string("bottom"), .string("middle")])
+        #expect(try titles("Item1000", "TRUEPREDICATE") == [.string("bottom"), .string("middle")])
+        #expect(try titles("Item2000", "folder.name == 'Home'") == [.string("bottom")])
+        #expect(try titles("Folder", "items.@count == 2").count == 1)
     }
 
     /// `Z_SUPER` links that loop (a damaged store): the link closing the
     /// loop, met walking up from the lowest entity number, is left out.
-    func testCoreDataSubEntityLoop() throws {
+    @Test func testCoreDataSubEntityLoop() throws {
         let path = try Self.store("""
             CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR );
             CREATE TABLE ZLOOSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSIZE INTEGER );
@@ -438,14 +438,14 @@ final class SchemaReaderTests: XCTestCase {
         // From Item (2): Task (4), Note (3), whose link back to Item closes
         // the loop: Note is the root, Task below it, Item below Task.
         let schema = try StoreSchema.read(sqliteFile: path)
-        XCTAssertEqual(schema.entities.map(\.name), ["Item", "Note", "Task", "Loose"])
-        XCTAssertEqual(schema.entities.map(\.table), ["ZNOTE", "ZNOTE", "ZNOTE", "ZLOOSE"])
-        XCTAssertEqual(schema.entities.map(\.discriminator?.values), [[2], [2, 3, 4], [2, 4], nil])
+        #expect(schema.entities.map(\.name) == ["Item", "Note", "Task", "Loose"])
+        #expect(schema.entities.map(\.table) == ["ZNOTE", "ZNOTE", "ZNOTE", "ZLOOSE"])
+        #expect(schema.entities.map(\.discriminator?.values) == [[2], [2, 3, 4], [2, 4], nil])
     }
 
     /// The SQLite example of the DocC articles (SiftSQLite), as written
     /// there.
-    func testReadmeExample() throws {
+    @Test func testReadmeExample() throws {
         let path = try Self.store(Self.coreDataDDL)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let db = try DatabaseQueue(path: path, configuration: .sift)
@@ -454,19 +454,19 @@ final class SchemaReaderTests: XCTestCase {
             try FetchSpecification(entity: "Book", filter: try Filter("ANY tags.name == 'sf' AND author.books.@count > 1"))
                 .fetchValues(db, schema: schema)
         }
-        XCTAssertEqual(rows.map { $0["title"] }, [.string("Dune"), .string("Neuromancer")])
+        #expect(rows.map { $0["title"] } == [.string("Dune"), .string("Neuromancer")])
         try db.close()
     }
 
-    func testErrors() throws {
-        XCTAssertThrowsError(try StoreSchema.read(sqliteFile: "/nonexistent/library.sqlite")) {
-            XCTAssertEqual(($0 as? StoreSchemaError)?.message, "no such file: /nonexistent/library.sqlite")
+    @Test func testErrors() throws {
+        if let error = #expect(throws: (any Error).self, performing: { try StoreSchema.read(sqliteFile: "/nonexistent/library.sqlite") }) {
+            #expect((error as? StoreSchemaError)?.message == "no such file: /nonexistent/library.sqlite")
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-\(UUID().uuidString).sqlite").path
         try Data("not a database, but long enough to look like one to nobody".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        XCTAssertThrowsError(try StoreSchema.read(sqliteFile: path))
-        XCTAssertEqual(try DatabaseQueue().read { try StoreSchema.read(from: $0) }, StoreSchema([]))
+        #expect(throws: (any Error).self, performing: { try StoreSchema.read(sqliteFile: path) })
+        #expect(try DatabaseQueue().read { try StoreSchema.read(from: $0) } == StoreSchema([]))
     }
 
     // MARK: - Helpers
@@ -476,7 +476,7 @@ final class SchemaReaderTests: XCTestCase {
     /// the same attribute values.
     func compare(
         _ queue: DatabaseQueue, _ schema: StoreSchema, entity: String, _ format: String, _ args: [any FormatArgumentConvertible],
-        _ objects: [Value], _ ids: [Int], key: String = "id", file: StaticString = #filePath, line: UInt = #line
+        _ objects: [Value], _ ids: [Int], key: String = "id", sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let request = FetchSpecification(entity: entity, filter: try Filter(format, arguments: args))
         let fetched = try queue.read { try request.fetchValues($0, schema: schema) }
@@ -487,9 +487,9 @@ final class SchemaReaderTests: XCTestCase {
             guard case .dictionary(let d) = v else { return v }
             return .dictionary(d.filter { columns.contains($0.key) })
         }
-        XCTAssertEqual(fetched, projected, "\(entity): \(format)", file: file, line: line)
-        XCTAssertEqual(fetched.map { $0[key] }, ids.map { Value.int($0) }, "\(entity): \(format)", file: file, line: line)
-        XCTAssertEqual(count, ids.count, "\(entity): \(format)", file: file, line: line)
+        #expect(fetched == projected, "\(entity): \(format)", sourceLocation: sourceLocation)
+        #expect(fetched.map { $0[key] } == ids.map { Value.int($0) }, "\(entity): \(format)", sourceLocation: sourceLocation)
+        #expect(count == ids.count, "\(entity): \(format)", sourceLocation: sourceLocation)
     }
 }
 

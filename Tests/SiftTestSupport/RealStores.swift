@@ -1,15 +1,15 @@
 import Foundation
 import GRDB
 import SiftSQLite
-import XCTest
+import Testing
 
 /// The eight real Core Data stores in `../shared/coredata-stores/`, for the
 /// tests of the library and of the tool.
 package enum RealStores {
     /// The stores' folder: `SIFT_STORES` when set, otherwise
-    /// `shared/coredata-stores` beside the package. Absent, the tests are
-    /// reported as skipped with the reason (never passed); with
-    /// `SIFT_REQUIRE_STORES=1` they fail.
+    /// `shared/coredata-stores` beside the package. Absent, the test is
+    /// cancelled (reported as skipped, with the reason; never passed); with
+    /// `SIFT_REQUIRE_STORES=1` it fails, with ``Missing``.
     package static func folder() throws -> URL {
         // The package's folder: the first above this file holding Package.swift.
         var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -21,11 +21,16 @@ package enum RealStores {
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) else {
             let message = "the Core Data stores are absent (\(folder.path))"
             if ProcessInfo.processInfo.environment["SIFT_REQUIRE_STORES"] == "1" {
-                XCTFail(message + " and SIFT_REQUIRE_STORES=1")
+                throw Missing(description: message + " and SIFT_REQUIRE_STORES=1")
             }
-            throw XCTSkip(message + ": skipping the real-store tests; SIFT_REQUIRE_STORES=1 makes this a failure")
+            try Test.cancel(Comment(rawValue: message + ": skipping the real-store tests; SIFT_REQUIRE_STORES=1 makes this a failure"))
         }
         return folder
+    }
+
+    /// The stores are absent and `SIFT_REQUIRE_STORES=1`: the test fails.
+    package struct Missing: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// A store opened read-only (see ``readable(_:)``).
