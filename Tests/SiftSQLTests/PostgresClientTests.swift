@@ -130,10 +130,13 @@ struct PostgresClientTests {
     @Test func testErrorsCarryTheServerMessage() throws {
         let db = try connect()
         if let error = #expect(throws: (any Error).self, performing: { try db.query("SELECT * FROM no_such_table WHERE x = $1", [.integer(1)]) }) {
-            guard let error = error as? PostgresError else { Issue.record("\(error)"); return }
-            #expect(error.message == "relation \"no_such_table\" does not exist")
-            #expect(error.sqlState == "42P01")
-            #expect(error.sql == "SELECT * FROM no_such_table WHERE x = $1")
+            if let error = error as? PostgresError {
+                #expect(error.message == "relation \"no_such_table\" does not exist")
+                #expect(error.sqlState == "42P01")
+                #expect(error.sql == "SELECT * FROM no_such_table WHERE x = $1")
+            } else {
+                Issue.record("\(error)")
+            }
         }
         if let error = #expect(throws: (any Error).self, performing: { try db.query("SELECT 1 / $1", [.integer(0)]) }) {
             #expect((error as? PostgresError)?.sqlState == "22012")
