@@ -11,13 +11,8 @@ package enum RealStores {
     /// cancelled (reported as skipped, with the reason; never passed); with
     /// `SIFT_REQUIRE_STORES=1` it fails, with ``Missing``.
     package static func folder() throws -> URL {
-        // The package's folder: the first above this file holding Package.swift.
-        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while root.path != "/", !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-            root.deleteLastPathComponent()
-        }
         let folder = ProcessInfo.processInfo.environment["SIFT_STORES"].map { URL(fileURLWithPath: $0) }
-            ?? root.deletingLastPathComponent().appendingPathComponent("shared/coredata-stores")
+            ?? PackageFolder.url.deletingLastPathComponent().appendingPathComponent("shared/coredata-stores")
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) else {
             let message = "the Core Data stores are absent (\(folder.path))"
             if ProcessInfo.processInfo.environment["SIFT_REQUIRE_STORES"] == "1" {
