@@ -1,7 +1,7 @@
 # make repl   build sift and open the REPL on the built-in sample data
 # make test   install what is missing, build, run every test, and make docs
 # make check  build, and run the tests that need no server, tmux, tsan or
-#             fuzzing: the everyday loop (about 3 minutes after a build)
+#             fuzzing: the everyday loop (under 2 minutes after a build)
 # make golden rewrite the golden SQL files (Tests/Fixtures/golden) from the
 #             lowering as it is, after a change meant to change the SQL
 # make fuzz   run each fuzz target for FUZZ_SECONDS (300 by default)
