@@ -111,25 +111,55 @@ let package = Package(
             name: "SiftTests",
             dependencies: ["Sift"]
         ),
+        // What the test targets share: the throwaway PostgreSQL server
+        // (through SiftPostgres, only when it is built, as for the tool), the
+        // test-only libpq client, the real Core Data stores, and the Library
+        // fixture with its predicate generator. A regular target, so that it
+        // is compiled once and imported, rather than linked into each test
+        // target; without PostgreSQL (make tsan) it builds no NIO: libpq is
+        // a system library.
+        .target(
+            name: "SiftTestSupport",
+            dependencies: [
+                "Sift", "SiftSQL", "SiftSQLite", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+            ] + toolPostgres.dependencies,
+            path: "Tests/SiftTestSupport",
+            swiftSettings: toolPostgres.settings
+        ),
+        // Lowering, dialects and the schema model; the differential suite
+        // (memory = SQLite = PostgreSQL), which runs on both engines.
         .testTarget(
             name: "SiftSQLTests",
             dependencies: [
-                "SiftSQL", "SiftSQLite", "Sift", "CLibPQ", "CZlib", "SiftPostgres",
+                "SiftSQL", "SiftSQLite", "Sift", "SiftPostgres", "SiftTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: [.define("SIFT_POSTGRES")]
+        ),
+        // Reading SQLite files, Core Data models and stores, GRDB fetching
+        // and the SQLite functions.
+        .testTarget(
+            name: "SiftSQLiteTests",
+            dependencies: [
+                "SiftSQLite", "SiftSQL", "Sift", "CZlib", "SiftTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "SiftPostgresTests",
+            dependencies: [
+                "SiftPostgres", "SiftSQL", "Sift", "SiftTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [.define("SIFT_POSTGRES")]
         ),
         .testTarget(
-            name: "SiftPostgresTests",
-            dependencies: [
-                "SiftPostgres", "SiftSQL", "Sift", .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            swiftSettings: [.define("SIFT_POSTGRES")]
-        ),
-        .testTarget(
             name: "SiftToolTests",
-            dependencies: ["SiftTool", "Sift", "SiftSQL", "SiftSQLite", .product(name: "GRDB", package: "GRDB.swift")]
-                + toolPostgres.dependencies,
+            dependencies: [
+                "SiftTool", "Sift", "SiftSQL", "SiftSQLite", "SiftTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ] + toolPostgres.dependencies,
             swiftSettings: toolPostgres.settings
         ),
     ],
@@ -163,7 +193,7 @@ if ProcessInfo.processInfo.environment["SIFT_WITHOUT_MACROS"] != "1" {
             name: "SiftMacrosTests",
             dependencies: [
                 "SiftMacros", "SiftMacroPlugin", "Sift",
-                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
     ]

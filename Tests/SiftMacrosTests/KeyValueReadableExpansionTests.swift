@@ -2,13 +2,13 @@ import SiftMacroPlugin
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
-import SwiftSyntaxMacrosTestSupport
-import XCTest
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
 
 /// What `@KeyValueReadable` writes, and its errors. The readers it writes are
 /// all `.property(\Type.name)`: the compiler chooses the overload by the
 /// property's type, which `KeyValueReadableMacroTests` checks.
-final class KeyValueReadableExpansionTests: XCTestCase {
+struct KeyValueReadableExpansionTests {
     let macros: [String: Macro.Type] = [
         "KeyValueReadable": KeyValueReadableMacro.self,
         "SiftKey": PropertyMarkMacro.self,
@@ -17,26 +17,27 @@ final class KeyValueReadableExpansionTests: XCTestCase {
 
     private func expand(
         _ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = [], fixedSource: String? = nil,
-        file: StaticString = #filePath, line: UInt = #line
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
         assertMacroExpansion(
             source, expandedSource: expanded, diagnostics: diagnostics,
             macroSpecs: macros.mapValues {
                 MacroSpec(type: $0, conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("KeyValueReadable")))])
             },
-            fixedSource: fixedSource, file: file, line: line)
+            fixedSource: fixedSource,
+            failureHandler: { Issue.record(Comment(rawValue: $0.message), sourceLocation: sourceLocation) })
     }
 
     /// Expands `source`, which the macros leave as it is but for their
     /// attributes, and adds `extensions`.
-    private func expand(_ source: String, adding extensions: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func expand(_ source: String, adding extensions: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let kept = source.replacing(#/@KeyValueReadable\n|@SiftKey(\("[^"]*"\))? |@SiftIgnored /#, with: "")
-        expand(source, kept + "\n\n" + extensions, file: file, line: line)
+        expand(source, kept + "\n\n" + extensions, sourceLocation: sourceLocation)
     }
 
     /// Every kind of stored property gets the same reader call; the kinds
     /// differ only in the overload the compiler picks.
-    func testStoredPropertiesOfEveryKind() {
+    @Test func testStoredPropertiesOfEveryKind() {
         expand(
             """
             @KeyValueReadable
@@ -88,7 +89,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
     /// Computed, static, private and ignored properties are left out;
     /// observed ones are stored; `@SiftKey` renames or adds; several names on
     /// one line are several keys; backticks are not part of the key.
-    func testWhichPropertiesAreKeys() {
+    @Test func testWhichPropertiesAreKeys() {
         expand(
             """
             @KeyValueReadable
@@ -127,7 +128,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
     /// A final class; a generic struct, whose table is computed (generic
     /// types have no static stored properties); a type with no keys; a type
     /// that already says it conforms gets no second conformance.
-    func testFinalClassGenericAndEmpty() {
+    @Test func testFinalClassGenericAndEmpty() {
         expand(
             """
             @KeyValueReadable
@@ -165,7 +166,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
 
     // MARK: - Errors
 
-    func testEnumProtocolAndActorAreErrors() {
+    @Test func testEnumProtocolAndActorAreErrors() {
         expand(
             """
             @KeyValueReadable
@@ -219,7 +220,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
             ])
     }
 
-    func testClassMustBeFinal() {
+    @Test func testClassMustBeFinal() {
         expand(
             """
             @KeyValueReadable
@@ -245,7 +246,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
                 """)
     }
 
-    func testLazyAndTuplePropertiesAreErrorsWithFixIts() {
+    @Test func testLazyAndTuplePropertiesAreErrorsWithFixIts() {
         expand(
             """
             @KeyValueReadable
@@ -279,7 +280,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
                 """)
     }
 
-    func testBadKeysAreErrors() {
+    @Test func testBadKeysAreErrors() {
         expand(
             """
             @KeyValueReadable
@@ -320,7 +321,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
             ])
     }
 
-    func testConditionalPropertiesAreAnError() {
+    @Test func testConditionalPropertiesAreAnError() {
         expand(
             """
             @KeyValueReadable
@@ -354,7 +355,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
     }
 
     /// Methods and static properties inside #if are no keys, so no error.
-    func testConditionalMethodsAreAllowed() {
+    @Test func testConditionalMethodsAreAllowed() {
         expand(
             """
             @KeyValueReadable
@@ -375,7 +376,7 @@ final class KeyValueReadableExpansionTests: XCTestCase {
                 """)
     }
 
-    func testMarksOutsideAnAnnotatedTypeAreErrors() {
+    @Test func testMarksOutsideAnAnnotatedTypeAreErrors() {
         expand(
             """
             struct Plain {

@@ -3,23 +3,25 @@ import PostgresNIO
 import Sift
 import SiftPostgres
 import SiftSQL
-import XCTest
+import SiftTestSupport
+import Testing
 
 /// PostgreSQL at the edges: tables whose names differ only in case,
 /// `numeric` and `double precision` NaN, ±Infinity and -0, and numerics
 /// beyond a double's range. Expected answers are written from the rows
 /// inserted, and memory's answer (NaN is neither greater nor less than
 /// anything) is the evaluator's on the fetched values.
-final class EdgeValueTests: XCTestCase {
+@Suite(.serialized)
+struct EdgeValueTests {
     func connect(_ name: String, _ statements: [String]) async throws -> PostgresConnection {
         guard let db = try await PostgresServer.connect(schema: name) else {
-            throw XCTSkip("SIFT_POSTGRES is not set (run the tests with scripts/postgres.sh run …)")
+            try Test.cancel("SIFT_POSTGRES is not set (run the tests with scripts/postgres.sh run …)")
         }
         try await PostgresServer.setUp(db, statements)
         return db
     }
 
-    func testTablesWhoseNamesDifferOnlyInCase() async throws {
+    @Test func testTablesWhoseNamesDifferOnlyInCase() async throws {
         let db = try await connect("sift_pg_case", [
             "CREATE TABLE authors (id bigint PRIMARY KEY, name text)",
             "CREATE TABLE books (id bigint PRIMARY KEY, title text, author_id bigint REFERENCES authors(id))",
@@ -34,22 +36,22 @@ final class EdgeValueTests: XCTestCase {
         ])
         defer { PostgresServer.close(db) }
         let schema = try await StoreSchema.read(from: db)
-        XCTAssertEqual(schema.entity(named: "books")?.relationships.map(\.name).sorted(), ["author", "tags"])
-        XCTAssertEqual(schema.entity(named: "Books")?.table, "Books")
-        XCTAssertEqual(schema.entity(named: "Books")?.relationships.map(\.name), [])
+        #expect(schema.entity(named: "books")?.relationships.map(\.name).sorted() == ["author", "tags"])
+        #expect(schema.entity(named: "Books")?.table == "Books")
+        #expect(schema.entity(named: "Books")?.relationships.map(\.name) == [])
         let titles = try await FetchSpecification(entity: "books", filter: try Filter("ANY tags.name == 'sf'"))
             .fetchValues(db, schema: schema).map { $0.dictionaryValue?["title"] }
-        XCTAssertEqual(titles, [.string("Dune"), .string("Neuromancer")])
+        #expect(titles == [.string("Dune"), .string("Neuromancer")])
         let unrelated = FetchSpecification(entity: "Books", filter: try Filter("ANY tags.name == 'sf'"))
         do {
             _ = try await unrelated.fetchValues(db, schema: schema)
-            XCTFail("Books has no tags")
+            Issue.record("Books has no tags")
         } catch {
-            XCTAssertEqual(error.kind, .lowering)
+            #expect(error.kind == .lowering)
         }
     }
 
-    func testSpecialValuesAreReadAsTheyAre() async throws {
+    @Test func testSpecialValuesAreReadAsTheyAre() async throws {
         let db = try await connect("sift_pg_special", [
             "CREATE TABLE special (id bigint PRIMARY KEY, n numeric, d double precision, i integer)",
             "INSERT INTO special VALUES (1, 'NaN', 'NaN', 1), (2, 'Infinity', '-Infinity', 2), (3, 0, '-0', 0), "
@@ -63,12 +65,12 @@ final class EdgeValueTests: XCTestCase {
             rows.map { if case .double(let d)? = $0.dictionaryValue?[name] { d } else { 42 } }
         }
         let n = column("n")
-        XCTAssertTrue(n[0].isNaN)
-        XCTAssertEqual(Array(n[1...]), [.infinity, 0, -.infinity, 12.5, 0.1, -123456789.000001, 42])
+        #expect(n[0].isNaN)
+        #expect(Array(n[1...]) == [.infinity, 0, -.infinity, 12.5, 0.1, -123456789.000001, 42])
         let d = column("d")
-        XCTAssertTrue(d[0].isNaN)
-        XCTAssertEqual(Array(d[1...]), [-.infinity, 0, .infinity, 0, Double("1e-320")!, -2.5, 42])
-        XCTAssertEqual(d[2].sign, .minus, "-0 keeps its sign")
+        #expect(d[0].isNaN)
+        #expect(Array(d[1...]) == [-.infinity, 0, .infinity, 0, Double("1e-320")!, -2.5, 42])
+        #expect(d[2].sign == .minus, "-0 keeps its sign")
 
         // SQL answers as memory does: NaN is neither > nor < anything.
         for format in [
@@ -81,11 +83,11 @@ final class EdgeValueTests: XCTestCase {
             for row in rows where try filter.evaluate(with: row) { memory.append(row.dictionaryValue?["id"] ?? .null) }
             let sql = try await FetchSpecification(entity: "special", filter: filter, sort: [SortKey("id")])
                 .fetchValues(db, schema: schema).map { $0.dictionaryValue?["id"] ?? .null }
-            XCTAssertEqual(sql, memory, format)
+            #expect(sql == memory, Comment(rawValue: format))
         }
     }
 
-    func testNumericsBeyondADoubleAreErrorsNamingTheColumnAndRow() async throws {
+    @Test func testNumericsBeyondADoubleAreErrorsNamingTheColumnAndRow() async throws {
         let db = try await connect("sift_pg_numeric", [
             "CREATE TABLE num (id bigint PRIMARY KEY, n numeric)",
             "INSERT INTO num VALUES (1, 1), (2, 2), (3, 1e300::numeric * 1e300::numeric), (4, 1e-400::numeric)",
@@ -96,11 +98,11 @@ final class EdgeValueTests: XCTestCase {
             let request = FetchSpecification(entity: "num", filter: try Filter("id == 2 OR id == %d", id), sort: [SortKey("id")])
             do {
                 _ = try await request.fetchValues(db, schema: schema)
-                XCTFail("read numeric \(magnitude)")
+                Issue.record("read numeric \(magnitude)")
             } catch {
-                XCTAssertEqual(error.kind, .valueDoesNotFit)
-                XCTAssertTrue(error.message.contains("column n (numeric) holds about \(magnitude)"), error.description)
-                XCTAssertTrue(error.message.contains("row 2 of the result"), error.description)
+                #expect(error.kind == .valueDoesNotFit)
+                #expect(error.message.contains("column n (numeric) holds about \(magnitude)"), Comment(rawValue: error.description))
+                #expect(error.message.contains("row 2 of the result"), Comment(rawValue: error.description))
             }
         }
     }

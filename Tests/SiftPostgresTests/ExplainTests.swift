@@ -3,13 +3,15 @@ import PostgresNIO
 import Sift
 import SiftPostgres
 import SiftSQL
-import XCTest
+import SiftTestSupport
+import Testing
 
 /// The lowered statements of the main shapes, planned by PostgreSQL on
 /// tables large enough (and analysed) for its planner to choose between a
 /// scan and an index: each must read the index its condition or order
 /// names.
-final class ExplainTests: XCTestCase {
+@Suite(.serialized)
+struct ExplainTests {
     /// Books, authors and tags with the indexes the lowered statements can
     /// use: books by year, author and title, authors and tags by name, the
     /// join table by tag. 20,000 books: enough that reading one year
@@ -32,7 +34,7 @@ final class ExplainTests: XCTestCase {
     ///   both directions; a plain index on `year` is not used for the order.
     private func makeLibrary() async throws -> PostgresConnection {
         guard let db = try await PostgresServer.connect(schema: "sift_explain") else {
-            throw XCTSkip("SIFT_POSTGRES is not set (run the tests with scripts/postgres.sh run …)")
+            try Test.cancel("SIFT_POSTGRES is not set (run the tests with scripts/postgres.sh run …)")
         }
         try await PostgresServer.setUp(db, [
             "CREATE TABLE authors (id bigint PRIMARY KEY, name text NOT NULL, born integer)",
@@ -73,7 +75,7 @@ final class ExplainTests: XCTestCase {
         ("sort by a string with limit", "TRUEPREDICATE", [.ascending("title")], 10, "books_title_order"),
     ]
 
-    func testMainShapesUseTheirIndexes() async throws {
+    @Test func testMainShapesUseTheirIndexes() async throws {
         let db = try await makeLibrary()
         defer { PostgresServer.close(db) }
         let schema = try await StoreSchema.read(from: db)
@@ -83,8 +85,7 @@ final class ExplainTests: XCTestCase {
             let statement = try request.sql(in: schema, dialect: .postgreSQL).statement
             let plan = try await explain(statement, on: db)
             let used = Self.indexes(in: plan)
-            XCTAssert(
-                used.contains(shape.index), "\(shape.name): \(shape.index) is not used by \(statement.sql)\n\(plan)")
+            #expect(used.contains(shape.index), "\(shape.name): \(shape.index) is not used by \(statement.sql)\n\(plan)")
         }
     }
 
@@ -98,7 +99,7 @@ final class ExplainTests: XCTestCase {
             case .real(let d): binds.append(d)
             case .text(let s): binds.append(s)
             case .boolean(let b): binds.append(b)
-            default: XCTFail("a value these shapes do not bind: \(value)")
+            default: Issue.record("a value these shapes do not bind: \(value)")
             }
         }
         let rows = try await db.query(
@@ -109,8 +110,8 @@ final class ExplainTests: XCTestCase {
             // A json column arrives as its text.
             for cell in row { text += cell.bytes.map { String(buffer: $0) } ?? "" }
         }
-        let plans = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
-        return try XCTUnwrap(plans.first?["Plan"] as? [String: Any])
+        let plans = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        return try #require(plans.first?["Plan"] as? [String: Any])
     }
 
     /// The names of the indexes that the plan's nodes read (index, index

@@ -3,12 +3,15 @@ import PostgresNIO
 import Sift
 import SiftPostgres
 import SiftSQL
-import XCTest
+import enum SiftTestSupport.PostgresServer
+import struct SiftTestSupport.PublicSchemaTrait
+import Testing
 
 /// SiftPostgres against the server of `scripts/postgres.sh run`: fetches
 /// as values, as a Decodable type, streamed and counted; the schema read
 /// from the catalog; and the errors.
-final class SiftPostgresTests: XCTestCase {
+@Suite(.serialized)
+struct SiftPostgresTests {
     /// Entities named and related as the catalog reader names them, so
     /// that the schema created from it reads back equal.
     static let schema = StoreSchema([
@@ -45,7 +48,7 @@ final class SiftPostgresTests: XCTestCase {
     /// keys its relationships stand for, and a few rows.
     private func makeLibrary(_ name: String) async throws -> PostgresConnection {
         guard let db = try await PostgresServer.connect(schema: name) else {
-            throw XCTSkip("SIFT_POSTGRES is not set (run the tests with scripts/postgres.sh run …)")
+            try Test.cancel("SIFT_POSTGRES is not set (run the tests with scripts/postgres.sh run …)")
         }
         var statements = Self.schema.createStatements(dialect: .postgreSQL)
         statements += [
@@ -63,29 +66,29 @@ final class SiftPostgresTests: XCTestCase {
         return db
     }
 
-    func testSchemaFromCreateStatementsReadsBackEqual() async throws {
+    @Test func testSchemaFromCreateStatementsReadsBackEqual() async throws {
         let db = try await makeLibrary("sift_pg_schema")
         defer { PostgresServer.close(db) }
         let read = try await StoreSchema.read(from: db)
         let json = String(decoding: try read.jsonData(), as: UTF8.self)
-        XCTAssertEqual(read, Self.schema, json)
+        #expect(read == Self.schema, Comment(rawValue: json))
     }
 
-    func testFetchValuesDecodableStreamAndCount() async throws {
+    @Test func testFetchValuesDecodableStreamAndCount() async throws {
         let db = try await makeLibrary("sift_pg_fetch")
         defer { PostgresServer.close(db) }
         let request = FetchSpecification(
             entity: "books", filter: try Filter("author.name BEGINSWITH %@ OR ANY tags.label == 'new'", "A"),
             sort: [SortKey("title", ascending: false)])
         let values = try await request.fetchValues(db, schema: Self.schema)
-        XCTAssertEqual(values.count, 3)
-        guard case .dictionary(let first)? = values.first else { return XCTFail("\(values)") }
-        XCTAssertEqual(first["title"], .string("Gamma"))
-        XCTAssertEqual(first["year"], .null)
-        guard case .dictionary(let last)? = values.last else { return XCTFail("\(values)") }
-        XCTAssertEqual(last["available"], .bool(true))
-        XCTAssertEqual(last["cover"], .data(Data([1, 2])))
-        XCTAssertEqual(last["author_id"], .int(1))
+        #expect(values.count == 3)
+        guard case .dictionary(let first)? = values.first else { Issue.record("\(values)"); return }
+        #expect(first["title"] == .string("Gamma"))
+        #expect(first["year"] == .null)
+        guard case .dictionary(let last)? = values.last else { Issue.record("\(values)"); return }
+        #expect(last["available"] == .bool(true))
+        #expect(last["cover"] == .data(Data([1, 2])))
+        #expect(last["author_id"] == .int(1))
 
         struct Book: Decodable, Equatable {
             var id: Int
@@ -94,7 +97,7 @@ final class SiftPostgresTests: XCTestCase {
             var available: Bool?
         }
         let books = try await request.fetch(db, schema: Self.schema, as: Book.self)
-        XCTAssertEqual(books, [
+        #expect(books == [
             Book(id: 12, title: "Gamma", year: nil, available: nil),
             Book(id: 11, title: "Beta", year: 2005, available: false),
             Book(id: 10, title: "Alpha", year: 1999, available: true),
@@ -102,18 +105,18 @@ final class SiftPostgresTests: XCTestCase {
 
         var streamed: [Value] = []
         for try await row in try await request.stream(db, schema: Self.schema) { streamed.append(row) }
-        XCTAssertEqual(streamed, values)
+        #expect(streamed == values)
 
         let count = try await request.fetchCount(db, schema: Self.schema)
-        XCTAssertEqual(count, 3)
+        #expect(count == 3)
         let inList = FetchSpecification(entity: "books", filter: try Filter("year IN %@ AND title IN {'Alpha', 'Beta'}", [1999, 2005.0]))
         let inListCount = try await inList.fetchCount(db, schema: Self.schema)
-        XCTAssertEqual(inListCount, 2)
+        #expect(inListCount == 2)
     }
 
     /// The example of SiftPostgres' DocC, as written there (but for the connection
     /// string, the throwaway server's, and the checks).
-    func testReadmeExample() async throws {
+    @Test(.publicSchema) func testReadmeExample() async throws {
         let db = try await makeLibrary("public")
         PostgresServer.close(db)
         guard let conninfo = ProcessInfo.processInfo.environment["SIFT_POSTGRES"] else { return }
@@ -132,47 +135,47 @@ final class SiftPostgresTests: XCTestCase {
         for try await _ in try await request.stream(connection, schema: schema) { streamed += 1 }
         try await connection.close()
 
-        XCTAssertEqual(books.map(\.title), ["Alpha", "Gamma"])  // NULLs last, descending
-        XCTAssertEqual(count, 2)
-        XCTAssertEqual(streamed, 2)
+        #expect(books.map(\.title) == ["Alpha", "Gamma"])  // NULLs last, descending
+        #expect(count == 2)
+        #expect(streamed == 2)
     }
 
     /// Lists go as arrays of their elements' type; integers among doubles
     /// as doubles; a list PostgreSQL cannot hold is refused before sending.
-    func testArrayParameters() async throws {
+    @Test func testArrayParameters() async throws {
         let db = try await makeLibrary("sift_pg_arrays")
         defer { PostgresServer.close(db) }
         let mixed = try await db.rows(BoundStatement(
             sql: "SELECT 2.5 = ANY($1), pg_typeof($1)::text", bindings: [.array([.integer(2), .real(2.5)])]))
-        XCTAssertEqual(mixed, [[.boolean(true), .text("double precision[]")]])
+        #expect(mixed == [[.boolean(true), .text("double precision[]")]])
         let texts = try await db.rows(BoundStatement(
             sql: "SELECT 'b' = ANY($1), pg_typeof($1)::text", bindings: [.array([.text("a"), .text("b")])]))
-        XCTAssertEqual(texts, [[.boolean(true), .text("text[]")]])
+        #expect(texts == [[.boolean(true), .text("text[]")]])
         do {
             _ = try await db.rows(BoundStatement(sql: "SELECT $1", bindings: [.array([.integer(1), .text("a")])]))
-            XCTFail("bound a list of an integer and a text")
+            Issue.record("bound a list of an integer and a text")
         } catch {
-            XCTAssertEqual(error.kind, .valueDoesNotFit)
-            XCTAssertTrue(error.message.contains("mixes types"), error.description)
+            #expect(error.kind == .valueDoesNotFit)
+            #expect(error.message.contains("mixes types"), Comment(rawValue: error.description))
         }
     }
 
-    func testUnknownTable() async throws {
+    @Test func testUnknownTable() async throws {
         let db = try await makeLibrary("sift_pg_unknown")
         defer { PostgresServer.close(db) }
         var schema = Self.schema
         schema.entities[1].table = "volumes"
         do {
             _ = try await FetchSpecification(entity: "books").fetchValues(db, schema: schema)
-            XCTFail("fetched from a missing table")
+            Issue.record("fetched from a missing table")
         } catch {
-            XCTAssertEqual(error.kind, .unknownTable)
-            XCTAssertEqual(error.sqlState, "42P01")
-            XCTAssertTrue(error.description.contains(#"relation "volumes" does not exist"#), error.description)
+            #expect(error.kind == .unknownTable)
+            #expect(error.sqlState == "42P01")
+            #expect(error.description.contains(#"relation "volumes" does not exist"#), Comment(rawValue: error.description))
         }
     }
 
-    func testValueThatDoesNotFit() async throws {
+    @Test func testValueThatDoesNotFit() async throws {
         let db = try await makeLibrary("sift_pg_fit")
         defer { PostgresServer.close(db) }
         // NUL: refused by the lowering in a predicate, and by the binding
@@ -180,34 +183,34 @@ final class SiftPostgresTests: XCTestCase {
         let nul = FetchSpecification(entity: "books", filter: try Filter("title == %@", "a\u{0}b"))
         do {
             _ = try await nul.fetchValues(db, schema: Self.schema)
-            XCTFail("lowered a text with NUL")
+            Issue.record("lowered a text with NUL")
         } catch {
-            XCTAssertEqual(error.kind, .lowering)
-            XCTAssertTrue(error.message.contains("NUL"), error.description)
+            #expect(error.kind == .lowering)
+            #expect(error.message.contains("NUL"), Comment(rawValue: error.description))
         }
         do {
             _ = try await db.rows(BoundStatement(sql: "SELECT $1::text", bindings: [.text("a\u{0}b")]))
-            XCTFail("bound a text with NUL")
+            Issue.record("bound a text with NUL")
         } catch {
-            XCTAssertEqual(error.kind, .valueDoesNotFit)
-            XCTAssertTrue(error.message.contains("NUL"), error.description)
+            #expect(error.kind == .valueDoesNotFit)
+            #expect(error.message.contains("NUL"), Comment(rawValue: error.description))
         }
         // A row that does not decode as the type asked for.
         struct Misread: Decodable { var title: Int }
         do {
             _ = try await FetchSpecification(entity: "books").fetch(db, schema: Self.schema, as: Misread.self)
-            XCTFail("decoded a title as an Int")
+            Issue.record("decoded a title as an Int")
         } catch {
-            XCTAssertEqual(error.kind, .valueDoesNotFit)
-            XCTAssertTrue(error.message.contains("Misread"), error.description)
+            #expect(error.kind == .valueDoesNotFit)
+            #expect(error.message.contains("Misread"), Comment(rawValue: error.description))
         }
         // A value out of the range of its type, said by the server.
         do {
             _ = try await db.rows(BoundStatement(sql: "SELECT CAST($1 AS integer)", bindings: [.integer(1 << 40)]))
-            XCTFail("cast 2^40 to integer")
+            Issue.record("cast 2^40 to integer")
         } catch {
-            XCTAssertEqual(error.kind, .valueDoesNotFit)
-            XCTAssertEqual(error.sqlState, "22003")
+            #expect(error.kind == .valueDoesNotFit)
+            #expect(error.sqlState == "22003")
         }
         // A column of a type no attribute reads.
         _ = try await db.rows(BoundStatement(sql: #"ALTER TABLE "books" ADD COLUMN "seen" interval"#, bindings: []))
@@ -216,10 +219,10 @@ final class SiftPostgresTests: XCTestCase {
         schema.entities[1].attributes.append(Attribute("seen", .string))
         do {
             _ = try await FetchSpecification(entity: "books").fetchValues(db, schema: schema)
-            XCTFail("read an interval")
+            Issue.record("read an interval")
         } catch {
-            XCTAssertEqual(error.kind, .valueDoesNotFit)
-            XCTAssertTrue(error.message.contains("seen"), error.description)
+            #expect(error.kind == .valueDoesNotFit)
+            #expect(error.message.contains("seen"), Comment(rawValue: error.description))
         }
     }
 
@@ -232,14 +235,14 @@ final class SiftPostgresTests: XCTestCase {
             if environment["SIFT_REQUIRE_POSTGRES"] == "1" {
                 throw PostgresServer.Missing(description: "SIFT_REQUIRE_POSTGRES=1 but SIFT_POSTGRES is not set")
             }
-            throw XCTSkip("SIFT_POSTGRES is not set")
+            try Test.cancel("SIFT_POSTGRES is not set")
         }
         var configuration = try PostgresConnection.Configuration(connectionString: conninfo)
         change(&configuration)
         return configuration
     }
 
-    func testAuthenticationErrorSaysWhat() async throws {
+    @Test func testAuthenticationErrorSaysWhat() async throws {
         let refusals: [(PostgresConnection.Configuration, String)] = [
             (try configuration { $0.username = "nobody_here" }, #"role "nobody_here" does not exist"#),
             (try configuration { $0.database = "no_such_db" }, #"database "no_such_db" does not exist"#),
@@ -247,71 +250,71 @@ final class SiftPostgresTests: XCTestCase {
         for (configuration, message) in refusals {
             do {
                 _ = try await PostgresServer.connect(configuration)
-                XCTFail("connected: \(message)")
+                Issue.record("connected: \(message)")
             } catch {
-                XCTAssertEqual(error.kind, .authentication)
-                XCTAssertTrue(error.description.contains(message), error.description)
+                #expect(error.kind == .authentication)
+                #expect(error.description.contains(message), Comment(rawValue: error.description))
             }
         }
     }
 
-    func testConnectionErrorSaysWhat() async throws {
+    @Test func testConnectionErrorSaysWhat() async throws {
         // Port 1 on loopback: nothing listens there.
         let configuration = try PostgresConnection.Configuration(
             connectionString: "postgresql://postgres@127.0.0.1:1/sift_test", environment: [:])
         do {
             _ = try await PostgresServer.connect(configuration)
-            XCTFail("connected to port 1")
+            Issue.record("connected to port 1")
         } catch {
-            XCTAssertEqual(error.kind, .connection)
-            XCTAssertTrue(error.description.contains("cannot reach the server"), error.description)
+            #expect(error.kind == .connection)
+            #expect(error.description.contains("cannot reach the server"), Comment(rawValue: error.description))
         }
     }
 
     /// A running `PostgresClient` (a pool) runs statements as a
     /// connection does.
-    func testPool() async throws {
+    @Test func testPool() async throws {
         guard let conninfo = ProcessInfo.processInfo.environment["SIFT_POSTGRES"], !conninfo.isEmpty else {
             _ = try await PostgresServer.connect()  // fails under SIFT_REQUIRE_POSTGRES=1
-            throw XCTSkip("SIFT_POSTGRES is not set")
+            try Test.cancel("SIFT_POSTGRES is not set")
         }
         let client = PostgresClient(
             configuration: try .init(connectionString: conninfo), backgroundLogger: Logger(label: "tests"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             let rows = try await client.rows(BoundStatement(sql: "SELECT $1::bigint + 1", bindings: [.integer(41)]))
-            XCTAssertEqual(rows, [[.integer(42)]])
+            #expect(rows == [[.integer(42)]])
             group.cancelAll()
         }
     }
 
-    func testErrorsOfOtherKinds() {
-        XCTAssertEqual(SiftPostgresError(CancellationError()).kind, .server)
+    @Test func testErrorsOfOtherKinds() {
+        #expect(SiftPostgresError(CancellationError()).kind == .server)
         let decoding = DecodingError.typeMismatch(Int.self, .init(codingPath: [], debugDescription: "text"))
-        XCTAssertEqual(SiftPostgresError(decoding).kind, .valueDoesNotFit)
+        #expect(SiftPostgresError(decoding).kind == .valueDoesNotFit)
         let kept = SiftPostgresError(.unknownTable, "gone")
-        XCTAssertEqual(SiftPostgresError(kept, sql: "SELECT 1"), SiftPostgresError(.unknownTable, "gone", sql: "SELECT 1"))
+        #expect(SiftPostgresError(kept, sql: "SELECT 1") == SiftPostgresError(.unknownTable, "gone", sql: "SELECT 1"))
     }
 
-    func testConnectionStrings() throws {
+    @Test func testConnectionStrings() throws {
         let url = try PostgresConnection.Configuration(
             connectionString: "postgresql://ann:s%40cret@db.example:6543/shop", environment: [:])
-        XCTAssertEqual(url.host, "db.example")
-        XCTAssertEqual(url.port, 6543)
-        XCTAssertEqual(url.username, "ann")
-        XCTAssertEqual(url.password, "s@cret")
-        XCTAssertEqual(url.database, "shop")
+        #expect(url.host == "db.example")
+        #expect(url.port == 6543)
+        #expect(url.username == "ann")
+        #expect(url.password == "s@cret")
+        #expect(url.database == "shop")
         let pairs = try PostgresConnection.Configuration(
             connectionString: "host=127.0.0.1 user=bob", environment: ["PGPORT": "5433", "PGDATABASE": "lib"])
-        XCTAssertEqual(pairs.host, "127.0.0.1")
-        XCTAssertEqual(pairs.port, 5433)
-        XCTAssertEqual(pairs.username, "bob")
-        XCTAssertEqual(pairs.database, "lib")
-        XCTAssertThrowsError(try PostgresConnection.Configuration(connectionString: "host", environment: [:]))
-        XCTAssertThrowsError(try PostgresConnection.Configuration(connectionString: "port=99999", environment: [:]))
+        #expect(pairs.host == "127.0.0.1")
+        #expect(pairs.port == 5433)
+        #expect(pairs.username == "bob")
+        #expect(pairs.database == "lib")
+        #expect(throws: (any Error).self, performing: { try PostgresConnection.Configuration(connectionString: "host", environment: [:]) })
+        #expect(throws: (any Error).self, performing: { try PostgresConnection.Configuration(connectionString: "port=99999", environment: [:]) })
         for unread in ["postgresql://h/db?sslmode=require", "host=h sslmode=require"] {
-            XCTAssertThrowsError(try PostgresConnection.Configuration(connectionString: unread, environment: [:])) {
-                XCTAssertTrue("\($0)".contains("sslmode in the connection string is not supported"), "\($0)")
+            if let error = #expect(throws: (any Error).self, performing: { try PostgresConnection.Configuration(connectionString: unread, environment: [:]) }) {
+                #expect("\(error)".contains("sslmode in the connection string is not supported"), "\(error)")
             }
         }
     }

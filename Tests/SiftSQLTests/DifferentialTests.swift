@@ -5,12 +5,14 @@ import Sift
 import SiftPostgres
 import SiftSQL
 import SiftSQLite
-import XCTest
+import SiftTestSupport
+import Testing
 
 /// The backbone: for generated predicates and sort orders over generated
 /// data, the primary keys in order from memory, from SQLite and from
 /// PostgreSQL (through SiftPostgres) must be identical.
-final class DifferentialTests: XCTestCase {
+@Suite(.serialized, .publicSchema)
+struct DifferentialTests {
     static let seed: UInt64 = {
         if let s = ProcessInfo.processInfo.environment["SIFT_SEED"], let n = UInt64(s) { return n }
         return 20_261_123
@@ -99,7 +101,7 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
-    func testGeneratedPredicates() async throws {
+    @Test func testGeneratedPredicates() async throws {
         let seed = Self.seed
         print("differential seed \(seed) (SIFT_SEED=\(seed) SIFT_CASES=\(Self.cases) reproduces)")
         let engines = try await Self.engines(seed: seed)
@@ -156,13 +158,13 @@ final class DifferentialTests: XCTestCase {
             if failures.count >= 15 { break }
         }
         print("differential: \(compared) predicates compared, \(raised) raise in memory, \(refusedPG) MATCHES patterns refused on PostgreSQL, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
-        XCTAssertTrue(failures.isEmpty, "seed \(seed):\n" + failures.prefix(15).joined(separator: "\n"))
-        XCTAssertGreaterThan(compared, Self.cases / 2)
+        #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(15).joined(separator: "\n")))
+        #expect(compared > (Self.cases / 2))
     }
 
     /// Sort orders (with their collations and nil placement), offsets,
     /// limits and counts, on filtered and unfiltered requests.
-    func testGeneratedFetches() async throws {
+    @Test func testGeneratedFetches() async throws {
         let seed = Self.seed &+ 1
         print("differential fetch seed \(seed)")
         let engines = try await Self.engines(seed: seed)
@@ -215,12 +217,12 @@ final class DifferentialTests: XCTestCase {
             if failures.count >= 10 { break }
         }
         print("differential fetch: \(compared) requests compared")
-        XCTAssertTrue(failures.isEmpty, "seed \(seed):\n" + failures.prefix(10).joined(separator: "\n"))
-        XCTAssertGreaterThan(compared, Self.cases / 6)
+        #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(10).joined(separator: "\n")))
+        #expect(compared > (Self.cases / 6))
     }
 
     /// Fetched properties, with and without DISTINCT.
-    func testGeneratedProjections() async throws {
+    @Test func testGeneratedProjections() async throws {
         let seed = Self.seed &+ 2
         let engines = try await Self.engines(seed: seed)
         defer { PostgresServer.close(engines.postgres) }
@@ -267,7 +269,7 @@ final class DifferentialTests: XCTestCase {
             }
             if failures.count >= 5 { break }
         }
-        XCTAssertTrue(failures.isEmpty, "seed \(seed):\n" + failures.joined(separator: "\n"))
+        #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.joined(separator: "\n")))
     }
 
     /// Records whose name is also a key of their authors: a key path
@@ -288,7 +290,7 @@ final class DifferentialTests: XCTestCase {
         ]),
     ])
 
-    func testKeysWithoutTheVariableInsideSubqueryReadTheOuterRow() async throws {
+    @Test func testKeysWithoutTheVariableInsideSubqueryReadTheOuterRow() async throws {
         // Person id → name, age.
         let people: [Int: (String?, Int?)] = [
             1: ("Bob", 40), 2: ("Carol", 25), 3: ("Cecil", 30), 4: ("Chloe", nil), 5: ("Dan", 50), 6: (nil, 35),
@@ -367,12 +369,12 @@ final class DifferentialTests: XCTestCase {
                 }
             }
         }
-        XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
+        #expect(failures.isEmpty, Comment(rawValue: failures.joined(separator: "\n")))
     }
 
-    func testSchemaJSONRoundTrip() throws {
+    @Test func testSchemaJSONRoundTrip() throws {
         let json = try Library.schema.jsonData()
-        XCTAssertEqual(try StoreSchema(json: json), Library.schema)
+        #expect(try StoreSchema(json: json) == Library.schema)
         let written = Data(#"""
             {"entities": [{"name": "Book", "table": "books",
               "attributes": [{"name": "title", "type": "string", "optional": false},
@@ -381,15 +383,15 @@ final class DifferentialTests: XCTestCase {
              {"name": "Author", "attributes": [{"name": "name", "type": "text"}]}]}
             """#.utf8)
         let schema = try StoreSchema(json: written)
-        XCTAssertEqual(schema.entity(named: "Book")?.attribute(named: "published")?.type, .date(.unixSeconds))
-        XCTAssertEqual(schema.entity(named: "author")?.table, "Author")
-        XCTAssertThrowsError(try StoreSchema(json: Data(#"{"entities": [{"name": "A", "relationships": [{"name": "b", "destination": "B", "toOne": "b_id"}]}]}"#.utf8))) {
-            XCTAssertEqual(($0 as? StoreSchemaError)?.message, "relationship A.b points at an unknown entity B")
+        #expect(schema.entity(named: "Book")?.attribute(named: "published")?.type == .date(.unixSeconds))
+        #expect(schema.entity(named: "author")?.table == "Author")
+        if let error = #expect(throws: (any Error).self, performing: { try StoreSchema(json: Data(#"{"entities": [{"name": "A", "relationships": [{"name": "b", "destination": "B", "toOne": "b_id"}]}]}"#.utf8)) }) {
+            #expect((error as? StoreSchemaError)?.message == "relationship A.b points at an unknown entity B")
         }
         // Destinations are found as entity(named:) finds them: ignoring case.
         let loose = StoreSchema([
             Entity("A", attributes: [], relationships: [.toOne("b", "b", column: "b_id")]), Entity("B", attributes: []),
         ])
-        XCTAssertNoThrow(try loose.validate())
+        #expect(throws: Never.self) { try loose.validate() }
     }
 }

@@ -3,6 +3,7 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import Testing
 
 /// Text that would change a statement if it were ever written into one:

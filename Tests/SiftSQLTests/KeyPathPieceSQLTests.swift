@@ -1,15 +1,16 @@
 import Foundation
 import Sift
 import SiftSQL
-import XCTest
+import SiftTestSupport
+import Testing
 
 /// Key paths built from `%K` pieces, and from `$VARIABLE` pieces once
 /// substituted, lower to the SQL of the plainly spelled key path; an
 /// unsubstituted variable piece is a lowering error at the variable.
-final class KeyPathPieceSQLTests: XCTestCase {
+struct KeyPathPieceSQLTests {
     let schema = Library.schema
 
-    func testKeySpecifierPiecesLowerAsThePlainKeyPath() throws {
+    @Test func testKeySpecifierPiecesLowerAsThePlainKeyPath() throws {
         let forms: [(String, [any FormatArgumentConvertible], String)] = [
             ("%K.%K == %@", ["author", "name", "Ann"], "author.name == 'Ann'"),
             ("ANY %K.%K == %@", ["chapters", "book.title", "x"], "ANY chapters.book.title == 'x'"),
@@ -23,29 +24,29 @@ final class KeyPathPieceSQLTests: XCTestCase {
         ]
         for (format, arguments, plain) in forms {
             let bound = try Filter(format, arguments: arguments)
-            XCTAssertEqual(bound, try Filter(plain), format)
+            #expect(try bound == Filter(plain), Comment(rawValue: format))
             for dialect in [Dialect.sqlite, .postgreSQL] {
                 let expected = Result { try Filter(plain).sqlStatement(schema, dialect) }
                 let got = Result { try bound.sqlStatement(schema, dialect) }
                 switch (got, expected) {
                 case (.success(let a), .success(let b)):
-                    XCTAssertEqual(a.sql, b.sql, format)
-                    XCTAssertEqual(a.bindings, b.bindings, format)
+                    #expect(a.sql == b.sql, Comment(rawValue: format))
+                    #expect(a.bindings == b.bindings, Comment(rawValue: format))
                 case (.failure(let a as SQLLoweringError), .failure(let b as SQLLoweringError)):
                     // The same error, at the specifiers instead of the keys.
-                    XCTAssertEqual(a.code, b.code, format)
-                    XCTAssertEqual(a.message, b.message, format)
+                    #expect(a.code == b.code, Comment(rawValue: format))
+                    #expect(a.message == b.message, Comment(rawValue: format))
                 default:
-                    XCTFail("\(format): \(got) but the plain spelling gives \(expected)")
+                    Issue.record("\(format): \(got) but the plain spelling gives \(expected)")
                 }
             }
         }
         // The forms of shipping apps have a SQL form (only the last, an
         // attribute's key, is an error).
-        XCTAssertNoThrow(try Filter(forms[4].0, arguments: forms[4].1).sqlStatement(schema, .sqlite))
+        #expect(throws: Never.self) { try Filter(forms[4].0, arguments: forms[4].1).sqlStatement(schema, .sqlite) }
     }
 
-    func testSubstitutedVariablePiecesLowerAsThePlainKeyPath() throws {
+    @Test func testSubstitutedVariablePiecesLowerAsThePlainKeyPath() throws {
         let forms: [(String, [String: any ValueConvertible], String)] = [
             ("author.$k == 'Ann'", ["k": "name"], "author.name == 'Ann'"),
             ("SELF.$k.name == 'Ann'", ["k": "author"], "author.name == 'Ann'"),
@@ -57,23 +58,23 @@ final class KeyPathPieceSQLTests: XCTestCase {
             for dialect in [Dialect.sqlite, .postgreSQL] {
                 let a = try substituted.sqlStatement(schema, dialect)
                 let b = try Filter(plain).sqlStatement(schema, dialect)
-                XCTAssertEqual(a.sql, b.sql, format)
-                XCTAssertEqual(a.bindings, b.bindings, format)
+                #expect(a.sql == b.sql, Comment(rawValue: format))
+                #expect(a.bindings == b.bindings, Comment(rawValue: format))
             }
         }
     }
 
-    func testAnUnsubstitutedVariablePieceIsALoweringErrorAtTheVariable() throws {
+    @Test func testAnUnsubstitutedVariablePieceIsALoweringErrorAtTheVariable() throws {
         for (format, range) in [
             ("author.$k == 'Ann'", SourceRange(7, 9)), ("title == 'x' OR SELF.$k.name == 'Ann'", SourceRange(21, 23)),
             ("SUBQUERY(chapters, $t, $t.$k > 3).@count > 0", SourceRange(26, 28)),
         ] {
             for dialect in [Dialect.sqlite, .postgreSQL] {
-                XCTAssertThrowsError(try Filter(format).sqlStatement(schema, dialect), format) { error in
-                    guard let error = error as? SQLLoweringError else { return XCTFail("\(error)") }
-                    XCTAssertEqual(error.code, .unsupported, format)
-                    XCTAssertEqual(error.range, range, format)
-                    XCTAssertTrue(error.message.contains("$k"), error.message)
+                if let error = #expect(throws: (any Error).self, Comment(rawValue: format), performing: { try Filter(format).sqlStatement(schema, dialect) }) {
+                    guard let error = error as? SQLLoweringError else { Issue.record("\(error)"); continue }
+                    #expect(error.code == .unsupported, Comment(rawValue: format))
+                    #expect(error.range == range, Comment(rawValue: format))
+                    #expect(error.message.contains("$k"), Comment(rawValue: error.message))
                 }
             }
         }

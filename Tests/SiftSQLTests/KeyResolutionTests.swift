@@ -1,11 +1,11 @@
 import Sift
 import SiftSQL
-import XCTest
+import Testing
 
 /// `StoreSchema.resolve`: key paths spelled as the schema names them, for
 /// evaluating rows in memory, found and refused as the SQL lowering finds
 /// and refuses them.
-final class KeyResolutionTests: XCTestCase {
+struct KeyResolutionTests {
     let schema = StoreSchema([
         Entity("Person", table: "ZPERSON", primaryKey: "Z_PK", attributes: [
             Attribute("firstName", .string, column: "ZFIRSTNAME"),
@@ -25,39 +25,35 @@ final class KeyResolutionTests: XCTestCase {
         try schema.resolve(try Filter(format), entity: entity).format
     }
 
-    func testKeysAreSpelledAsTheSchemaNamesThem() throws {
-        XCTAssertEqual(try resolved("FIRSTNAME == 'Ann'"), "firstName == \"Ann\"")
-        XCTAssertEqual(try resolved("owner.FirstName BEGINSWITH 'A'", "Car"), "owner.firstName BEGINSWITH \"A\"")
-        XCTAssertEqual(try resolved("ANY CARS.Maker == 'Kia'"), "ANY cars.maker == \"Kia\"")
-        XCTAssertEqual(try resolved("Cars.@sum.PRICE > 3 AND CARS.@count > 1"), "cars.@sum.price > 3 AND cars.@count > 1")
-        XCTAssertEqual(
-            try resolved("SUBQUERY(Cars, $c, $c.MAKER == 'Kia' AND $c.Owner.firstname != nil).@count > 0"),
-            "SUBQUERY(cars, $c, $c.maker == \"Kia\" AND $c.owner.firstName != nil).@count > 0")
-        XCTAssertEqual(try resolved("Owner == nil", "Car"), "owner == nil")
+    @Test func testKeysAreSpelledAsTheSchemaNamesThem() throws {
+        #expect(try resolved("FIRSTNAME == 'Ann'") == "firstName == \"Ann\"")
+        #expect(try resolved("owner.FirstName BEGINSWITH 'A'", "Car") == "owner.firstName BEGINSWITH \"A\"")
+        #expect(try resolved("ANY CARS.Maker == 'Kia'") == "ANY cars.maker == \"Kia\"")
+        #expect(try resolved("Cars.@sum.PRICE > 3 AND CARS.@count > 1") == "cars.@sum.price > 3 AND cars.@count > 1")
+        #expect(try resolved("SUBQUERY(Cars, $c, $c.MAKER == 'Kia' AND $c.Owner.firstname != nil).@count > 0") == "SUBQUERY(cars, $c, $c.maker == \"Kia\" AND $c.owner.firstName != nil).@count > 0")
+        #expect(try resolved("Owner == nil", "Car") == "owner == nil")
         // Constructs with no SQL form keep their meaning, their keys resolved.
-        XCTAssertEqual(try resolved("length:(FIRSTNAME) > 3"), "length:(firstName) > 3")
+        #expect(try resolved("length:(FIRSTNAME) > 3") == "length:(firstName) > 3")
         // The source is kept, so that evaluation errors point into it.
-        XCTAssertEqual(try schema.resolve(try Filter("FIRSTNAME == 1"), entity: "Person").source, "FIRSTNAME == 1")
+        #expect(try schema.resolve(try Filter("FIRSTNAME == 1"), entity: "Person").source == "FIRSTNAME == 1")
     }
 
     /// The error of `format` in memory, checked to say `message` and to be
     /// SQL's error.
     @discardableResult
-    func refused(_ format: String, _ entity: String, _ message: String, line: UInt = #line) -> SQLLoweringError? {
+    func refused(_ format: String, _ entity: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) -> SQLLoweringError? {
         var memory: SQLLoweringError?
-        XCTAssertThrowsError(try schema.resolve(try Filter(format), entity: entity), line: line) {
-            memory = $0 as? SQLLoweringError
+        if let error = #expect(throws: (any Error).self, sourceLocation: sourceLocation, performing: { try schema.resolve(try Filter(format), entity: entity) }) {
+            memory = error as? SQLLoweringError
         }
         var sql: SQLLoweringError?
-        XCTAssertThrowsError(
-            try FetchSpecification(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite), line: line
-        ) { sql = $0 as? SQLLoweringError }
-        XCTAssertEqual(memory?.message, message, format, line: line)
-        XCTAssertEqual(memory, sql, format, line: line)
+        if let error = #expect(throws: (any Error).self, sourceLocation: sourceLocation, performing: { try FetchSpecification(entity: entity, filter: try Filter(format)).sql(in: schema, dialect: .sqlite) }) { sql = error as? SQLLoweringError }
+        #expect(memory?.message == message, Comment(rawValue: format), sourceLocation: sourceLocation)
+        #expect(memory == sql, Comment(rawValue: format), sourceLocation: sourceLocation)
         return memory
     }
 
-    func testUnknownKeysAreTheErrorsOfSQLWithTheNearestName() throws {
+    @Test func testUnknownKeysAreTheErrorsOfSQLWithTheNearestName() throws {
         for (format, entity, message) in [
             ("fistName == 'x'", "Person", "keypath fistName not found in entity Person: it has no key fistName (did you mean firstName?)"),
             ("ANY cars.makr == 'x'", "Person", "keypath makr not found in entity Car: it has no key makr (did you mean maker?)"),
@@ -73,16 +69,10 @@ final class KeyResolutionTests: XCTestCase {
     /// object's, as the evaluator and SQL read it: found in the outer
     /// entity, and, when only the elements have its key, refused as SQL
     /// refuses it, saying how to name the element's.
-    func testKeysWithoutTheVariableInsideSubqueryAreTheEvaluatedObjects() throws {
-        XCTAssertEqual(
-            try resolved("SUBQUERY(Cars, $c, $c.Maker == 'Kia' AND FIRSTNAME BEGINSWITH 'A' AND SELF.FirstName != nil).@count > 0"),
-            "SUBQUERY(cars, $c, $c.maker == \"Kia\" AND firstName BEGINSWITH \"A\" AND firstName != nil).@count > 0")
-        XCTAssertEqual(
-            try resolved("SUBQUERY(Cars, $c, SUBQUERY(CARS, $d, $d.PRICE > $c.Price).@count > 0).@count > 0"),
-            "SUBQUERY(cars, $c, SUBQUERY(cars, $d, $d.price > $c.price).@count > 0).@count > 0")
-        XCTAssertEqual(
-            try resolved("SUBQUERY(cars, $c, $c.OWNER.FIRSTNAME == FirstName).@count > 0"),
-            "SUBQUERY(cars, $c, $c.owner.firstName == firstName).@count > 0")
+    @Test func testKeysWithoutTheVariableInsideSubqueryAreTheEvaluatedObjects() throws {
+        #expect(try resolved("SUBQUERY(Cars, $c, $c.Maker == 'Kia' AND FIRSTNAME BEGINSWITH 'A' AND SELF.FirstName != nil).@count > 0") == "SUBQUERY(cars, $c, $c.maker == \"Kia\" AND firstName BEGINSWITH \"A\" AND firstName != nil).@count > 0")
+        #expect(try resolved("SUBQUERY(Cars, $c, SUBQUERY(CARS, $d, $d.PRICE > $c.Price).@count > 0).@count > 0") == "SUBQUERY(cars, $c, SUBQUERY(cars, $d, $d.price > $c.price).@count > 0).@count > 0")
+        #expect(try resolved("SUBQUERY(cars, $c, $c.OWNER.FIRSTNAME == FirstName).@count > 0") == "SUBQUERY(cars, $c, $c.owner.firstName == firstName).@count > 0")
         for (format, entity, key, message) in [
             ("SUBQUERY(cars, $c, maker == 'Kia').@count > 0", "Person", "maker",
              "keypath maker not found in entity Person: it has no key maker; inside SUBQUERY, a key path without a "
@@ -96,45 +86,42 @@ final class KeyResolutionTests: XCTestCase {
             let memory = refused(format, entity, message)
             // The error points at the key path.
             let written = memory.map { format.utf8.dropFirst($0.range.lowerBound).prefix($0.range.upperBound - $0.range.lowerBound) }
-            XCTAssertEqual(written.map { String($0) }, key, format)
+            #expect(written.map { String($0) } == key, Comment(rawValue: format))
         }
     }
 
     /// Objects built only so many relationships deep: a key path following
     /// more is refused, where it would read nil.
-    func testMaximumDepth() throws {
+    @Test func testMaximumDepth() throws {
         let filter = try Filter("ANY cars.owner.firstName == 'Ann'")
-        XCTAssertNoThrow(try schema.resolve(filter, entity: "Person", maximumDepth: 2))
-        XCTAssertThrowsError(try schema.resolve(filter, entity: "Person", maximumDepth: 1)) { error in
-            XCTAssertEqual((error as? SQLLoweringError)?.code, .limit)
-            XCTAssertEqual((error as? SQLLoweringError)?.message,
-                           "owner.firstName follows more than 1 relationships, the depth to which the objects in memory are built")
+        #expect(throws: Never.self) { try schema.resolve(filter, entity: "Person", maximumDepth: 2) }
+        if let error = #expect(throws: (any Error).self, performing: { try schema.resolve(filter, entity: "Person", maximumDepth: 1) }) {
+            #expect((error as? SQLLoweringError)?.code == .limit)
+            #expect((error as? SQLLoweringError)?.message == "owner.firstName follows more than 1 relationships, the depth to which the objects in memory are built")
         }
         let nested = try Filter("SUBQUERY(cars, $c, $c.owner.firstName == 'Ann').@count > 0")
-        XCTAssertNoThrow(try schema.resolve(nested, entity: "Person", maximumDepth: 2))
-        XCTAssertThrowsError(try schema.resolve(nested, entity: "Person", maximumDepth: 1))
-        XCTAssertNoThrow(try schema.resolve([.ascending("owner.firstName")], entity: "Car", maximumDepth: 1))
-        XCTAssertThrowsError(try schema.resolve([.ascending("owner.firstName")], entity: "Car", maximumDepth: 0))
+        #expect(throws: Never.self) { try schema.resolve(nested, entity: "Person", maximumDepth: 2) }
+        #expect(throws: (any Error).self, performing: { try schema.resolve(nested, entity: "Person", maximumDepth: 1) })
+        #expect(throws: Never.self) { try schema.resolve([.ascending("owner.firstName")], entity: "Car", maximumDepth: 1) }
+        #expect(throws: (any Error).self, performing: { try schema.resolve([.ascending("owner.firstName")], entity: "Car", maximumDepth: 0) })
     }
 
-    func testSortKeys() throws {
-        XCTAssertEqual(
-            try schema.resolve([.descending("OWNER.FIRSTNAME"), .ascending("Maker")], entity: "Car").map(\.description),
-            ["owner.firstName DESC", "maker ASC"])
+    @Test func testSortKeys() throws {
+        #expect(try schema.resolve([.descending("OWNER.FIRSTNAME"), .ascending("Maker")], entity: "Car").map(\.description) == ["owner.firstName DESC", "maker ASC"])
         for (key, message) in [
             ("createdAt", "keypath createdAt not found in entity Person: it has no key createdAt"),
             ("updatedat2", "keypath updatedat2 not found in entity Person: it has no key updatedat2 (did you mean updatedAt?)"),
             ("cars.maker", "sort key cars.maker must be an attribute (through to-one relationships)"),
         ] {
             var memory: SQLLoweringError?
-            XCTAssertThrowsError(try schema.resolve([.ascending(key)], entity: "Person")) { memory = $0 as? SQLLoweringError }
+            if let error = #expect(throws: (any Error).self, performing: { try schema.resolve([.ascending(key)], entity: "Person") }) { memory = error as? SQLLoweringError }
             var sql: SQLLoweringError?
-            XCTAssertThrowsError(try FetchSpecification(entity: "Person", sort: [.ascending(key)]).sql(in: schema, dialect: .sqlite)) {
-                sql = $0 as? SQLLoweringError
+            if let error = #expect(throws: (any Error).self, performing: { try FetchSpecification(entity: "Person", sort: [.ascending(key)]).sql(in: schema, dialect: .sqlite) }) {
+                sql = error as? SQLLoweringError
             }
-            XCTAssertEqual(memory?.message, message, key)
-            XCTAssertEqual(memory?.message, sql?.message, key)
-            XCTAssertEqual(memory?.code, sql?.code, key)
+            #expect(memory?.message == message, Comment(rawValue: key))
+            #expect(memory?.message == sql?.message, Comment(rawValue: key))
+            #expect(memory?.code == sql?.code, Comment(rawValue: key))
         }
     }
 }

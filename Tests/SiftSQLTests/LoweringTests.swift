@@ -3,11 +3,12 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
-import XCTest
+import SiftTestSupport
+import Testing
 
 /// The SQL shapes of SQL.md, the errors for what cannot be lowered, and the
 /// planner's use of indexes.
-final class LoweringTests: XCTestCase {
+struct LoweringTests {
     let schema = Library.schema
 
     func sql(_ format: String, _ args: any FormatArgumentConvertible..., dialect: Dialect = .sqlite) throws -> BoundStatement {
@@ -20,24 +21,24 @@ final class LoweringTests: XCTestCase {
         return String(s[w.upperBound..<o.lowerBound])
     }
 
-    func testComparisonShapesKeepNilRows() throws {
-        XCTAssertEqual(try where_("year > 2000"), #"t0."year" > ?1"#)
-        XCTAssertEqual(try where_("NOT year > 2000"), #"NOT COALESCE(t0."year" > ?1, 0)"#)
-        XCTAssertEqual(try where_("year != 2000"), #"t0."year" IS NOT ?1"#)
-        XCTAssertEqual(try where_("year != 2000", dialect: .postgreSQL), #"(t0."year" <> $1 OR t0."year" IS NULL)"#)
-        XCTAssertEqual(try where_("title != 'x'"), #"t0."title" <> ?1"#, "title is not optional")
-        XCTAssertEqual(try where_("year == nil"), #"t0."year" IS NULL"#)
-        XCTAssertEqual(try where_("year IN {1, 2, nil}", dialect: .postgreSQL), #"t0."year" = ANY($1)"#)
-        XCTAssertEqual(try where_("year IN {}"), "0")
-        XCTAssertEqual(try where_("year < nil"), "0")
-        XCTAssertEqual(try where_("year BETWEEN {1990, 2000}"), #"t0."year" BETWEEN ?1 AND ?2"#)
-        XCTAssertEqual(try where_("year == 'x'"), "0", "a string never equals a number")
-        XCTAssertEqual(try where_("title == author.name", dialect: .postgreSQL), #"t0."title" IS NOT DISTINCT FROM t1."name""#)
+    @Test func testComparisonShapesKeepNilRows() throws {
+        #expect(try where_("year > 2000") == #"t0."year" > ?1"#)
+        #expect(try where_("NOT year > 2000") == #"NOT COALESCE(t0."year" > ?1, 0)"#)
+        #expect(try where_("year != 2000") == #"t0."year" IS NOT ?1"#)
+        #expect(try where_("year != 2000", dialect: .postgreSQL) == #"(t0."year" <> $1 OR t0."year" IS NULL)"#)
+        #expect(try where_("title != 'x'") == #"t0."title" <> ?1"#, "title is not optional")
+        #expect(try where_("year == nil") == #"t0."year" IS NULL"#)
+        #expect(try where_("year IN {1, 2, nil}", dialect: .postgreSQL) == #"t0."year" = ANY($1)"#)
+        #expect(try where_("year IN {}") == "0")
+        #expect(try where_("year < nil") == "0")
+        #expect(try where_("year BETWEEN {1990, 2000}") == #"t0."year" BETWEEN ?1 AND ?2"#)
+        #expect(try where_("year == 'x'") == "0", "a string never equals a number")
+        #expect(try where_("title == author.name", dialect: .postgreSQL) == #"t0."title" IS NOT DISTINCT FROM t1."name""#)
     }
 
     /// A key names the attribute or relationship spelled exactly so before
     /// one that differs only in case.
-    func testExactNamesBeforeCaseInsensitiveOnes() throws {
+    @Test func testExactNamesBeforeCaseInsensitiveOnes() throws {
         let schema = StoreSchema([
             Entity("Post", table: "posts", attributes: [Attribute("Author", .string, column: "author_text")],
                    relationships: [.toOne("author", "Person", column: "person_id")]),
@@ -46,102 +47,85 @@ final class LoweringTests: XCTestCase {
         func condition(_ format: String) throws -> String {
             try Filter(format).sqlCondition(in: schema, entity: "Post", dialect: .sqlite).condition
         }
-        XCTAssertEqual(
-            try condition("author.name == 'x'"),
-            #"(t0."person_id" IS NOT NULL AND +t0."person_id" IN (SELECT t1."id" FROM "people" t1 WHERE t1."name" = ?1))"#)
-        XCTAssertEqual(try condition("Author == 'x'"), #"t0."author_text" = ?1"#)
-        XCTAssertEqual(try condition("AUTHOR == 'x'"), #"t0."author_text" = ?1"#, "ignoring case: the attribute first")
+        #expect(try condition("author.name == 'x'") == #"(t0."person_id" IS NOT NULL AND +t0."person_id" IN (SELECT t1."id" FROM "people" t1 WHERE t1."name" = ?1))"#)
+        #expect(try condition("Author == 'x'") == #"t0."author_text" = ?1"#)
+        #expect(try condition("AUTHOR == 'x'") == #"t0."author_text" = ?1"#, "ignoring case: the attribute first")
     }
 
-    func testConditionAlone() throws {
+    @Test func testConditionAlone() throws {
         let c = try Filter("author.name != %@ AND year > 2000", "Ann").sqlCondition(in: schema, entity: "Book", dialect: .postgreSQL)
-        XCTAssertEqual(c.joins, #" LEFT JOIN "authors" t1 ON t1."id" = t0."author_id""#)
-        XCTAssertEqual(c.condition, #"((t1."name" <> $1 OR t1."name" IS NULL) AND t0."year" > $2)"#)
-        XCTAssertEqual(c.bindings, [.text("Ann"), .integer(2000)])
+        #expect(c.joins == #" LEFT JOIN "authors" t1 ON t1."id" = t0."author_id""#)
+        #expect(c.condition == #"((t1."name" <> $1 OR t1."name" IS NULL) AND t0."year" > $2)"#)
+        #expect(c.bindings == [.text("Ann"), .integer(2000)])
     }
 
-    func testToOneIsALeftJoinAndToManyIsASubquery() throws {
+    @Test func testToOneIsALeftJoinAndToManyIsASubquery() throws {
         let s = try sql("author.name != 'Ann' AND author.age != 30 AND ANY tags.name == 'x' AND chapters.@count > 2")
-        XCTAssertEqual(s.sql.components(separatedBy: "LEFT JOIN").count, 2, "one join per distinct path: \(s.sql)")
-        XCTAssertTrue(s.sql.contains(#"t0."id" IN (SELECT t3."book_id" FROM "book_tags" t3 JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?3)"#), s.sql)
-        XCTAssertTrue(s.sql.contains(#"(SELECT COUNT(*) FROM "book_tags""#) == false)
-        XCTAssertTrue(s.sql.contains(#"(SELECT COUNT(*) FROM "chapters" t4 WHERE t4."book_id" = t0."id") > ?4"#), s.sql)
-        XCTAssertEqual(s.bindings, [.text("Ann"), .integer(30), .text("x"), .integer(2)])
+        #expect(s.sql.components(separatedBy: "LEFT JOIN").count == 2, "one join per distinct path: \(s.sql)")
+        #expect(s.sql.contains(#"t0."id" IN (SELECT t3."book_id" FROM "book_tags" t3 JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?3)"#), Comment(rawValue: s.sql))
+        #expect(s.sql.contains(#"(SELECT COUNT(*) FROM "book_tags""#) == false)
+        #expect(s.sql.contains(#"(SELECT COUNT(*) FROM "chapters" t4 WHERE t4."book_id" = t0."id") > ?4"#), Comment(rawValue: s.sql))
+        #expect(s.bindings == [.text("Ann"), .integer(30), .text("x"), .integer(2)])
         // A comparison that is false when the object is nil: its matching
         // objects found once, the rows tested by membership.
-        XCTAssertEqual(
-            try where_("author.name == 'Ann' AND author.age > 30"),
-            #"(t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t1."id" FROM "authors" t1 WHERE t1."name" = ?1))"#
-                + #" AND (t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t2."id" FROM "authors" t2 WHERE t2."age" > ?2))"#)
-        XCTAssertTrue(
-            try where_("author.name BEGINSWITH[c] 'a'", dialect: .postgreSQL).hasPrefix(
+        #expect(try where_("author.name == 'Ann' AND author.age > 30") == (#"(t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t1."id" FROM "authors" t1 WHERE t1."name" = ?1))"#
+                + #" AND (t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t2."id" FROM "authors" t2 WHERE t2."age" > ?2))"#))
+        #expect(try where_("author.name BEGINSWITH[c] 'a'", dialect: .postgreSQL).hasPrefix(
                 #"(t0."author_id" IS NOT NULL AND t0."author_id" IN (SELECT t1."id" FROM "authors" t1 WHERE "#))
         // Negated, nil, or compared with another key: the join.
         for format in ["NOT author.name == 'Ann'", "author.name == nil", "author.name == title", "author.name != 'Ann'"] {
-            XCTAssertTrue(try sql(format).sql.contains("LEFT JOIN"), format)
+            #expect(try sql(format).sql.contains("LEFT JOIN"), Comment(rawValue: format))
         }
-        XCTAssertEqual(
-            try where_("ALL chapters.pages > 10"),
-            #"NOT EXISTS (SELECT 1 FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND NOT COALESCE(t1."pages" > ?1, 0))"#)
-        XCTAssertEqual(
-            try where_("NONE chapters.pages > 10"),
-            #"NOT EXISTS (SELECT 1 FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND t1."pages" > ?1)"#)
-        XCTAssertTrue(try where_("chapters.@sum.pages > 3").contains("TOTAL("))
-        XCTAssertTrue(try where_("chapters.@sum.pages > 3", dialect: .postgreSQL).contains("COALESCE(SUM("))
+        #expect(try where_("ALL chapters.pages > 10") == #"NOT EXISTS (SELECT 1 FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND NOT COALESCE(t1."pages" > ?1, 0))"#)
+        #expect(try where_("NONE chapters.pages > 10") == #"NOT EXISTS (SELECT 1 FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND t1."pages" > ?1)"#)
+        #expect(try where_("chapters.@sum.pages > 3").contains("TOTAL("))
+        #expect(try where_("chapters.@sum.pages > 3", dialect: .postgreSQL).contains("COALESCE(SUM("))
     }
 
     /// Inside SUBQUERY a key path without the variable is the book's, as in
     /// memory: a reference to the outer row, its to-one relationships joined
     /// in the outer query; `$c.…` is the chapter's.
-    func testKeysWithoutTheVariableInsideSubqueryAreTheOuterRows() throws {
-        XCTAssertEqual(
-            try where_("SUBQUERY(chapters, $c, $c.pages > year AND SELF.title == $c.name).@count > 0"),
-            #"(SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND (t1."pages" > t0."year" AND t0."title" IS t1."name")) > ?1"#)
-        XCTAssertEqual(
-            try sql("SUBQUERY(chapters, $c, $c.name == author.name).@count == 0").sql,
-            #"SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 LEFT JOIN "authors" t2 ON t2."id" = t0."author_id" "#
-                + #"WHERE (SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND t1."name" IS t2."name") = ?1 ORDER BY t0."id""#)
-        XCTAssertEqual(
-            try where_("SUBQUERY(chapters, $c, author.name == 'Ann' AND SUBQUERY(chapters, $d, $d.pages < $c.pages).@count > 0).@count > 0"),
-            #"(SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND ((t0."author_id" IS NOT NULL AND +t0."author_id" IN "#
+    @Test func testKeysWithoutTheVariableInsideSubqueryAreTheOuterRows() throws {
+        #expect(try where_("SUBQUERY(chapters, $c, $c.pages > year AND SELF.title == $c.name).@count > 0") == #"(SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND (t1."pages" > t0."year" AND t0."title" IS t1."name")) > ?1"#)
+        #expect(try sql("SUBQUERY(chapters, $c, $c.name == author.name).@count == 0").sql == (#"SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 LEFT JOIN "authors" t2 ON t2."id" = t0."author_id" "#
+                + #"WHERE (SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND t1."name" IS t2."name") = ?1 ORDER BY t0."id""#))
+        #expect(try where_("SUBQUERY(chapters, $c, author.name == 'Ann' AND SUBQUERY(chapters, $d, $d.pages < $c.pages).@count > 0).@count > 0") == (#"(SELECT COUNT(*) FROM "chapters" t1 WHERE t1."book_id" = t0."id" AND ((t0."author_id" IS NOT NULL AND +t0."author_id" IN "#
                 + #"(SELECT t2."id" FROM "authors" t2 WHERE t2."name" = ?1)) AND (SELECT COUNT(*) FROM "chapters" t3 WHERE t3."book_id" = t0."id" "#
-                + #"AND t3."pages" < t1."pages") > ?2)) > ?3"#)
+                + #"AND t3."pages" < t1."pages") > ?2)) > ?3"#))
     }
 
     /// Every collection operator of the table lowers to its aggregate, or
     /// is refused with a message that names the ones that have a SQL form.
-    func testEveryCollectionOperatorLowersOrIsRefused() throws {
+    @Test func testEveryCollectionOperatorLowersOrIsRefused() throws {
         let forms = ["@count": "COUNT(*)", "@sum": "TOTAL(", "@avg": "TOTAL(", "@min": "MIN(", "@max": "MAX("]
         for op in CollectionOperator.allCases {
             let format = op.needsKeyPath ? "chapters.\(op.name).pages > 3" : "chapters.\(op.name) > 3"
             if let form = forms[op.name] {
-                XCTAssertTrue(try where_(format).contains(form), format)
+                #expect(try where_(format).contains(form), Comment(rawValue: format))
                 continue
             }
-            XCTAssertThrowsError(try sql(format), format) { error in
-                XCTAssertEqual(
-                    (error as? SQLLoweringError)?.message,
-                    "\(op.name) has no SQL form (@count, @sum, @avg, @min, @max do)")
+            if let error = #expect(throws: (any Error).self, Comment(rawValue: format), performing: { try sql(format) }) {
+                #expect((error as? SQLLoweringError)?.message == "\(op.name) has no SQL form (@count, @sum, @avg, @min, @max do)")
             }
         }
     }
 
-    func testStringsAndPatternsAreBoundNeverWritten() throws {
+    @Test func testStringsAndPatternsAreBoundNeverWritten() throws {
         let hostile = "x' OR 1=1 --"
         for dialect in Dialect.allCases {
             for format in ["title == %@", "title CONTAINS[cd] %@", "title LIKE %@", "title BEGINSWITH %@", "title MATCHES %@"] {
                 let s = try sql(format, hostile, dialect: dialect)
-                XCTAssertFalse(s.sql.contains("1=1"), "\(dialect) \(format): \(s.sql)")
+                #expect(!s.sql.contains("1=1"), "\(dialect) \(format): \(s.sql)")
             }
         }
-        XCTAssertEqual(try where_("title LIKE %@", "a%_*", dialect: .postgreSQL), #"(normalize(t0."title", NFD) COLLATE "C") LIKE $1 ESCAPE '\'"#)
-        XCTAssertEqual(try sql("title LIKE %@", "a%_*", dialect: .postgreSQL).bindings, [.text(#"a\%\_%"#)])
+        #expect(try where_("title LIKE %@", "a%_*", dialect: .postgreSQL) == #"(normalize(t0."title", NFD) COLLATE "C") LIKE $1 ESCAPE '\'"#)
+        #expect(try sql("title LIKE %@", "a%_*", dialect: .postgreSQL).bindings == [.text(#"a\%\_%"#)])
         let quoted = StoreSchema([Entity("Odd", table: #"we"ird"#, attributes: [Attribute("n", .integer, column: #"c"ol"#)])])
         let q = try FetchSpecification(entity: "Odd", filter: try Filter("n > 1")).sql(in: quoted, dialect: .sqlite)
-        XCTAssertTrue(q.statement.sql.contains(#"FROM "we""ird" t0 WHERE t0."c""ol" > ?1"#), q.statement.sql)
+        #expect(q.statement.sql.contains(#"FROM "we""ird" t0 WHERE t0."c""ol" > ?1"#), Comment(rawValue: q.statement.sql))
     }
 
-    func testWhatCannotBeLoweredIsAnErrorWithItsKeyAndRange() throws {
+    @Test func testWhatCannotBeLoweredIsAnErrorWithItsKeyAndRange() throws {
         func failure(_ format: String, dialect: Dialect = .sqlite) -> SQLLoweringError? {
             do {
                 _ = try Filter(format).sqlStatement(schema, dialect)
@@ -149,61 +133,59 @@ final class LoweringTests: XCTestCase {
             } catch let e as SQLLoweringError {
                 return e
             } catch {
-                XCTFail("\(format): \(error)")
+                Issue.record("\(format): \(error)")
                 return nil
             }
         }
         let unknown = failure("year > 1 AND author.nmae == 'x'")
-        XCTAssertEqual(unknown?.code, .unknownKey)
-        XCTAssertEqual(unknown?.entity, "Author")
-        XCTAssertEqual(unknown?.key, "nmae")
-        XCTAssertEqual(unknown?.rendered(), """
+        #expect(unknown?.code == .unknownKey)
+        #expect(unknown?.entity == "Author")
+        #expect(unknown?.key == "nmae")
+        #expect(unknown?.rendered() == """
             error: keypath author.nmae not found in entity Author: it has no key nmae (column 14)
              | year > 1 AND author.nmae == 'x'
              |              ^~~~~~~~~~~
             """)
-        XCTAssertEqual(failure("tags.name == 'x'")?.code, .toManyKey)
-        XCTAssertEqual(failure("title < 5")?.code, .typeMismatch)
-        XCTAssertEqual(failure("title BEGINSWITH 5")?.code, .typeMismatch)
-        XCTAssertEqual(failure("title MATCHES '('")?.code, .typeMismatch)
-        XCTAssertEqual(failure(#"title MATCHES '\\d+'"#, dialect: .postgreSQL)?.code, .unsupported)
-        XCTAssertNil(failure(#"title MATCHES '\\d+'"#, dialect: .sqlite))
-        XCTAssertEqual(failure("year + 1 > 2")?.code, .unsupported)
-        XCTAssertEqual(failure("ANY year > 2")?.code, .unsupported)
-        XCTAssertEqual(failure("ANY chapters.book.chapters.name == 'x'")?.code, .unsupported)
-        XCTAssertThrowsError(try FetchSpecification(entity: "Nope").sql(in: schema, dialect: .sqlite))
+        #expect(failure("tags.name == 'x'")?.code == .toManyKey)
+        #expect(failure("title < 5")?.code == .typeMismatch)
+        #expect(failure("title BEGINSWITH 5")?.code == .typeMismatch)
+        #expect(failure("title MATCHES '('")?.code == .typeMismatch)
+        #expect(failure(#"title MATCHES '\\d+'"#, dialect: .postgreSQL)?.code == .unsupported)
+        #expect(failure(#"title MATCHES '\\d+'"#, dialect: .sqlite) == nil)
+        #expect(failure("year + 1 > 2")?.code == .unsupported)
+        #expect(failure("ANY year > 2")?.code == .unsupported)
+        #expect(failure("ANY chapters.book.chapters.name == 'x'")?.code == .unsupported)
+        #expect(throws: (any Error).self, performing: { try FetchSpecification(entity: "Nope").sql(in: schema, dialect: .sqlite) })
     }
 
-    func testSortLimitOffsetAndCount() throws {
+    @Test func testSortLimitOffsetAndCount() throws {
         let request = FetchSpecification(
             entity: "Book", filter: try Filter("year > 2000"),
             sort: [.ascending("author.name", .caseInsensitive), .descending("year")], offset: 5, limit: 10)
         let q = try request.sql(in: schema, dialect: .sqlite)
-        XCTAssertTrue(q.statement.sql.hasSuffix(
-            #"ORDER BY t1."name" COLLATE sift_case_insensitive ASC, t0."year" DESC, t0."id" LIMIT ?2 OFFSET ?3"#), q.statement.sql)
+        #expect(q.statement.sql.hasSuffix(
+            #"ORDER BY t1."name" COLLATE sift_case_insensitive ASC, t0."year" DESC, t0."id" LIMIT ?2 OFFSET ?3"#), Comment(rawValue: q.statement.sql))
         let p = try request.sql(in: schema, dialect: .postgreSQL)
-        XCTAssertTrue(p.statement.sql.contains(#"t0."year" DESC NULLS LAST, t0."id" LIMIT $2 OFFSET $3"#), p.statement.sql)
-        XCTAssertEqual(q.columns.map(\.name), ["id", "title", "year", "price", "published", "code"])
+        #expect(p.statement.sql.contains(#"t0."year" DESC NULLS LAST, t0."id" LIMIT $2 OFFSET $3"#), Comment(rawValue: p.statement.sql))
+        #expect(q.columns.map(\.name) == ["id", "title", "year", "price", "published", "code"])
         let c = try request.countSQL(in: schema, dialect: .sqlite)
-        XCTAssertTrue(c.sql.hasPrefix("SELECT COUNT(*) FROM (SELECT"), c.sql)
+        #expect(c.sql.hasPrefix("SELECT COUNT(*) FROM (SELECT"), Comment(rawValue: c.sql))
     }
 
     /// Nil sorts first ascending and last descending, as in memory; a
     /// required attribute holds no nil, and its terms say nothing of NULLs,
     /// so that PostgreSQL can read a sort by it from an index in the
     /// default order (ExplainTests checks the plan).
-    func testSortByARequiredAttributeSaysNothingOfNulls() throws {
+    @Test func testSortByARequiredAttributeSaysNothingOfNulls() throws {
         let request = FetchSpecification(
             entity: "Book", sort: [.descending("title"), .ascending("year"), .ascending("author.name")], limit: 10)
         let p = try request.sql(in: schema, dialect: .postgreSQL)
-        XCTAssertTrue(
-            p.statement.sql.contains(
+        #expect(p.statement.sql.contains(
                 #"ORDER BY (normalize(t0."title", NFD) COLLATE "C") DESC, t0."year" ASC NULLS FIRST, "#
-                    + #"(normalize(t1."name", NFD) COLLATE "C") ASC NULLS FIRST, t0."id" LIMIT $1"#),
-            p.statement.sql)
+                    + #"(normalize(t1."name", NFD) COLLATE "C") ASC NULLS FIRST, t0."id" LIMIT $1"#), Comment(rawValue: p.statement.sql))
     }
 
-    func testPlannerUsesIndexes() throws {
+    @Test func testPlannerUsesIndexes() throws {
         let db = try DatabaseQueue(configuration: .sift)
         try db.write { db in
             for s in schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
@@ -232,7 +214,7 @@ final class LoweringTests: XCTestCase {
         ]
         for (format, expected) in expectations {
             let p = try plan(format)
-            XCTAssertTrue(p.contains(expected), "\(format):\n\(p)")
+            #expect(p.contains(expected), "\(format):\n\(p)")
         }
     }
 
@@ -241,7 +223,7 @@ final class LoweringTests: XCTestCase {
     /// on the index: a MULTI-INDEX OR in a select, and in a count one count
     /// per range, added (the ranges are disjoint), unless a coarse range
     /// covers others.
-    func testBeginsWithPlans() throws {
+    @Test func testBeginsWithPlans() throws {
         let db = try DatabaseQueue(configuration: .sift)
         try db.write { db in
             for s in schema.createStatements(dialect: .sqlite) { try db.execute(sql: s) }
@@ -268,16 +250,16 @@ final class LoweringTests: XCTestCase {
             let c = try request.countSQL(in: schema, dialect: .sqlite)
             let count = try plan(c)
             let text = "\(format):\n\(count.joined(separator: "\n"))"
-            XCTAssertEqual(count.filter { $0 == covering }.count, ranges, text)
-            XCTAssertEqual(count.contains("MULTI-INDEX OR"), ranges > 1 && !split, text)
-            XCTAssertEqual(c.sql.hasPrefix("SELECT (SELECT COUNT(*) FROM"), split, c.sql)
+            #expect(count.filter { $0 == covering }.count == ranges, Comment(rawValue: text))
+            #expect(count.contains("MULTI-INDEX OR") == (ranges > 1 && !split), Comment(rawValue: text))
+            #expect(c.sql.hasPrefix("SELECT (SELECT COUNT(*) FROM") == split, Comment(rawValue: c.sql))
             if split {
-                XCTAssertEqual(count.filter { $0.hasPrefix("SCALAR SUBQUERY") }.count, ranges, text)
+                #expect(count.filter { $0.hasPrefix("SCALAR SUBQUERY") }.count == ranges, Comment(rawValue: text))
             } else {
-                XCTAssertEqual(count.count, ranges > 1 ? 1 + 2 * ranges : 1, text)
+                #expect(count.count == (ranges > 1 ? 1 + 2 * ranges : 1), Comment(rawValue: text))
             }
             if ranges == 1 {
-                XCTAssertEqual(c.bindings.count, 2, "\(format): \(c.sql)")
+                #expect(c.bindings.count == 2, "\(format): \(c.sql)")
             }
             // The rows: one search per range, as one MULTI-INDEX OR (without
             // ORDER BY, whose primary-key order makes a scan look cheaper on
@@ -285,8 +267,8 @@ final class LoweringTests: XCTestCase {
             let condition = try Filter(format).sqlCondition(in: schema, entity: "Book", dialect: .sqlite)
             let select = try plan(BoundStatement(
                 sql: #"SELECT t0."id", t0."year" FROM "books" t0 WHERE "# + condition.condition, bindings: condition.bindings))
-            XCTAssertEqual(select.filter { $0 == range }.count, ranges, "\(format):\n\(select.joined(separator: "\n"))")
-            XCTAssertEqual(select.contains("MULTI-INDEX OR"), ranges > 1, "\(format):\n\(select.joined(separator: "\n"))")
+            #expect(select.filter { $0 == range }.count == ranges, "\(format):\n\(select.joined(separator: "\n"))")
+            #expect(select.contains("MULTI-INDEX OR") == (ranges > 1), "\(format):\n\(select.joined(separator: "\n"))")
         }
         // Only a range that every row must satisfy splits a count.
         for (format, split) in [
@@ -295,7 +277,7 @@ final class LoweringTests: XCTestCase {
             ("ANY tags.name BEGINSWITH 'ab'", false),
         ] {
             let c = try FetchSpecification(entity: "Book", filter: try Filter(format)).countSQL(in: schema, dialect: .sqlite)
-            XCTAssertEqual(c.sql.hasPrefix("SELECT (SELECT COUNT(*) FROM"), split, "\(format): \(c.sql)")
+            #expect(c.sql.hasPrefix("SELECT (SELECT COUNT(*) FROM") == split, "\(format): \(c.sql)")
         }
     }
 
@@ -304,7 +286,7 @@ final class LoweringTests: XCTestCase {
     /// canonical decomposition begins with the prefix, spelled with a
     /// precomposed last character (`aḃ`) or a singleton (`\u{212A}` for
     /// `K`, U+037E for `;`, U+1FEF for `` ` ``) anywhere in it.
-    func testBeginsWithMatchesDecomposedPrefixes() throws {
+    @Test func testBeginsWithMatchesDecomposedPrefixes() throws {
         let s = StoreSchema([Entity("W", table: "w", attributes: [Attribute("s", .string)])])
         let words: [String?] = [
             "cafe", "café", "cafe\u{301}", "cafd", "caff", "cag", "ca", "ḃ", "b", nil,
@@ -346,17 +328,17 @@ final class LoweringTests: XCTestCase {
                 return -1
             }
             let got = try db.read { try request.fetchPrimaryKeys($0, schema: s).compactMap { Int.fromDatabaseValue($0) } }
-            XCTAssertEqual(got, expected, "SQLite: \(format)")
+            #expect(got == expected, "SQLite: \(format)")
             let count = try request.countSQL(in: s, dialect: .sqlite)
-            XCTAssertEqual(try db.read { try Int.fetchOne($0, sql: count.sql, arguments: count.arguments) }, expected.count, "SQLite count: \(format)")
+            #expect(try db.read { try Int.fetchOne($0, sql: count.sql, arguments: count.arguments) } == expected.count, "SQLite count: \(format)")
             if let pg {
                 let ids = try pg.query(try request.sql(in: s, dialect: .postgreSQL).statement).map { row -> Int in
                     if case .integer(let i)? = row.first { return Int(i) }
                     return -1
                 }
-                XCTAssertEqual(ids, expected, "PostgreSQL: \(format)")
+                #expect(ids == expected, "PostgreSQL: \(format)")
                 let count = try pg.query(try request.countSQL(in: s, dialect: .postgreSQL)).first?.first
-                XCTAssertEqual(count, .integer(Int64(expected.count)), "PostgreSQL count: \(format)")
+                #expect(count == .integer(Int64(expected.count)), "PostgreSQL count: \(format)")
             }
         }
     }

@@ -5,20 +5,20 @@ import Sift
 import SiftPostgres
 import SiftSQL
 import SiftSQLite
-import XCTest
+import Testing
 
 /// A file that imports GRDB, PostgresNIO and Foundation with every Sift
 /// library uses the names of each without qualifying them: this file
 /// compiles only if none of Sift's public names is also one of theirs
 /// (`FetchRequest` below is GRDB's protocol; Sift's former `FetchRequest`
 /// is an unavailable alias, which lookup sets aside).
-final class NeighbourNamesTests: XCTestCase {
+struct NeighbourNamesTests {
     /// GRDB's `FetchRequest`, unqualified.
     func titles(_ request: some FetchRequest<Row>, in db: Database) throws -> [String] {
         try request.fetchAll(db).map { $0["title"] }
     }
 
-    func testSiftAndGRDBTogether() throws {
+    @Test func testSiftAndGRDBTogether() throws {
         let schema = StoreSchema([
             Entity("Book", table: "books", attributes: [Attribute("title", .string), Attribute("year", .integer)])
         ])
@@ -33,9 +33,9 @@ final class NeighbourNamesTests: XCTestCase {
         let viaGRDB = try db.read { db in
             try titles(SQLRequest<Row>(sql: statement.sql, arguments: statement.arguments), in: db)
         }
-        XCTAssertEqual(viaSift, ["It"])
-        XCTAssertEqual(viaGRDB, ["It"])
-        XCTAssertEqual(try db.read { try Row.fetchAll($0, sql: "SELECT title FROM books ORDER BY id") }.count, 2)
+        #expect(viaSift == ["It"])
+        #expect(viaGRDB == ["It"])
+        #expect(try db.read { try Row.fetchAll($0, sql: "SELECT title FROM books ORDER BY id") }.count == 2)
         // Foundation's and PostgresNIO's names beside Sift's.
         let _: Predicate<Int> = #Predicate { $0 > 1 }
         let _: SortDescriptor<URLComponents>? = nil

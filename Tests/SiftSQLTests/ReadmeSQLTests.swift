@@ -3,12 +3,12 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
-import XCTest
+import Testing
 
 /// The SQL example of SiftSQL's DocC landing page and of SiftSQLite's, as
 /// written there.
-final class ReadmeSQLTests: XCTestCase {
-    func testReadmeExample() throws {
+struct ReadmeSQLTests {
+    @Test func testReadmeExample() throws {
         let schema = StoreSchema([
             Entity("Author", table: "authors", attributes: [
                 Attribute("name", .string),
@@ -29,14 +29,14 @@ final class ReadmeSQLTests: XCTestCase {
             entity: "Book", filter: try Filter("author.name BEGINSWITH[c] %@ AND ANY tags.name == %@", "ste", "horror"),
             sort: [.descending("year")], limit: 20)
         let query = try request.sql(in: schema, dialect: .sqlite)
-        XCTAssertEqual(query.statement.sql, """
+        #expect(query.statement.sql == """
             SELECT t0."id", t0."title", t0."year", t0."published" FROM "books" t0 \
             WHERE (t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t1."id" FROM "authors" t1 \
             WHERE sift_search(t1."name", ?1, 0, 1))) AND t0."id" IN (SELECT t3."book_id" FROM "book_tags" t3 \
             JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?2) \
             ORDER BY t0."year" DESC, t0."id" LIMIT ?3
             """)
-        XCTAssertEqual(query.statement.bindings, [.text("ste"), .text("horror"), .integer(20)])
+        #expect(query.statement.bindings == [.text("ste"), .text("horror"), .integer(20)])
 
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -52,11 +52,11 @@ final class ReadmeSQLTests: XCTestCase {
             try db.execute(sql: "INSERT INTO book_tags (book_id, tag_id) VALUES (1, 1), (2, 1), (3, 2)")
         }
         let rows = try db.read { try request.fetchValues($0, schema: schema) }
-        XCTAssertEqual(rows.compactMap { row -> String? in
+        #expect(rows.compactMap { row -> String? in
             if case .dictionary(let d) = row { return d["title"]?.stringValue }
             return nil
-        }, ["It", "Carrie"])
+        } == ["It", "Carrie"])
         let count = try db.read { try request.fetchCount($0, schema: schema) }
-        XCTAssertEqual(count, 2)
+        #expect(count == 2)
     }
 }

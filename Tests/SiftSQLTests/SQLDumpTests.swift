@@ -1,7 +1,8 @@
 import Foundation
 import Sift
 import SiftSQL
-import XCTest
+import SiftTestSupport
+import Testing
 
 /// Writes the SQL of many requests to the file named by `SIFT_SQL_DUMP`, to
 /// compare the lowering's text before and after a change with `diff`: the
@@ -9,10 +10,10 @@ import XCTest
 /// counts) and projections over the library schema, and the formats of the
 /// conformance cases over a schema read from their object, each in both
 /// dialects, with the bindings or the error.
-final class SQLDumpTests: XCTestCase {
-    func testDump() throws {
+struct SQLDumpTests {
+    @Test func testDump() throws {
         guard let path = ProcessInfo.processInfo.environment["SIFT_SQL_DUMP"] else {
-            throw XCTSkip("set SIFT_SQL_DUMP=FILE to write the dump")
+            try Test.cancel("set SIFT_SQL_DUMP=FILE to write the dump")
         }
         var out = ""
         func lower(_ label: String, _ request: FetchSpecification, _ schema: StoreSchema) {

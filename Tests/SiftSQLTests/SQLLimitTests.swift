@@ -3,6 +3,7 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import Testing
 
 /// The limits of lowering (bound values, MATCHES patterns) and of the

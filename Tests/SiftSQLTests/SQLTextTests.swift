@@ -1,38 +1,38 @@
-import XCTest
+import Testing
 
 @testable import SiftSQL
 
 /// The upper bound of BEGINSWITH's index range: the least string above every
 /// string that begins with the prefix, in code point order.
-final class SuccessorTests: XCTestCase {
-    func testSuccessor() {
-        XCTAssertEqual(Lowering.successor("ab"), "ac")
-        XCTAssertEqual(Lowering.successor("a"), "b")
-        XCTAssertEqual(Lowering.successor("a~"), "a\u{7F}")
-        XCTAssertEqual(Lowering.successor("a\u{7F}"), "a\u{80}", "past ASCII")
-        XCTAssertEqual(Lowering.successor("é"), "ê")
-        XCTAssertEqual(Lowering.successor("a\u{D7FF}"), "a\u{E000}", "over the surrogates")
-        XCTAssertEqual(Lowering.successor("a\u{10FFFF}"), "b", "the last scalar has none: the one before goes up")
-        XCTAssertNil(Lowering.successor("\u{10FFFF}"))
-        XCTAssertNil(Lowering.successor(""))
+struct SuccessorTests {
+    @Test func testSuccessor() {
+        #expect(Lowering.successor("ab") == "ac")
+        #expect(Lowering.successor("a") == "b")
+        #expect(Lowering.successor("a~") == "a\u{7F}")
+        #expect(Lowering.successor("a\u{7F}") == "a\u{80}", "past ASCII")
+        #expect(Lowering.successor("é") == "ê")
+        #expect(Lowering.successor("a\u{D7FF}") == "a\u{E000}", "over the surrogates")
+        #expect(Lowering.successor("a\u{10FFFF}") == "b", "the last scalar has none: the one before goes up")
+        #expect(Lowering.successor("\u{10FFFF}") == nil)
+        #expect(Lowering.successor("") == nil)
         // Every ASCII ending agrees with going through the scalars.
         for b in UInt8(0x20)..<0x7F {
             let s = "x" + String(UnicodeScalar(b))
-            XCTAssertEqual(Lowering.successor(s), "x" + String(UnicodeScalar(b + 1)))
+            #expect(Lowering.successor(s) == ("x" + String(UnicodeScalar(b + 1))))
         }
     }
 }
 
 /// Identifiers in double quotes, embedded quotes doubled, in both dialects.
-final class QuoteTests: XCTestCase {
-    func testQuote() {
+struct QuoteTests {
+    @Test func testQuote() {
         for dialect in Dialect.allCases {
-            XCTAssertEqual(dialect.quote("name"), #""name""#)
-            XCTAssertEqual(dialect.quote(""), #""""#)
-            XCTAssertEqual(dialect.quote("a long column name over fifteen bytes"), #""a long column name over fifteen bytes""#)
-            XCTAssertEqual(dialect.quote(#"odd "col"; --"#), #""odd ""col""; --""#)
-            XCTAssertEqual(dialect.quote(#"""#), #""""""#)
-            XCTAssertEqual(dialect.quote("Zoë_表"), "\"Zoë_表\"")
+            #expect(dialect.quote("name") == #""name""#)
+            #expect(dialect.quote("") == #""""#)
+            #expect(dialect.quote("a long column name over fifteen bytes") == #""a long column name over fifteen bytes""#)
+            #expect(dialect.quote(#"odd "col"; --"#) == #""odd ""col""; --""#)
+            #expect(dialect.quote(#"""#) == #""""""#)
+            #expect(dialect.quote("Zoë_表") == "\"Zoë_表\"")
         }
     }
 }
@@ -40,8 +40,8 @@ final class QuoteTests: XCTestCase {
 /// The tables of `CanonicalPrefixes`, recomputed over every Unicode scalar
 /// with Foundation's canonical decomposition: a difference would make
 /// BEGINSWITH's index ranges miss strings the evaluator matches.
-final class CanonicalPrefixTests: XCTestCase {
-    func testTablesMatchFoundation() {
+struct CanonicalPrefixTests {
+    @Test func testTablesMatchFoundation() {
         var bounds = [(low: UInt32, high: UInt32)?](repeating: nil, count: 128)
         var singletons = [Unicode.Scalar?](repeating: nil, count: 128)
         for v in UInt32(0x80)...0x10FFFF {
@@ -51,23 +51,23 @@ final class CanonicalPrefixTests: XCTestCase {
             let c = Int(first.value)
             bounds[c] = (min(bounds[c]?.low ?? v, v), max(bounds[c]?.high ?? v, v))
             if d.count == 1 {
-                XCTAssertNil(singletons[c], "two singletons for \(first)")
+                #expect(singletons[c] == nil, "two singletons for \(first)")
                 singletons[c] = u
             } else {
                 // What the lowering relies on: after the ASCII character
                 // comes a non-ASCII scalar, never a second ASCII one.
-                XCTAssertGreaterThanOrEqual(d[1].value, 0x80, "U+\(String(v, radix: 16)) decomposes to two ASCII characters")
+                #expect(d[1].value >= 0x80, "U+\(String(v, radix: 16)) decomposes to two ASCII characters")
             }
         }
         for c in 0..<128 {
             let ch = String(UnicodeScalar(UInt8(c)))
             let table = CanonicalPrefixes.bounds(UInt8(c))
-            XCTAssertEqual(table?.low, bounds[c]?.low, "lowest for \(ch.debugDescription)")
-            XCTAssertEqual(table?.high, bounds[c]?.high, "highest for \(ch.debugDescription)")
-            XCTAssertEqual(CanonicalPrefixes.singleton(UInt8(c)), singletons[c], "singleton for \(ch.debugDescription)")
+            #expect(table?.low == bounds[c]?.low, "lowest for \(ch.debugDescription)")
+            #expect(table?.high == bounds[c]?.high, "highest for \(ch.debugDescription)")
+            #expect(CanonicalPrefixes.singleton(UInt8(c)) == singletons[c], "singleton for \(ch.debugDescription)")
         }
-        XCTAssertEqual(CanonicalPrefixes.bounds(UInt8(ascii: "b"))?.low, 0x1E03)
-        XCTAssertNil(CanonicalPrefixes.bounds(UInt8(ascii: "q")))
-        XCTAssertNil(CanonicalPrefixes.bounds(UInt8(ascii: "1")))
+        #expect(CanonicalPrefixes.bounds(UInt8(ascii: "b"))?.low == 0x1E03)
+        #expect(CanonicalPrefixes.bounds(UInt8(ascii: "q")) == nil)
+        #expect(CanonicalPrefixes.bounds(UInt8(ascii: "1")) == nil)
     }
 }

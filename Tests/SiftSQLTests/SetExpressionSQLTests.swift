@@ -3,26 +3,26 @@ import GRDB
 import Sift
 import SiftSQL
 import SiftSQLite
-import XCTest
+import SiftTestSupport
+import Testing
 
 // UNION, INTERSECT and MINUS in SQL: between constants they fold into the
 // set they make; read from a row they are refused.
 
 extension LoweringTests {
-    func testConstantSetExpressionsFoldIntoBoundValues() throws {
+    @Test func testConstantSetExpressionsFoldIntoBoundValues() throws {
         let union = try sql("year IN {1990, 2000} UNION {2000, 2010}")
-        XCTAssertTrue(union.sql.contains(#"t0."year" IN (?1, ?2, ?3)"#), union.sql)
-        XCTAssertEqual(Set(union.bindings), [.integer(1990), .integer(2000), .integer(2010)])
+        #expect(union.sql.contains(#"t0."year" IN (?1, ?2, ?3)"#), Comment(rawValue: union.sql))
+        #expect(Set(union.bindings) == [.integer(1990), .integer(2000), .integer(2010)])
         let chain = try sql("year IN {1990, 2000} UNION {2010} MINUS {1990} INTERSECT %@", [2000, 2020])
-        XCTAssertTrue(chain.sql.contains(#"t0."year" IN (?1)"#), chain.sql)
-        XCTAssertEqual(chain.bindings, [.integer(2000)])
-        XCTAssertEqual(try where_("year IN {1990} INTERSECT {2000}"), "0", "an empty set matches nothing")
-        XCTAssertEqual(try where_("year IN {1990} MINUS nil"), #"t0."year" IN (?1)"#, "a nil right side changes nothing")
-        XCTAssertEqual(
-            try where_("title IN {'a'} UNION {'b'}", dialect: .postgreSQL), #"t0."title" = ANY($1)"#)
+        #expect(chain.sql.contains(#"t0."year" IN (?1)"#), Comment(rawValue: chain.sql))
+        #expect(chain.bindings == [.integer(2000)])
+        #expect(try where_("year IN {1990} INTERSECT {2000}") == "0", "an empty set matches nothing")
+        #expect(try where_("year IN {1990} MINUS nil") == #"t0."year" IN (?1)"#, "a nil right side changes nothing")
+        #expect(try where_("title IN {'a'} UNION {'b'}", dialect: .postgreSQL) == #"t0."title" = ANY($1)"#)
     }
 
-    func testSetExpressionsReadFromARowAreRefused() throws {
+    @Test func testSetExpressionsReadFromARowAreRefused() throws {
         for (format, range) in [
             ("year IN {1990} UNION %@", nil as SourceRange?),
             // The error points at the side read from a row.
@@ -32,27 +32,27 @@ extension LoweringTests {
         ] {
             do {
                 _ = try sql(format, [1, 2] as [Int])
-                if range != nil { XCTFail("\(format) lowered") }
+                if range != nil { Issue.record("\(format) lowered") }
             } catch let error as SQLLoweringError {
-                guard let range else { XCTFail("\(format): \(error)"); continue }
-                XCTAssertEqual(error.code, .unsupported, format)
-                XCTAssertEqual(error.message, "UNION, INTERSECT and MINUS have a SQL form only between constants", format)
-                XCTAssertEqual(error.range, range, format)
+                guard let range else { Issue.record("\(format): \(error)"); continue }
+                #expect(error.code == .unsupported, Comment(rawValue: format))
+                #expect(error.message == "UNION, INTERSECT and MINUS have a SQL form only between constants", Comment(rawValue: format))
+                #expect(error.range == range, Comment(rawValue: format))
             }
         }
     }
 
-    func testConstantSetExpressionErrorsAsInMemory() throws {
+    @Test func testConstantSetExpressionErrorsAsInMemory() throws {
         for (format, message) in [
             ("year IN 5 UNION {1}", "UNION needs a set or an array on the left, not an integer"),
             ("year IN nil MINUS {1}", "MINUS needs a set or an array on the left, not nil"),
             ("year IN {1} INTERSECT 'x'", "INTERSECT needs an array, a set or a dictionary on the right, not a string"),
         ] {
-            XCTAssertThrowsError(try sql(format), format) { error in
+            if let error = #expect(throws: (any Error).self, Comment(rawValue: format), performing: { try sql(format) }) {
                 let e = error as? SQLLoweringError
-                XCTAssertEqual(e?.code, .typeMismatch, format)
-                XCTAssertEqual(e?.message, message, format)
-                XCTAssertEqual(e?.range, SourceRange(8, format.utf8.count), format)
+                #expect(e?.code == .typeMismatch, Comment(rawValue: format))
+                #expect(e?.message == message, Comment(rawValue: format))
+                #expect(e?.range == SourceRange(8, format.utf8.count), Comment(rawValue: format))
             }
         }
     }
@@ -61,7 +61,7 @@ extension LoweringTests {
 extension DifferentialTests {
     /// The folded forms give the rows the evaluator gives, on SQLite and
     /// (when it runs) PostgreSQL.
-    func testFoldedSetExpressions() async throws {
+    @Test func testFoldedSetExpressions() async throws {
         let engines = try await Self.engines(seed: Self.seed)
         defer { PostgresServer.close(engines.postgres) }
         let formats = [
@@ -79,14 +79,14 @@ extension DifferentialTests {
         for format in formats {
             let request = FetchSpecification(entity: "Book", filter: try Filter(format))
             guard let expected = Self.memoryIDs(request, engines.library.books) else {
-                XCTFail("\(format) raises in memory")
+                Issue.record("\(format) raises in memory")
                 continue
             }
             let sqlite = try request.sql(in: Library.schema, dialect: .sqlite)
-            XCTAssertEqual(try Self.sqliteIDs(sqlite, engines.sqlite), expected, "SQLite: \(format)")
+            #expect(try Self.sqliteIDs(sqlite, engines.sqlite) == expected, "SQLite: \(format)")
             if let pg = engines.postgres {
                 let postgres = try await Self.postgresIDs(request, Library.schema, pg)
-                XCTAssertEqual(postgres, expected, "PostgreSQL: \(format)")
+                #expect(postgres == expected, "PostgreSQL: \(format)")
             }
             compared += 1
         }

@@ -3,28 +3,6 @@ import Testing
 
 @testable import Sift
 
-struct Member: KeyValueReadable {
-    var name: String
-    var age: Int
-    var score: Double
-    var tags: [String]
-    var mentor: Mentor
-
-    static let keyTable = KeyTable<Member>(typed: [
-        "name": .string { $0.name },
-        "age": .int { $0.age },
-        "score": .double { $0.score },
-        "tags": .strings { $0.tags },
-        "mentor": .object { $0.mentor },
-    ])
-}
-
-struct Mentor: KeyValueReadable {
-    var name: String
-    var level: Int
-    static let keyTable = KeyTable<Mentor>(typed: ["name": .string { $0.name }, "level": .int { $0.level }])
-}
-
 /// Typed readers take direct paths; they must answer exactly as the general
 /// path does on the same data as values.
 struct TypedReaderTests {

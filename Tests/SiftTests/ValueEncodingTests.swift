@@ -1,10 +1,10 @@
 import Foundation
-import XCTest
+import Testing
 
 @testable import Sift
 
 /// Values from `Encodable` types, and filters over them.
-final class ValueEncodingTests: XCTestCase {
+struct ValueEncodingTests {
     struct Address: Codable, Equatable {
         var city: String
         var zip: UInt64
@@ -35,45 +35,45 @@ final class ValueEncodingTests: XCTestCase {
         name: "Bob", age: 17, score: 0.75, active: false, role: .member, tags: [], born: nil, id: UUID(),
         balance: 0, address: nil, site: nil, nicknames: [])
 
-    func testEncodesEachKindAsItsValue() throws {
+    @Test func testEncodesEachKindAsItsValue() throws {
         let value = try Value(encoding: Self.ann)
-        XCTAssertEqual(value["name"], "Ann")
-        XCTAssertEqual(value["age"], .int(31))
-        XCTAssertEqual(value["active"], .bool(true))
-        XCTAssertEqual(value["role"], "admin")
-        XCTAssertEqual(value["tags"], ["x"])
-        XCTAssertEqual(value["born"], .date(Date(timeIntervalSinceReferenceDate: 0)))
-        XCTAssertEqual(value["id"], .uuid(Self.ann.id))
-        XCTAssertEqual(value["balance"], .decimal(Decimal(string: "19.99")!))
-        XCTAssertEqual(value[keyPath: "address.zip"], .decimal(Decimal(string: "18446744073709551615")!))
-        XCTAssertEqual(value["site"], "https://example.com")
-        XCTAssertEqual(value["nicknames"], ["A", "Annie"])
+        #expect(value["name"] == "Ann")
+        #expect(value["age"] == .int(31))
+        #expect(value["active"] == .bool(true))
+        #expect(value["role"] == "admin")
+        #expect(value["tags"] == ["x"])
+        #expect(value["born"] == .date(Date(timeIntervalSinceReferenceDate: 0)))
+        #expect(value["id"] == .uuid(Self.ann.id))
+        #expect(value["balance"] == .decimal(Decimal(string: "19.99")!))
+        #expect(value[keyPath: "address.zip"] == .decimal(Decimal(string: "18446744073709551615")!))
+        #expect(value["site"] == "https://example.com")
+        #expect(value["nicknames"] == ["A", "Annie"])
         // Skipped nil optionals are missing keys.
-        XCTAssertNil(try Value(encoding: Self.bob)["born"])
+        #expect(try Value(encoding: Self.bob)["born"] == nil)
     }
 
-    func testRoundTripsThroughDecoding() throws {
+    @Test func testRoundTripsThroughDecoding() throws {
         for person in [Self.ann, Self.bob] {
-            XCTAssertEqual(try Value(encoding: person).decoded(as: Person.self), person)
+            #expect(try Value(encoding: person).decoded(as: Person.self) == person)
         }
-        XCTAssertEqual(try Value(encoding: [1, 2]), [1, 2])
-        XCTAssertEqual(try Value(encoding: ["k": Optional<Int>.none]), ["k": .null])
+        #expect(try Value(encoding: [1, 2]) == [1, 2])
+        #expect(try Value(encoding: ["k": Optional<Int>.none]) == ["k": .null])
     }
 
-    func testFiltersEncodableObjects() throws {
+    @Test func testFiltersEncodableObjects() throws {
         let people = [Self.ann, Self.bob]
         let adults = try Filter("age >= 18 AND address.city == 'Oslo' AND born < %@", Date()).compiled(encoding: Person.self)
-        XCTAssertEqual(try people.filter(adults), [Self.ann])
-        XCTAssertEqual(try people.count(where: Filter("born == nil").compiled(encoding: Person.self)), 1)
-        XCTAssertEqual(try people.first(where: Filter("ANY nicknames BEGINSWITH 'Ann'").compiled(encoding: Person.self)), Self.ann)
+        #expect(try people.filter(adults) == [Self.ann])
+        #expect(try people.count(where: Filter("born == nil").compiled(encoding: Person.self)) == 1)
+        #expect(try people.first(where: Filter("ANY nicknames BEGINSWITH 'Ann'").compiled(encoding: Person.self)) == Self.ann)
         // The answers are those of the same values evaluated directly.
         for format in ["score < 0.5", "role == 'member'", "tags.@count == 0", "balance > 19.98", "active == NO"] {
             let filter = try Filter(format)
             let direct = try people.map { try filter.compiled().evaluate(with: Value(encoding: $0)) }
-            XCTAssertEqual(try people.map { try filter.compiled(encoding: Person.self).evaluate(with: $0) }, direct, format)
+            #expect(try people.map { try filter.compiled(encoding: Person.self).evaluate(with: $0) } == direct, Comment(rawValue: format))
         }
-        XCTAssertThrowsError(try people.filter(Filter("name < 5").compiled(encoding: Person.self))) { error in
-            XCTAssertEqual((error as? EvaluationError)?.code, .typeMismatch)
+        if let error = #expect(throws: (any Error).self, performing: { try people.filter(Filter("name < 5").compiled(encoding: Person.self)) }) {
+            #expect((error as? EvaluationError)?.code == .typeMismatch)
         }
     }
 }

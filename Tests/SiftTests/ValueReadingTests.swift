@@ -1,31 +1,30 @@
 import Foundation
-import XCTest
+import Testing
 
 @testable import Sift
 
 /// Values as people look at them and move them: `description`, subscripts
 /// by key and key path, and decoding into `Decodable` types.
-final class ValueReadingTests: XCTestCase {
+struct ValueReadingTests {
     // MARK: description
 
-    func testDescriptionIsTheLiteral() {
-        XCTAssertEqual(Value.string("Ann \"A\"").description, #""Ann \"A\"""#)
-        XCTAssertEqual(Value.int(42).description, "42")
-        XCTAssertEqual(Value.double(2).description, "2.0")
-        XCTAssertEqual(Value.bool(true).description, "true")
-        XCTAssertEqual(Value.null.description, "nil")
-        XCTAssertEqual(Value.nsNull.description, "<null>")
-        XCTAssertEqual(Value.array([1, "a", .bool(false)]).description, #"{1, "a", false}"#)
-        XCTAssertEqual(Value.dictionary(["b": 2, "a": [true]]).description, "{a = {true}; b = 2; }")
-        XCTAssertEqual(
-            Value.date(Date(timeIntervalSinceReferenceDate: 700_000_000)).description, #"CAST(700000000, "NSDate")"#)
+    @Test func testDescriptionIsTheLiteral() {
+        #expect(Value.string("Ann \"A\"").description == #""Ann \"A\"""#)
+        #expect(Value.int(42).description == "42")
+        #expect(Value.double(2).description == "2.0")
+        #expect(Value.bool(true).description == "true")
+        #expect(Value.null.description == "nil")
+        #expect(Value.nsNull.description == "<null>")
+        #expect(Value.array([1, "a", .bool(false)]).description == #"{1, "a", false}"#)
+        #expect(Value.dictionary(["b": 2, "a": [true]]).description == "{a = {true}; b = 2; }")
+        #expect(Value.date(Date(timeIntervalSinceReferenceDate: 700_000_000)).description == #"CAST(700000000, "NSDate")"#)
         // Arrays of values print their elements this way, not as enum cases.
-        XCTAssertEqual(String(describing: [Value.string("Ann"), .int(30)]), #"["Ann", 30]"#)
+        #expect(String(describing: [Value.string("Ann"), .int(30)]) == #"["Ann", 30]"#)
     }
 
     /// Every literal the description prints for a scalar or a list of them
     /// parses back to an equal value of the same kind.
-    func testDescriptionParsesBack() throws {
+    @Test func testDescriptionParsesBack() throws {
         let values: [Value] = [
             "x", "", "tab\there", "é\u{301}", 0, -7, .int(Int.max), 0.5, -1e300, 2.0, true, false, .null,
             .date(Date(timeIntervalSinceReferenceDate: -12.25)), [1, [2, "b"], .bool(true)],
@@ -34,10 +33,10 @@ final class ValueReadingTests: XCTestCase {
         for value in values {
             let filter = try Filter("SELF == \(value.description)")
             guard case .comparison(let c) = filter.predicate.kind, case .constant(let parsed) = c.rhs.kind else {
-                return XCTFail("\(value.description) did not parse as a constant: \(filter.predicate)")
+                Issue.record("\(value.description) did not parse as a constant: \(filter.predicate)"); return
             }
-            XCTAssertEqual(parsed, value, value.description)
-            XCTAssertEqual(parsed.typeName, value.typeName, value.description)
+            #expect(parsed == value, Comment(rawValue: value.description))
+            #expect(parsed.typeName == value.typeName, Comment(rawValue: value.description))
         }
     }
 
@@ -49,33 +48,33 @@ final class ValueReadingTests: XCTestCase {
         static let keyTable = KeyTable<Author>(["name": { .string($0.name) }, "born": { .int($0.born) }])
     }
 
-    func testSubscriptByKey() {
+    @Test func testSubscriptByKey() {
         let book: Value = ["title": "Dune", "year": 1965, "author": .object(Author(name: "Herbert", born: 1920))]
-        XCTAssertEqual(book["title"], "Dune")
-        XCTAssertNil(book["price"])
-        XCTAssertEqual(book["author"]?["born"], 1920)
-        XCTAssertNil(book["author"]?["died"])
-        XCTAssertNil(Value.string("Dune")["length"])
-        XCTAssertNil(Value.array([book])["title"])
+        #expect(book["title"] == "Dune")
+        #expect(book["price"] == nil)
+        #expect((book["author"]?["born"]) == 1920)
+        #expect((book["author"]?["died"]) == nil)
+        #expect(Value.string("Dune")["length"] == nil)
+        #expect(Value.array([book])["title"] == nil)
     }
 
-    func testSubscriptByKeyPath() {
+    @Test func testSubscriptByKeyPath() {
         let author: Value = [
             "name": "Le Guin",
             "books": [["title": "The Left Hand of Darkness", "year": 1969], ["title": "The Dispossessed", "year": 1974]],
             "agent": .object(Author(name: "Kidd", born: 1930)),
         ]
-        XCTAssertEqual(author[keyPath: "books.year"], [1969, 1974])
-        XCTAssertEqual(author[keyPath: "books.@max.year"], 1974)
-        XCTAssertEqual(author[keyPath: "books.@count"], 2)
-        XCTAssertEqual(author[keyPath: "agent.name"], "Kidd")
-        XCTAssertEqual(author[keyPath: "name.length"], 7)
-        XCTAssertEqual(author[keyPath: "missing.deeper"], .null)
+        #expect(author[keyPath: "books.year"] == [1969, 1974])
+        #expect(author[keyPath: "books.@max.year"] == 1974)
+        #expect(author[keyPath: "books.@count"] == 2)
+        #expect(author[keyPath: "agent.name"] == "Kidd")
+        #expect(author[keyPath: "name.length"] == 7)
+        #expect(author[keyPath: "missing.deeper"] == .null)
         // Keys an object's type does not have, and malformed paths.
-        XCTAssertNil(author[keyPath: "agent.died"])
-        XCTAssertNil(author[keyPath: "books..year"])
-        XCTAssertNil(author[keyPath: ""])
-        XCTAssertNil(author[keyPath: "name.@avg"])
+        #expect(author[keyPath: "agent.died"] == nil)
+        #expect(author[keyPath: "books..year"] == nil)
+        #expect(author[keyPath: ""] == nil)
+        #expect(author[keyPath: "name.@avg"] == nil)
     }
 
     // MARK: Decoding
@@ -96,7 +95,7 @@ final class ValueReadingTests: XCTestCase {
         var extra: Value?
     }
 
-    func testDecodesAStructFromADictionary() throws {
+    @Test func testDecodesAStructFromADictionary() throws {
         let id = UUID()
         let value: Value = [
             "title": "Dune", "year": .double(1965), "price": .decimal(Decimal(string: "9.99")!), "rating": 4,
@@ -105,9 +104,7 @@ final class ValueReadingTests: XCTestCase {
             "cover": .nsNull, "site": "https://example.com/dune", "extra": [1, 2],
         ]
         let book = try value.decoded(as: Book.self)
-        XCTAssertEqual(
-            book,
-            Book(
+        #expect(book == Book(
                 title: "Dune", year: 1965, price: Decimal(string: "9.99"), rating: 4, inPrint: true, kind: .novel,
                 tags: ["sf"], published: Date(timeIntervalSinceReferenceDate: 0), id: id, cover: nil,
                 site: URL(string: "https://example.com/dune"), extra: [1, 2]))
@@ -118,16 +115,15 @@ final class ValueReadingTests: XCTestCase {
         var born: Int
     }
 
-    func testDecodesFromAnObjectAndFromArrays() throws {
+    @Test func testDecodesFromAnObjectAndFromArrays() throws {
         let authors: Value = [.object(Author(name: "Kidd", born: 1930)), ["name": "Ann", "born": 1990]]
-        XCTAssertEqual(
-            try authors.decoded(as: [Named].self), [Named(name: "Kidd", born: 1930), Named(name: "Ann", born: 1990)])
-        XCTAssertEqual(try Value.double(0.1).decoded(as: Decimal.self), Decimal(string: "0.1"))
-        XCTAssertEqual(try Value.decimal(Decimal(string: "18446744073709551615")!).decoded(as: UInt64.self), .max)
-        XCTAssertEqual(try Value.array([.null, 3]).decoded(as: [Int?].self), [nil, 3])
+        #expect(try authors.decoded(as: [Named].self) == [Named(name: "Kidd", born: 1930), Named(name: "Ann", born: 1990)])
+        #expect(try Value.double(0.1).decoded(as: Decimal.self) == Decimal(string: "0.1"))
+        #expect(try Value.decimal(Decimal(string: "18446744073709551615")!).decoded(as: UInt64.self) == .max)
+        #expect(try Value.array([.null, 3]).decoded(as: [Int?].self) == [nil, 3])
     }
 
-    func testErrorsNameThePathAndTheValue() {
+    @Test func testErrorsNameThePathAndTheValue() {
         func failure<T: Decodable>(_ value: Value, _ type: T.Type) -> String {
             do {
                 _ = try value.decoded(as: type)
@@ -141,14 +137,13 @@ final class ValueReadingTests: XCTestCase {
                 return "\(error)"
             }
         }
-        XCTAssertEqual(failure(["name": "Ann", "born": 1990.5], Named.self), "born: 1990.5 is not a whole number, as Int needs")
-        XCTAssertEqual(failure(["name": "Ann"], Named.self), ": no value for the key 'born'")
-        XCTAssertEqual(
-            failure([["name": 3, "born": 1]], [Named].self), "0.name: expected a string, found integer 3")
-        XCTAssertEqual(failure(300, UInt8.self), ": 300 does not fit UInt8")
-        XCTAssertEqual(failure(2, Bool.self), ": expected a Boolean (or the number 0 or 1), found integer 2")
-        XCTAssertEqual(failure(.bool(true), Int.self), ": expected a number, found boolean true")
-        XCTAssertEqual(failure("x", Named.self), #": expected a dictionary or an object, found string "x""#)
-        XCTAssertEqual(failure(.null, Int.self), ": expected a number, found nil")
+        #expect(failure(["name": "Ann", "born": 1990.5], Named.self) == "born: 1990.5 is not a whole number, as Int needs")
+        #expect(failure(["name": "Ann"], Named.self) == ": no value for the key 'born'")
+        #expect(failure([["name": 3, "born": 1]], [Named].self) == "0.name: expected a string, found integer 3")
+        #expect(failure(300, UInt8.self) == ": 300 does not fit UInt8")
+        #expect(failure(2, Bool.self) == ": expected a Boolean (or the number 0 or 1), found integer 2")
+        #expect(failure(.bool(true), Int.self) == ": expected a number, found boolean true")
+        #expect(failure("x", Named.self) == #": expected a dictionary or an object, found string "x""#)
+        #expect(failure(.null, Int.self) == ": expected a number, found nil")
     }
 }

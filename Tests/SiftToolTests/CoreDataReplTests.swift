@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import SiftSQLite
-import XCTest
+import SiftTestSupport
+import Testing
 
 @testable import SiftTool
 
@@ -11,7 +12,8 @@ import XCTest
 /// the same rows in the same order. The expected answers use Foundation's
 /// semantics where SQL's differ: `fold(text, 'c'|'d'|'cd')` is Foundation's
 /// case and diacritic folding, and nil is spelled out.
-final class CoreDataReplTests: XCTestCase {
+@Suite(.serialized)
+struct CoreDataReplTests {
     /// A predicate on an entity and the query selecting its rows' `Z_PK`s;
     /// `-- none` in the query marks one that selects no rows.
     typealias Case = (entity: String, format: String, sql: String)
@@ -33,43 +35,43 @@ final class CoreDataReplTests: XCTestCase {
             return text.precomposedStringWithCanonicalMapping.folding(options: options, locale: nil)
         }
         db.inDatabase { $0.add(function: fold) }
-        XCTAssertFalse(session.handle(":limit 100000").isError)
+        #expect(!session.handle(":limit 100000").isError)
         return (session, db)
     }
 
     /// Each case in memory and in SQL through the REPL, against its query;
     /// then each of `sorts` on the first case's entity, memory against SQL.
     func check(_ store: String, model: String? = nil, _ cases: [Case], sorts: [String] = [],
-               file: StaticString = #filePath, line: UInt = #line) throws {
+               sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (session, db) = try Self.open(store, model: model)
-        XCTAssertGreaterThanOrEqual(cases.count, 15, file: file, line: line)
+        #expect(cases.count >= 15, sourceLocation: sourceLocation)
         for c in cases {
-            XCTAssertFalse(session.handle(":use " + c.entity).isError, c.entity, file: file, line: line)
+            #expect(!session.handle(":use " + c.entity).isError, Comment(rawValue: c.entity), sourceLocation: sourceLocation)
             let reply = session.handle(c.format)
             guard !reply.isError else {
-                XCTFail("\(c.entity) \(c.format): \(reply.output)", file: file, line: line)
+                Issue.record("\(c.entity) \(c.format): \(reply.output)", sourceLocation: sourceLocation)
                 continue
             }
             let keys = session.collection.primaryKeys ?? []
             let memory = ReplSessionTests.rowNumbers(reply.output).compactMap { Int.fromDatabaseValue(keys[$0 - 1]) }
             let expected = try db.read { try Int.fetchAll($0, sql: c.sql) }
-            XCTAssertEqual(memory.sorted(), expected.sorted(), "\(c.entity) \(c.format)", file: file, line: line)
-            XCTAssertFalse(expected.isEmpty && !c.sql.contains("-- none"), "\(c.format) selects no rows", file: file, line: line)
+            #expect(memory.sorted() == expected.sorted(), "\(c.entity) \(c.format)", sourceLocation: sourceLocation)
+            #expect(!(expected.isEmpty && !c.sql.contains("-- none")), "\(c.format) selects no rows", sourceLocation: sourceLocation)
             let count = expected.count == 1 ? "1 row" : "\(expected.count) rows"
             let sql = session.handle(":sql " + c.format).output
-            XCTAssertTrue(sql.contains("SQLite: \(count), the same as in memory."), "\(c.format): \(sql)", file: file, line: line)
+            #expect(sql.contains("SQLite: \(count), the same as in memory."), "\(c.format): \(sql)", sourceLocation: sourceLocation)
         }
         guard let entity = cases.first?.entity else { return }
-        XCTAssertFalse(session.handle(":use " + entity).isError)
+        #expect(!session.handle(":use " + entity).isError)
         for sort in sorts {
-            XCTAssertFalse(session.handle(":sort " + sort).isError, sort, file: file, line: line)
+            #expect(!session.handle(":sort " + sort).isError, Comment(rawValue: sort), sourceLocation: sourceLocation)
             let sql = session.handle(":sql TRUEPREDICATE").output
-            XCTAssertTrue(sql.contains("ORDER BY"), sql, file: file, line: line)
-            XCTAssertTrue(sql.contains(", the same as in memory."), "\(sort): \(sql)", file: file, line: line)
+            #expect(sql.contains("ORDER BY"), Comment(rawValue: sql), sourceLocation: sourceLocation)
+            #expect(sql.contains(", the same as in memory."), "\(sort): \(sql)", sourceLocation: sourceLocation)
         }
     }
 
-    func testCDPSample1() throws {
+    @Test func testCDPSample1() throws {
         try check("cdp_sample1/SampleModel_V1.sqlite", [
             ("Person", "firstName == 'Victoria'", "SELECT Z_PK FROM ZPERSON WHERE ZFIRSTNAME = 'Victoria'"),
             ("Person", "lastName BEGINSWITH[cd] 'GLE'", "SELECT Z_PK FROM ZPERSON WHERE substr(fold(ZLASTNAME, 'cd'), 1, 3) = 'gle'"),
@@ -98,7 +100,7 @@ final class CoreDataReplTests: XCTestCase {
         ], sorts: ["lastName DESC", "firstName ASC caseInsensitive, updatedAt DESC"])
     }
 
-    func testCDPSample2() throws {
+    @Test func testCDPSample2() throws {
         try check("cdp_sample2/SampleModel2_V1.sqlite", [
             ("Book", "price > 5", "SELECT Z_PK FROM ZBOOK WHERE Z_ENT IN (1, 2) AND ZPRICE > 5"),
             ("Book", "pagesCount < 50", "SELECT Z_PK FROM ZBOOK WHERE ZPAGESCOUNT < 50"),
@@ -127,7 +129,7 @@ final class CoreDataReplTests: XCTestCase {
         ], sorts: ["publishedAt DESC", "author.alias, title"])
     }
 
-    func testRecipes() throws {
+    @Test func testRecipes() throws {
         try check("recipes/Recipes.sqlite", model: "recipes/ios-5-recipes.xcdatamodel.elements", [
             ("Recipe", "name CONTAINS[cd] 'crepe'", "SELECT Z_PK FROM ZRECIPE WHERE instr(fold(ZNAME, 'cd'), 'crepe') > 0"),
             ("Recipe", "name BEGINSWITH[c] 'g'", "SELECT Z_PK FROM ZRECIPE WHERE substr(fold(ZNAME, 'c'), 1, 1) = 'g'"),
@@ -156,7 +158,7 @@ final class CoreDataReplTests: XCTestCase {
         ], sorts: ["name DESC", "type.name, prepTime DESC"])
     }
 
-    func testRKTwitter() throws {
+    @Test func testRKTwitter() throws {
         try check("rktwitter/RKSeedDatabase.sqlite", model: "rktwitter/RKTwitterCoreData.xcdatamodel.elements", [
             ("Tweet", "isFavorited == NO", "SELECT Z_PK FROM ZTWEET WHERE ZISFAVORITED = 0"),
             ("Tweet", "inReplyToScreenName != nil", "SELECT Z_PK FROM ZTWEET WHERE ZINREPLYTOSCREENNAME IS NOT NULL"),
@@ -181,7 +183,7 @@ final class CoreDataReplTests: XCTestCase {
         ], sorts: ["createdAt DESC", "user.name, statusID DESC"])
     }
 
-    func testCoreDataBooks() throws {
+    @Test func testCoreDataBooks() throws {
         try check("coredatabooks/CoreDataBooks.sqlite", model: "coredatabooks/CoreDataBooks.xcdatamodel.elements", [
             ("Book", "author == 'Terry Pratchett'", "SELECT Z_PK FROM ZBOOK WHERE ZAUTHOR = 'Terry Pratchett'"),
             ("Book", "author BEGINSWITH[c] 'p. g.'", "SELECT Z_PK FROM ZBOOK WHERE substr(fold(ZAUTHOR, 'c'), 1, 5) = 'p. g.'"),
@@ -205,7 +207,7 @@ final class CoreDataReplTests: XCTestCase {
         ], sorts: ["copyright", "author DESC, title"])
     }
 
-    func testTavant() throws {
+    @Test func testTavant() throws {
         try check("tavant/Model.sqlite", model: "tavant/Model.xcdatamodel.contents", [
             ("FeedbackCategory", "name BEGINSWITH 'Password'", "SELECT Z_PK FROM ZFEEDBACKCATEGORY WHERE substr(ZNAME, 1, 8) = 'Password'"),
             ("FeedbackCategory", "name CONTAINS[c] 'lien'", "SELECT Z_PK FROM ZFEEDBACKCATEGORY WHERE instr(fold(ZNAME, 'c'), 'lien') > 0"),
@@ -235,7 +237,7 @@ final class CoreDataReplTests: XCTestCase {
         ], sorts: ["name DESC"])
     }
 
-    func testSwiftData() throws {
+    @Test func testSwiftData() throws {
         try check("swiftdata/default.store", [
             ("Item", "craftingRecipe == nil", "SELECT Z_PK FROM ZITEM WHERE ZCRAFTINGRECIPE IS NULL"),
             ("Item", "craftingRecipe != nil", "SELECT Z_PK FROM ZITEM WHERE ZCRAFTINGRECIPE IS NOT NULL"),
@@ -266,7 +268,7 @@ final class CoreDataReplTests: XCTestCase {
         ], sorts: ["name DESC", "craftingRecipe.producedItemCount, name"])
     }
 
-    func testBearByInference() throws {
+    @Test func testBearByInference() throws {
         // No model: the inferred schema's names are lower case, and the
         // model's camel case finds them.
         try check("bear/database.sqlite", [
@@ -294,21 +296,21 @@ final class CoreDataReplTests: XCTestCase {
 
     /// The objects in memory hold three levels of relationships: a key
     /// path following four is refused, not read as nil (SQL finds 3 rows).
-    func testKeyPathsDeeperThanTheObjectsAreRefused() throws {
+    @Test func testKeyPathsDeeperThanTheObjectsAreRefused() throws {
         let (session, _) = try Self.open("swiftdata/default.store")
-        XCTAssertFalse(session.handle(":use Component").isError)
+        #expect(!session.handle(":use Component").isError)
         let deep = "craftingRecipe.producedItem.craftingRecipe.producedItem.name == 'Wooden Chest'"
         let reply = session.handle(deep)
-        XCTAssertTrue(reply.isError)
-        XCTAssertTrue(reply.output.contains("follows more than 3 relationships"), reply.output)
-        XCTAssertTrue(session.handle(":sql " + deep).output.contains("follows more than 3 relationships"))
-        XCTAssertFalse(session.handle("craftingRecipe.producedItem.craftingRecipe.producedItemCount == '1'").isError)
-        XCTAssertTrue(session.handle(":sort item.craftingRecipe.producedItem.craftingRecipe.producedItemCount").isError)
+        #expect(reply.isError)
+        #expect(reply.output.contains("follows more than 3 relationships"), Comment(rawValue: reply.output))
+        #expect(session.handle(":sql " + deep).output.contains("follows more than 3 relationships"))
+        #expect(!session.handle("craftingRecipe.producedItem.craftingRecipe.producedItemCount == '1'").isError)
+        #expect(session.handle(":sort item.craftingRecipe.producedItem.craftingRecipe.producedItemCount").isError)
     }
 
     /// `:schema` shows the model's names and each relationship's kind,
     /// inverse and order, abstract entities and parents.
-    func testSchemaShowsTheModel() throws {
+    @Test func testSchemaShowsTheModel() throws {
         let (sample2, _) = try Self.open("cdp_sample2/SampleModel2_V1.sqlite")
         let schema = sample2.handle(":schema").output
         for line in [
@@ -320,13 +322,13 @@ final class CoreDataReplTests: XCTestCase {
             "  siteURL: string",
             "  feedbacks: not in the store (",
         ] {
-            XCTAssertTrue(schema.contains(line), "\(line) in\n\(schema)")
+            #expect(schema.contains(line), "\(line) in\n\(schema)")
         }
         let (swiftData, _) = try Self.open("swiftdata/default.store")
-        XCTAssertTrue(swiftData.handle(":schema").output.contains("  producedItem → Item (one-to-one, inverse craftingRecipe)"))
+        #expect(swiftData.handle(":schema").output.contains("  producedItem → Item (one-to-one, inverse craftingRecipe)"))
         let (bear, _) = try Self.open("bear/database.sqlite")
         let inferred = bear.handle(":schema").output
-        XCTAssertTrue(inferred.contains("  tags → SFNoteTag (many-to-many)"), inferred)
-        XCTAssertTrue(inferred.contains("  serverdata → SFNoteServerData (one-to-one, inverse note)"), inferred)
+        #expect(inferred.contains("  tags → SFNoteTag (many-to-many)"), Comment(rawValue: inferred))
+        #expect(inferred.contains("  serverdata → SFNoteServerData (one-to-one, inverse note)"), Comment(rawValue: inferred))
     }
 }

@@ -1,31 +1,32 @@
 import Foundation
 import GRDB
 import SiftSQLite
-import XCTest
+import Testing
 
 @testable import SiftTool
 
 /// Ordered to-manys in the REPL's objects: in the order the store keeps
 /// (`Z_FOK_…`), not by key, so that `[FIRST]`, `[LAST]` and `[n]` name the
 /// objects the app put there. Expected answers come from the raw tables.
-final class OrderedRelationshipReplTests: XCTestCase {
+@Suite(.serialized)
+struct OrderedRelationshipReplTests {
     /// The keys of the rows `format` lists on `entity`, and those `sql` selects.
     func check(_ store: String, _ entity: String, _ cases: [(format: String, sql: String)],
-               file: StaticString = #filePath, line: UInt = #line) throws {
+               sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (session, db) = try CoreDataReplTests.open(store)
-        XCTAssertFalse(session.handle(":use " + entity).isError, file: file, line: line)
+        #expect(!session.handle(":use " + entity).isError, sourceLocation: sourceLocation)
         for c in cases {
             let reply = session.handle(c.format)
-            XCTAssertFalse(reply.isError, "\(c.format): \(reply.output)", file: file, line: line)
+            #expect(!reply.isError, "\(c.format): \(reply.output)", sourceLocation: sourceLocation)
             let keys = session.collection.primaryKeys ?? []
             let memory = ReplSessionTests.rowNumbers(reply.output).compactMap { Int.fromDatabaseValue(keys[$0 - 1]) }
             let expected = try db.read { try Int.fetchAll($0, sql: c.sql) }
-            XCTAssertFalse(expected.isEmpty, "\(c.format): the check selects no rows", file: file, line: line)
-            XCTAssertEqual(memory.sorted(), expected.sorted(), c.format, file: file, line: line)
+            #expect(!expected.isEmpty, "\(c.format): the check selects no rows", sourceLocation: sourceLocation)
+            #expect(memory.sorted() == expected.sorted(), Comment(rawValue: c.format), sourceLocation: sourceLocation)
         }
     }
 
-    func testOrderedToManyThroughItsInverse() throws {
+    @Test func testOrderedToManyThroughItsInverse() throws {
         // children ↔ parent: the children's order is ZBOOKMARKENTITY.Z_FOK_PARENT.
         func child(_ order: String, _ offset: Int = 0) -> String {
             "(SELECT c.ZTITLE FROM ZBOOKMARKENTITY c WHERE c.ZPARENT = p.Z_PK ORDER BY c.Z_FOK_PARENT \(order) LIMIT 1 OFFSET \(offset))"
@@ -38,7 +39,7 @@ final class OrderedRelationshipReplTests: XCTestCase {
         ])
     }
 
-    func testOrderedManyToMany() throws {
+    @Test func testOrderedManyToMany() throws {
         // favorites ↔ favoriteFolders through Z_1FAVORITES, ordered by Z_FOK_1FAVORITES.
         let first = "(SELECT b.ZTITLE FROM Z_1FAVORITES j JOIN ZBOOKMARKENTITY b ON b.Z_PK = j.Z_1FAVORITES "
             + "WHERE j.Z_1FAVORITEFOLDERS = p.Z_PK ORDER BY j.Z_FOK_1FAVORITES LIMIT 1)"

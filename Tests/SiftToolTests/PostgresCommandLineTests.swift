@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import SiftPostgres
 import SiftSQL
+import SiftTestSupport
 import Testing
 
 /// `sift query`, `sift schema` and `sift repl` on a PostgreSQL URL, run as a

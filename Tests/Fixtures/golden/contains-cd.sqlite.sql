@@ -1,0 +1,11 @@
+-- contains-cd (sqlite)
+-- entity: Book
+-- filter: title CONTAINS[cd] "stra"
+
+-- select
+SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 WHERE sift_search(t0."title", ?1, 2, 3) ORDER BY t0."id";
+-- ?1 = text "stra"
+
+-- count
+SELECT COUNT(*) FROM "books" t0 WHERE sift_search(t0."title", ?1, 2, 3);
+-- ?1 = text "stra"

@@ -1,0 +1,11 @@
+-- in-integer-list (postgresql)
+-- entity: Book
+-- filter: year IN {1995, 2000, nil}
+
+-- select
+SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 WHERE t0."year" = ANY($1) ORDER BY t0."id";
+-- $1 = array [integer 1995, integer 2000]
+
+-- count
+SELECT COUNT(*) FROM "books" t0 WHERE t0."year" = ANY($1);
+-- $1 = array [integer 1995, integer 2000]

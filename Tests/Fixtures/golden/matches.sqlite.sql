@@ -1,0 +1,13 @@
+-- matches (sqlite)
+-- entity: Book
+-- filter: title MATCHES "[A-Z].*" AND code MATCHES[c] "a(n|m)+"
+
+-- select
+SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 WHERE sift_matches(t0."title", ?1, 0) AND sift_matches(t0."isbn code", ?2, 1) ORDER BY t0."id";
+-- ?1 = text "[A-Z].*"
+-- ?2 = text "a(n|m)+"
+
+-- count
+SELECT COUNT(*) FROM "books" t0 WHERE sift_matches(t0."title", ?1, 0) AND sift_matches(t0."isbn code", ?2, 1);
+-- ?1 = text "[A-Z].*"
+-- ?2 = text "a(n|m)+"

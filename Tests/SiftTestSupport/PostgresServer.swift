@@ -1,0 +1,83 @@
+// SIFT_POSTGRES: SiftTestSupport is built with SiftPostgres only when the
+// package is (not for make tsan, see Package.swift).
+#if SIFT_POSTGRES
+import Foundation
+import PostgresNIO
+import SiftPostgres
+import SiftSQL
+
+/// The throwaway server of `scripts/postgres.sh run` (`SIFT_POSTGRES`, a
+/// libpq connection string), reached through SiftPostgres.
+package enum PostgresServer {
+    package struct Missing: Error, CustomStringConvertible {
+        package var description: String
+
+        package init(description: String) {
+            self.description = description
+        }
+    }
+
+    /// A connection to the server, or nil when `SIFT_POSTGRES` is not set
+    /// (the caller skips). With `SIFT_REQUIRE_POSTGRES=1` a missing
+    /// variable or a failed connection throws instead.
+    package static func connect() async throws -> PostgresConnection? {
+        let environment = ProcessInfo.processInfo.environment
+        let required = environment["SIFT_REQUIRE_POSTGRES"] == "1"
+        guard let conninfo = environment["SIFT_POSTGRES"], !conninfo.isEmpty else {
+            if required { throw Missing(description: "SIFT_REQUIRE_POSTGRES=1 but SIFT_POSTGRES is not set") }
+            return nil
+        }
+        do {
+            return try await connect(PostgresConnection.Configuration(connectionString: conninfo))
+        } catch {
+            if required { throw error }
+            FileHandle.standardError.write(Data("skipping PostgreSQL: \(error)\n".utf8))
+            return nil
+        }
+    }
+
+    /// A connection with `configuration`, its errors as SiftPostgres says them.
+    package static func connect(_ configuration: PostgresConnection.Configuration) async throws(SiftPostgresError)
+        -> PostgresConnection
+    {
+        do {
+            return try await PostgresConnection.connect(
+                configuration: configuration, id: 1, logger: Logger(label: "tests"))
+        } catch {
+            throw SiftPostgresError(error, sql: "")
+        }
+    }
+
+    /// The server's connection with its tables in a schema of their own,
+    /// `name`, emptied first, so that tests running at the same time keep
+    /// apart.
+    package static func connect(schema name: String) async throws -> PostgresConnection? {
+        guard let connection = try await connect() else { return nil }
+        let schema = Dialect.postgreSQL.quote(name)
+        try await setUp(connection, ["DROP SCHEMA IF EXISTS \(schema) CASCADE", "CREATE SCHEMA \(schema)", "SET search_path TO \(schema)"])
+        return connection
+    }
+
+    /// Runs `statements` (with their bindings) on `connection`, and closes
+    /// it if one fails: a connection must be closed before it goes away.
+    /// Tests close theirs with `defer { close(connection) }`.
+    package static func setUp(_ connection: PostgresConnection, _ statements: [BoundStatement]) async throws {
+        do {
+            for statement in statements { _ = try await connection.rows(statement) }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    package static func setUp(_ connection: PostgresConnection, _ statements: [String]) async throws {
+        try await setUp(connection, statements.map { BoundStatement(sql: $0, bindings: []) })
+    }
+
+    /// Closes `connection` (if any) from a `defer`.
+    package static func close(_ connection: PostgresConnection?) {
+        guard let connection else { return }
+        Task { try await connection.close() }
+    }
+}
+#endif
