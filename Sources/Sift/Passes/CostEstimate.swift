@@ -228,7 +228,7 @@ struct CostModel {
             let a = size(c.lhs)
             let b = size(c.rhs)
             var units = a + b + 2 * (a * b)
-            if c.op == .like { units = units + a * b }
+            if c.op.family.costClass == .wildcards { units = units + a * b }
             return work(c.lhs) + work(c.rhs) + units
         }
     }

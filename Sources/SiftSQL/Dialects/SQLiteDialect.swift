@@ -115,7 +115,7 @@ struct SQLiteDialect: DialectHooks {
     }
 
     func search(
-        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
         negated: Bool, _ ctx: LoweringContext
     ) -> SQLFragment {
         let call = SQLFragment.function(
