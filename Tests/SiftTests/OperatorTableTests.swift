@@ -14,7 +14,6 @@ struct OperatorTableTests {
         (.lessThan, ["<"]), (.lessThanOrEqualTo, ["<=", "=<"]), (.greaterThan, [">"]),
         (.greaterThanOrEqualTo, [">=", "=>"]), (.equalTo, ["==", "="]), (.notEqualTo, ["!=", "<>"]),
         (.matches, ["MATCHES"]), (.like, ["LIKE"]), (.beginsWith, ["BEGINSWITH"]), (.endsWith, ["ENDSWITH"]),
-        (.equalsText, ["EQUALSTEXT"]),
         (.in, ["IN"]), (.contains, ["CONTAINS"]), (.between, ["BETWEEN"]), (.utiConformsTo, ["UTI-CONFORMS-TO"]),
         (.utiEquals, ["UTI-EQUALS"]),
     ]

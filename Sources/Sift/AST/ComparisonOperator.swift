@@ -28,8 +28,6 @@ public enum ComparisonOperator: Sendable, Hashable {
     case beginsWith
     /// `ENDSWITH`
     case endsWith
-    /// `EQUALSTEXT`: the whole left string is the right one, under the options.
-    case equalsText
     /// `IN`: the right side contains the left.
     case `in`
     /// `CONTAINS`: the left side contains the right.
@@ -140,7 +138,6 @@ extension ComparisonOperator {
         case .like: return .builtin(.like)
         case .beginsWith: return .builtin(.beginsWith)
         case .endsWith: return .builtin(.endsWith)
-        case .equalsText: return .builtin(.equalsText)
         case .in: return .builtin(.in)
         case .contains: return .builtin(.contains)
         case .between: return .builtin(.between)
@@ -163,7 +160,6 @@ extension ComparisonOperator {
         case like = "LIKE"
         case beginsWith = "BEGINSWITH"
         case endsWith = "ENDSWITH"
-        case equalsText = "EQUALSTEXT"
         case `in` = "IN"
         case contains = "CONTAINS"
         case between = "BETWEEN"
@@ -187,7 +183,6 @@ extension ComparisonOperator {
             case .like: return Row(.like, .pattern(.wildcard), token: .kwLike)
             case .beginsWith: return Row(.beginsWith, .search(.prefix), token: .kwBeginsWith)
             case .endsWith: return Row(.endsWith, .search(.suffix), token: .kwEndsWith)
-            case .equalsText: return Row(.equalsText, .search(.whole), token: .kwEqualsText)
             case .in: return Row(.in, .membership(containerOnLeft: false), token: .kwIn)
             case .contains: return Row(.contains, .membership(containerOnLeft: true), token: .kwContains)
             // The bounds are a list, compared as numbers or dates: Apple

@@ -94,5 +94,5 @@ package enum OperatorFamily: Sendable, Hashable {
 /// at the end (`ENDSWITH`) or anywhere (`CONTAINS`, `IN`). The raw value is
 /// what the SQLite function `sift_search` is given.
 package enum SearchKind: Int, Sendable, Hashable {
-    case prefix = 0, suffix = 1, substring = 2, whole = 3
+    case prefix = 0, suffix = 1, substring = 2
 }

@@ -34,7 +34,6 @@ struct ASCIINeedle: Sendable {
     /// The answer, or nil if the Unicode path must decide.
     @inline(__always)
     func search(_ haystack: String, _ kind: StringSemantics.Search) -> Bool? {
-        if kind == .whole { return nil }
         if wordBytes > 0, let answer = searchInline(haystack, kind) { return answer }
         // Native strings give their UTF-8 in place (no copy, no retain).
         let answer = haystack.utf8.withContiguousStorageIfAvailable { h -> Bool? in search(h, kind) }
@@ -119,8 +118,6 @@ struct ASCIINeedle: Sendable {
             return false
         }
         switch kind {
-        case .whole:
-            return nil
         case .prefix:
             // Left to right: a byte that differs while everything before it
             // is ASCII decides (each ASCII character is one scalar of the

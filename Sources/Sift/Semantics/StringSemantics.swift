@@ -172,7 +172,7 @@ enum StringSemantics {
                 if k.count >= n.count || whole { return search(k, n, kind) }
                 m *= 2
             }
-        case .substring, .whole:
+        case .substring:
             return search(key(haystack, options), n, kind)
         }
     }
@@ -231,7 +231,6 @@ enum StringSemantics {
         switch kind {
         case .prefix: return h.starts(with: n)
         case .suffix: return h[(h.count - n.count)...].elementsEqual(n)
-        case .whole: return h.count == n.count && h.elementsEqual(n)
         case .substring:
             guard n.count <= SearchKey<UInt32>.shortNeedle else { return SearchKey(n).firstMatch(in: h) != nil }
             let first = n[0]

@@ -28,7 +28,7 @@ enum TokenKind: UInt8, Sendable {
     case plus, minus, star, slash, starStar, ampersand, pipe, caret, shiftLeft, shiftRight, tilde
 
     // Keywords (case-insensitive, whole words)
-    case kwIn, kwAll, kwAny, kwSome, kwNone, kwLike, kwMatches, kwContains, kwBeginsWith, kwEndsWith, kwEqualsText
+    case kwIn, kwAll, kwAny, kwSome, kwNone, kwLike, kwMatches, kwContains, kwBeginsWith, kwEndsWith
     case kwBetween, kwNull, kwSelf, kwTrue, kwFalse, kwFirst, kwLast, kwSize, kwAnyKey, kwSubquery
     case kwCast, kwTruePredicate, kwFalsePredicate, kwUTIConformsTo, kwUTIEquals
     /// `UNION`, `INTERSECT`, `MINUS` (see ``SetOperation``).

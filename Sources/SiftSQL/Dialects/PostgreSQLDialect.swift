@@ -87,7 +87,6 @@ struct PostgreSQLDialect: DialectHooks {
             case .prefix: pattern = escaped + "%"
             case .suffix: pattern = "%" + escaped
             case .substring: pattern = "%" + escaped + "%"
-            case .whole: pattern = escaped
             }
             condition = .like(codePointOrder(h), ctx.bind(.text(pattern)))
         } else {
@@ -97,7 +96,6 @@ struct PostgreSQLDialect: DialectHooks {
             case .prefix: found = .function("starts_with", [h, n])
             case .suffix: found = .binary(.function("right", [h, .function("length", [n])]), "=", n)
             case .substring: found = .binary(.function("strpos", [h, n]), ">", .integer(0))
-            case .whole: found = .binary(h, "=", n)
             }
             condition = .and([found, .binary(n, "<>", .literal(""))])
         }
