@@ -60,7 +60,7 @@ enum SiftFunctions {
         },
         DatabaseFunction(SQLiteFunctions.search, argumentCount: 4, pure: true) { args in
             guard let h = text(args[0]), let n = text(args[1]),
-                let kind = SearchKind(rawValue: Int.fromDatabaseValue(args[2]) ?? -1)
+                let kind = SearchKind(code: Int.fromDatabaseValue(args[2]) ?? -1)
             else { return 0 }
             return StringOperations.search(h, n, kind, options(args[3])) ? 1 : 0
         },

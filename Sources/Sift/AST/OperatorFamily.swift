@@ -91,8 +91,29 @@ package enum OperatorFamily: Sendable, Hashable {
 }
 
 /// Where a string search looks for its needle: at the start (`BEGINSWITH`),
-/// at the end (`ENDSWITH`) or anywhere (`CONTAINS`, `IN`). The raw value is
-/// what the SQLite function `sift_search` is given.
-package enum SearchKind: Int, Sendable, Hashable {
-    case prefix = 0, suffix = 1, substring = 2
+/// at the end (`ENDSWITH`) or anywhere (`CONTAINS`, `IN`).
+///
+/// Without raw values: the fast paths keep a kind with each needle and
+/// test it for every record, as a plain enum.
+package enum SearchKind: Sendable, Hashable {
+    case prefix, suffix, substring
+
+    /// The kind's number, as the SQLite function `sift_search` is given it.
+    package var code: Int {
+        switch self {
+        case .prefix: return 0
+        case .suffix: return 1
+        case .substring: return 2
+        }
+    }
+
+    /// The kind numbered `code`, if any.
+    package init?(code: Int) {
+        switch code {
+        case 0: self = .prefix
+        case 1: self = .suffix
+        case 2: self = .substring
+        default: return nil
+        }
+    }
 }

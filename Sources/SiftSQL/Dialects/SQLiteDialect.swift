@@ -119,7 +119,7 @@ struct SQLiteDialect: DialectHooks {
         negated: Bool, _ ctx: LoweringContext
     ) -> SQLFragment {
         let call = SQLFragment.function(
-            SQLiteFunctions.search, [side(haystack, ctx), side(needle, ctx), .integer(kind.rawValue), SQLiteFunctions.bits(options)])
+            SQLiteFunctions.search, [side(haystack, ctx), side(needle, ctx), .integer(kind.code), SQLiteFunctions.bits(options)])
         return negated ? .not(call) : call
     }
 
