@@ -60,13 +60,13 @@ enum SiftFunctions {
         },
         DatabaseFunction(SQLiteFunctions.search, argumentCount: 4, pure: true) { args in
             guard let h = text(args[0]), let n = text(args[1]),
-                let kind = StringOperations.SearchKind(rawValue: Int.fromDatabaseValue(args[2]) ?? -1)
+                let kind = SearchKind(code: Int.fromDatabaseValue(args[2]) ?? -1)
             else { return 0 }
             return StringOperations.search(h, n, kind, options(args[3])) ? 1 : 0
         },
         DatabaseFunction(SQLiteFunctions.like, argumentCount: 3, pure: true) { args in
             guard let s = text(args[0]), let p = text(args[1]) else { return 0 }
-            return StringOperations.like(s, p, options(args[2])) ? 1 : 0
+            return LikePattern.matches(s, p, options(args[2])) ? 1 : 0
         },
     ]
 

@@ -5,9 +5,8 @@
 /// row in `Builtin.row`, the one table of comparison operators: the
 /// lexer's keywords, the parser, the printer, `Codable`, the REPL's
 /// completion and ``standard`` are read from it. What an operator does is
-/// in `Evaluation/Operators.swift` (`Operators.make`, by the same case), and
-/// its SQL in SiftSQL's `Leaves.swift` (`columnConstant`, `columnColumn`)
-/// and `StringForms.swift`.
+/// its family (`OperatorFamily`): the evaluator, the cost model, the
+/// policy and the SQL lowering switch on the family, not on the operator.
 public enum ComparisonOperator: Sendable, Hashable {
     /// `<`
     case lessThan
@@ -76,6 +75,35 @@ public enum ComparisonOperator: Sendable, Hashable {
     /// Whether `[cdnl]` options may follow the operator.
     public var takesOptions: Bool { !acceptedOptions.isEmpty }
 
+    /// What the operator tests (its row's family; a custom selector's is
+    /// ``OperatorFamily/selector``): what every phase past the parser
+    /// switches on.
+    package var family: OperatorFamily {
+        switch entry {
+        case .builtin(let builtin): return builtin.row.family
+        case .selector: return .selector
+        }
+    }
+
+    /// The operator of `family`, if a row has it (each has its own).
+    package init?(family: OperatorFamily) {
+        guard let builtin = Builtin.allCases.first(where: { $0.row.family == family }) else { return nil }
+        self = builtin.row.op
+    }
+
+    /// The operator that says the same with its sides exchanged (`>` for
+    /// `<`, `IN` for `CONTAINS`, `==` for `==`), if one does.
+    package var converse: ComparisonOperator? {
+        let converse: OperatorFamily
+        switch family {
+        case .equality: return self
+        case .ordering(let greater, let orEqual): converse = .ordering(greater: !greater, orEqual: orEqual)
+        case .membership(let containerOnLeft): converse = .membership(containerOnLeft: !containerOnLeft)
+        default: return nil
+        }
+        return ComparisonOperator(family: converse)
+    }
+
     /// Whether ``PredicatePolicy/untrusted(keyPaths:)`` allows the
     /// operator: every one but `MATCHES` (a regular expression costs what
     /// its author wants), the UTI operators and custom selectors.
@@ -143,23 +171,26 @@ extension ComparisonOperator {
         /// ``rawValue``, and a word with a hyphen is read as one word.
         var row: Row {
             switch self {
-            case .lessThan: return Row(.lessThan, token: .less)
-            case .lessThanOrEqualTo: return Row(.lessThanOrEqualTo, token: .lessEqual, also: ["=<"])
-            case .greaterThan: return Row(.greaterThan, token: .greater)
-            case .greaterThanOrEqualTo: return Row(.greaterThanOrEqualTo, token: .greaterEqual, also: ["=>"])
-            case .equalTo: return Row(.equalTo, token: .equal, also: ["="])
-            case .notEqualTo: return Row(.notEqualTo, token: .notEqual, also: ["<>"])
-            case .matches: return Row(.matches, token: .kwMatches, untrusted: false)
-            case .like: return Row(.like, token: .kwLike)
-            case .beginsWith: return Row(.beginsWith, token: .kwBeginsWith)
-            case .endsWith: return Row(.endsWith, token: .kwEndsWith)
-            case .in: return Row(.in, token: .kwIn)
-            case .contains: return Row(.contains, token: .kwContains)
+            case .lessThan: return Row(.lessThan, .ordering(greater: false, orEqual: false), token: .less)
+            case .lessThanOrEqualTo:
+                return Row(.lessThanOrEqualTo, .ordering(greater: false, orEqual: true), token: .lessEqual, also: ["=<"])
+            case .greaterThan: return Row(.greaterThan, .ordering(greater: true, orEqual: false), token: .greater)
+            case .greaterThanOrEqualTo:
+                return Row(.greaterThanOrEqualTo, .ordering(greater: true, orEqual: true), token: .greaterEqual, also: ["=>"])
+            case .equalTo: return Row(.equalTo, .equality(equal: true), token: .equal, also: ["="])
+            case .notEqualTo: return Row(.notEqualTo, .equality(equal: false), token: .notEqual, also: ["<>"])
+            case .matches: return Row(.matches, .pattern(.regularExpression), token: .kwMatches, untrusted: false)
+            case .like: return Row(.like, .pattern(.wildcard), token: .kwLike)
+            case .beginsWith: return Row(.beginsWith, .search(.prefix), token: .kwBeginsWith)
+            case .endsWith: return Row(.endsWith, .search(.suffix), token: .kwEndsWith)
+            case .in: return Row(.in, .membership(containerOnLeft: false), token: .kwIn)
+            case .contains: return Row(.contains, .membership(containerOnLeft: true), token: .kwContains)
             // The bounds are a list, compared as numbers or dates: Apple
             // takes no options after BETWEEN.
-            case .between: return Row(.between, token: .kwBetween, options: [])
-            case .utiConformsTo: return Row(.utiConformsTo, token: .kwUTIConformsTo, untrusted: false)
-            case .utiEquals: return Row(.utiEquals, token: .kwUTIEquals, untrusted: false)
+            case .between: return Row(.between, .range, token: .kwBetween, options: [])
+            case .utiConformsTo:
+                return Row(.utiConformsTo, .typeTest(equals: false), token: .kwUTIConformsTo, untrusted: false)
+            case .utiEquals: return Row(.utiEquals, .typeTest(equals: true), token: .kwUTIEquals, untrusted: false)
             }
         }
 
@@ -171,6 +202,8 @@ extension ComparisonOperator {
     struct Row {
         /// The operator the row describes.
         let op: ComparisonOperator
+        /// What it tests: how every phase past the parser handles it.
+        let family: OperatorFamily
         /// The token the lexer makes of it.
         let token: TokenKind
         /// The spellings besides the canonical one (``Builtin/rawValue``).
@@ -181,10 +214,11 @@ extension ComparisonOperator {
         let untrusted: Bool
 
         init(
-            _ op: ComparisonOperator, token: TokenKind, also: [String] = [], options: ComparisonOptions = .all,
-            untrusted: Bool = true
+            _ op: ComparisonOperator, _ family: OperatorFamily, token: TokenKind, also: [String] = [],
+            options: ComparisonOptions = .all, untrusted: Bool = true
         ) {
             self.op = op
+            self.family = family
             self.token = token
             self.otherSpellings = also
             self.options = options

@@ -122,7 +122,7 @@ struct CostModel {
                 let a = size(c.lhs)
                 let b = size(c.rhs)
                 total = a + b + 2 * (a * b)
-                if c.op == .like { total = total + a * b }
+                if c.op.family.costClass == .wildcards { total = total + a * b }
             }
         case .expression(let e):
             // Every node but a constant, a variable and SELF is counted when it

@@ -194,8 +194,8 @@ struct PolicyChecker {
             // from the object would.
             let lhsWhole = !rhs.isEmpty || Self.holdsDictionary(c.rhs)
             let rhsWhole = !lhs.isEmpty || Self.holdsDictionary(c.lhs)
-            try observe(lhs, deep: c.op == .contains || lhsWhole, c.lhs.range)
-            try observe(rhs, deep: c.op == .in || c.op == .between || rhsWhole, c.rhs.range)
+            try observe(lhs, deep: c.op.family.looksInside.left || lhsWhole, c.lhs.range)
+            try observe(rhs, deep: c.op.family.looksInside.right || rhsWhole, c.rhs.range)
         }
     }
 

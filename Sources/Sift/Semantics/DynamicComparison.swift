@@ -269,14 +269,14 @@ extension DynamicComparison.ValueTest {
 enum Order: Sendable {
     case less, lessOrEqual, greater, greaterOrEqual, equal, notEqual
 
+    /// The order of an ordering or equality operator (its family's).
     init?(_ op: ComparisonOperator) {
-        switch op {
-        case .lessThan: self = .less
-        case .lessThanOrEqualTo: self = .lessOrEqual
-        case .greaterThan: self = .greater
-        case .greaterThanOrEqualTo: self = .greaterOrEqual
-        case .equalTo: self = .equal
-        case .notEqualTo: self = .notEqual
+        switch op.family {
+        case .ordering(greater: false, orEqual: false): self = .less
+        case .ordering(greater: false, orEqual: true): self = .lessOrEqual
+        case .ordering(greater: true, orEqual: false): self = .greater
+        case .ordering(greater: true, orEqual: true): self = .greaterOrEqual
+        case .equality(let equal): self = equal ? .equal : .notEqual
         default: return nil
         }
     }

@@ -12,46 +12,45 @@ enum Operators {
         _ op: ComparisonOperator, _ options: ComparisonOptions, constant: Value?, regexLimits: RegexLimits,
         fastPaths: Bool
     ) -> Test {
-        switch op {
-        case .equalTo:
-            return { a, b throws(Failure) in Ordering.equal(a, b, options: options) }
-        case .notEqualTo:
+        let name = op.symbol
+        switch op.family {
+        case .equality(let equal):
+            if equal { return { a, b throws(Failure) in Ordering.equal(a, b, options: options) } }
             return { a, b throws(Failure) in !Ordering.equal(a, b, options: options) }
-        case .lessThan:
+        case .ordering(greater: false, orEqual: false):
             return ordering(options, bothNil: false) { $0 == .orderedAscending }
-        case .lessThanOrEqualTo:
+        case .ordering(greater: false, orEqual: true):
             return ordering(options, bothNil: true) { $0 != .orderedDescending }
-        case .greaterThan:
+        case .ordering(greater: true, orEqual: false):
             return ordering(options, bothNil: false) { $0 == .orderedDescending }
-        case .greaterThanOrEqualTo:
+        case .ordering(greater: true, orEqual: true):
             return ordering(options, bothNil: true) { $0 != .orderedAscending }
-        case .between:
-            return between(options)
-        case .beginsWith:
-            return search(.prefix, "BEGINSWITH", options, constant: constant, fastPaths: fastPaths)
-        case .endsWith:
-            return search(.suffix, "ENDSWITH", options, constant: constant, fastPaths: fastPaths)
-        case .contains:
-            return { a, b throws(Failure) in try contains(a, b, options, "CONTAINS") }
-        case .in:
-            return { a, b throws(Failure) in try contains(b, a, options, "IN") }
-        case .like:
-            return like(options, constant: constant)
-        case .matches:
-            return matches(options, constant: constant, limits: regexLimits)
-        case .utiConformsTo, .utiEquals:
+        case .range:
+            return between(options, name)
+        case .search(let kind):
+            return search(kind, name, options, constant: constant, fastPaths: fastPaths)
+        case .membership(containerOnLeft: true):
+            return { a, b throws(Failure) in try contains(a, b, options, name, containerOnLeft: true) }
+        case .membership(containerOnLeft: false):
+            return { a, b throws(Failure) in try contains(b, a, options, name, containerOnLeft: false) }
+        case .pattern(.wildcard):
+            return wildcard(options, name, constant: constant)
+        case .pattern(.regularExpression):
+            return regularExpression(options, name, constant: constant, limits: regexLimits)
+        case .typeTest(let equals):
             return { a, b throws(Failure) in
                 if a.isNull || b.isNull { return false }
                 guard case .string(let x) = a, case .string(let y) = b else {
-                    throw Failure(.typeMismatch, "\(op.symbol) needs type identifier strings")
+                    throw Failure(.typeMismatch, "\(name) needs type identifier strings")
                 }
-                return op == .utiEquals ? x == y : Functions.conforms(x, to: y)
+                return equals ? x == y : Functions.conforms(x, to: y)
             }
-        case .customSelector(let selector):
+        case .selector:
+            // A custom selector's symbol is the selector.
             return { a, b throws(Failure) in
-                let result = try Functions.invoke(selector, on: a, [b])
+                let result = try Functions.invoke(name, on: a, [b])
                 guard let n = NumericValue(result) else {
-                    throw Failure(.typeMismatch, "\(selector) did not give a boolean")
+                    throw Failure(.typeMismatch, "\(name) did not give a boolean")
                 }
                 return n.doubleValue != 0
             }
@@ -76,17 +75,17 @@ enum Operators {
         }
     }
 
-    private static func between(_ options: ComparisonOptions) -> Test {
+    private static func between(_ options: ComparisonOptions, _ name: String) -> Test {
         return { a, b throws(Failure) in
             let bounds: [Value]
             switch b {
             case .array(let items): bounds = items
             default:
                 throw Failure(
-                    .typeMismatch, "BETWEEN needs a collection of two bounds, as in {1, 10}, not \(Functions.describe(b))")
+                    .typeMismatch, "\(name) needs a collection of two bounds, as in {1, 10}, not \(Functions.describe(b))")
             }
             guard bounds.count == 2 else {
-                throw Failure(.typeMismatch, "BETWEEN needs exactly two bounds, got \(bounds.count)")
+                throw Failure(.typeMismatch, "\(name) needs exactly two bounds, got \(bounds.count)")
             }
             if a.isNull || bounds[0].isNull || bounds[1].isNull { return false }
             // NaN is neither greater nor less than anything, as for < and >.
@@ -125,9 +124,9 @@ enum Operators {
     /// `container CONTAINS element` (and `element IN container`): membership
     /// for arrays, sets and dictionaries (their values), a substring test for
     /// strings.
-    private static func contains(_ container: Value, _ element: Value, _ options: ComparisonOptions, _ name: String)
-        throws(Failure) -> Bool
-    {
+    private static func contains(
+        _ container: Value, _ element: Value, _ options: ComparisonOptions, _ name: String, containerOnLeft: Bool
+    ) throws(Failure) -> Bool {
         switch container {
         case .array, .set, .dictionary:
             return Ordering.contains(container, element, options: options) ?? false
@@ -142,26 +141,28 @@ enum Operators {
         default:
             throw Failure(
                 .typeMismatch,
-                "\(name) needs a collection or a string \(name == "IN" ? "on the right" : "on the left"), "
+                "\(name) needs a collection or a string \(containerOnLeft ? "on the left" : "on the right"), "
                     + "not \(Functions.describe(container))")
         }
     }
 
-    private static func like(_ options: ComparisonOptions, constant: Value?) -> Test {
+    private static func wildcard(_ options: ComparisonOptions, _ name: String, constant: Value?) -> Test {
         if case .string(let pattern)? = constant {
             let compiled = LikePattern.Matcher(LikePattern.compile(StringSemantics.key(pattern, options)))
             return { a, b throws(Failure) in
-                guard let (x, _) = try strings(a, b, "LIKE") else { return false }
+                guard let (x, _) = try strings(a, b, name) else { return false }
                 return compiled.matches(StringSemantics.key(x, options))
             }
         }
         return { a, b throws(Failure) in
-            guard let (x, y) = try strings(a, b, "LIKE") else { return false }
-            return StringOperations.like(x, y, options)
+            guard let (x, y) = try strings(a, b, name) else { return false }
+            return LikePattern.matches(x, y, options)
         }
     }
 
-    private static func matches(_ options: ComparisonOptions, constant: Value?, limits: RegexLimits) -> Test {
+    private static func regularExpression(
+        _ options: ComparisonOptions, _ name: String, constant: Value?, limits: RegexLimits
+    ) -> Test {
         if case .string(let pattern)? = constant {
             // Compiled once; a bad pattern is reported when evaluated, as in Foundation.
             let compiled: Result<MatchesPattern, Failure>
@@ -171,12 +172,12 @@ enum Operators {
                 compiled = .failure(error)
             }
             return { a, b throws(Failure) in
-                guard let (x, _) = try strings(a, b, "MATCHES") else { return false }
+                guard let (x, _) = try strings(a, b, name) else { return false }
                 return try compiled.get().test(x)
             }
         }
         return { a, b throws(Failure) in
-            guard let (x, y) = try strings(a, b, "MATCHES") else { return false }
+            guard let (x, y) = try strings(a, b, name) else { return false }
             return try MatchesPattern(y, options, limits: limits).test(x)
         }
     }

@@ -4,10 +4,8 @@ import Foundation
 /// functions it registers on a database: one implementation, so that a
 /// predicate answers the same in memory and in SQL.
 package enum StringOperations {
-    /// Where a search looks for its needle.
-    package enum SearchKind: Int, Sendable {
-        case prefix = 0, suffix = 1, substring = 2
-    }
+    /// Where a search looks for its needle (the one ``SearchKind``).
+    package typealias SearchKind = Sift.SearchKind
 
     /// The form in which strings are compared under `options`: canonical
     /// decomposition, case-folded for `[c]`, without combining marks for
@@ -30,42 +28,17 @@ package enum StringOperations {
         }
     }
 
-    /// BEGINSWITH / ENDSWITH / CONTAINS.
+    /// Whether `haystack` has `needle` where `kind` says.
     package static func search(_ haystack: String, _ needle: String, _ kind: SearchKind, _ options: ComparisonOptions)
         -> Bool
     {
-        let k: StringSemantics.Search
-        switch kind {
-        case .prefix: k = .prefix
-        case .suffix: k = .suffix
-        case .substring: k = .substring
-        }
-        return StringSemantics.search(haystack, needle, k, options)
+        StringSemantics.search(haystack, needle, kind, options)
     }
 
-    /// LIKE.
+    /// Whether `s` matches the wildcard pattern `pattern` as a whole
+    /// (``LikePattern``).
     package static func like(_ s: String, _ pattern: String, _ options: ComparisonOptions) -> Bool {
-        LikePattern.matches(StringSemantics.key(s, options), LikePattern.compile(StringSemantics.key(pattern, options)))
-    }
-
-    /// One element of a LIKE pattern after folding.
-    package enum LikeElement: Equatable, Sendable {
-        case literal(Unicode.Scalar)
-        /// `?`: one character (one Unicode scalar).
-        case one
-        /// `*`: any run of characters.
-        case any
-    }
-
-    /// A LIKE pattern folded under `options` and split into its elements.
-    package static func likeElements(_ pattern: String, _ options: ComparisonOptions) -> [LikeElement] {
-        LikePattern.compile(StringSemantics.key(pattern, options)).map {
-            switch $0 {
-            case .literal(let v): return .literal(Unicode.Scalar(v) ?? "\u{FFFD}")
-            case .any: return .one
-            case .star: return .any
-            }
-        }
+        LikePattern.matches(s, pattern, options)
     }
 }
 

@@ -135,14 +135,8 @@ enum StringSemantics {
 
     // MARK: - Searching
 
-    enum Search {
-        case prefix, suffix, substring
-
-        /// The search of BEGINSWITH, ENDSWITH, or (any other operator) CONTAINS.
-        init(_ op: ComparisonOperator) {
-            self = op == .beginsWith ? .prefix : (op == .endsWith ? .suffix : .substring)
-        }
-    }
+    /// Where a search looks for its needle (the one ``SearchKind``).
+    typealias Search = SearchKind
 
     /// Equality without options is literal (code unit by code unit), as
     /// `isEqualToString:`: Swift's `==` is canonical equivalence, under which
@@ -254,13 +248,21 @@ enum StringSemantics {
 /// LIKE: a whole-string glob where `*` matches any run of characters, `?`
 /// exactly one (one Unicode scalar), and a backslash makes the next
 /// character literal.
-enum LikePattern {
-    enum Element: Equatable {
+package enum LikePattern {
+    /// One element of a pattern, after folding: the one form of a LIKE
+    /// pattern that the evaluator, the SQLite function and the PostgreSQL
+    /// dialect read.
+    package enum Element: Equatable, Sendable {
+        /// A scalar that stands for itself.
         case literal(UInt32)
+        /// `?`: any one scalar (SQL's `_`).
         case any
+        /// `*`: any run of scalars (SQL's `%`).
         case star
     }
 
+    /// The pattern `pattern` (a key, ``StringSemantics/key(_:_:)``) in
+    /// elements; a run of stars is one.
     static func compile(_ pattern: [UInt32]) -> [Element] {
         var out: [Element] = []
         var i = 0
@@ -281,6 +283,16 @@ enum LikePattern {
             i += 1
         }
         return out
+    }
+
+    /// The elements of `pattern` folded under `options`.
+    package static func elements(_ pattern: String, _ options: ComparisonOptions) -> [Element] {
+        compile(StringSemantics.key(pattern, options))
+    }
+
+    /// Whether `s` matches `pattern` as a whole under `options`.
+    package static func matches(_ s: String, _ pattern: String, _ options: ComparisonOptions) -> Bool {
+        matches(StringSemantics.key(s, options), elements(pattern, options))
     }
 
     /// Whether the key `s` matches the pattern `p` as a whole.

@@ -94,7 +94,8 @@ struct Lexer {
         case UInt8(ascii: "$"): return try variable(at: i)
         case UInt8(ascii: "%"): return try formatSpecifier(at: i)
         case UInt8(ascii: "?"):
-            throw error("'?' is not a token; write the wildcard inside a quoted LIKE pattern", i, i + 1)
+            let op = ComparisonOperator(family: .pattern(.wildcard))?.symbol ?? ""
+            throw error("'?' is not a token; write the wildcard inside a quoted \(op) pattern", i, i + 1)
         default:
             let end = scalarEnd(at: i)
             if b >= 0x80 {
@@ -365,22 +366,13 @@ struct Lexer {
         return (low, high)
     }
 
-    private static let keywordTable: [KeywordEntry] = {
-        let words: [(String, TokenKind)] = OperatorTable.connectives.map { ($0.word, $0.token) }
-            + ComparisonModifier.spellings.map { ("\($0.word)", $0.token) } + [
-            ("NULL", .kwNull), ("NIL", .kwNull), ("SELF", .kwSelf),
-            ("TRUE", .kwTrue), ("YES", .kwTrue), ("FALSE", .kwFalse), ("NO", .kwFalse), ("FIRST", .kwFirst),
-            ("LAST", .kwLast), ("SIZE", .kwSize), ("ANYKEY", .kwAnyKey), ("SUBQUERY", .kwSubquery),
-            ("CAST", .kwCast), ("TRUEPREDICATE", .kwTruePredicate), ("FALSEPREDICATE", .kwFalsePredicate),
-            ("CASEINSENSITIVE", .kwReserved), ("CI", .kwReserved), ("FETCH", .kwReserved),
-        ] + SetOperation.allCases.map { ($0.keyword, TokenKind($0)) }
-            + ComparisonOperator.Builtin.allCases.filter { $0.isWord && !$0.rawValue.contains("-") }
-            .map { ($0.rawValue, $0.row.token) }
-        return words.map { word, kind in
-            let (low, high) = pack(word.utf8)
-            return KeywordEntry(low: low, high: high, kind: kind)
-        }
-    }()
+    /// The reserved words of ``Keywords/all`` but those with a hyphen,
+    /// which are read whole by their first part (``hyphenatedWords``).
+    private static let keywordTable: [KeywordEntry] = Keywords.all.compactMap { keyword in
+        guard let kind = keyword.token, !keyword.word.contains("-") else { return nil }
+        let (low, high) = pack(keyword.word.utf8)
+        return KeywordEntry(low: low, high: high, kind: kind)
+    }
 
     /// The keyword spelled by `bytes[start..<end]` (any case), if any.
     static func keyword(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> TokenKind? {

@@ -433,7 +433,7 @@ struct Parser {
         switch current.kind {
         case .end:
             return error(
-                "expected a comparison operator (==, !=, <, >, IN, CONTAINS, LIKE, …)\(after); "
+                "expected a comparison operator (\(Parser.operatorExamples), …)\(after); "
                     + "an expression alone is not a predicate", current.range)
         case .not where peek().kind == .kwIn:
             return error(
@@ -448,6 +448,14 @@ struct Parser {
             return error("expected a comparison operator\(after), found \(found)", current.range)
         }
     }
+
+    /// The operators an error gives as examples, by family: `==`, `!=`,
+    /// `<`, `>`, `IN`, `CONTAINS`, `LIKE`.
+    private static let operatorExamples = [
+        OperatorFamily.equality(equal: true), .equality(equal: false), .ordering(greater: false, orEqual: false),
+        .ordering(greater: true, orEqual: false), .membership(containerOnLeft: false),
+        .membership(containerOnLeft: true), .pattern(.wildcard),
+    ].compactMap { ComparisonOperator(family: $0)?.symbol }.joined(separator: ", ")
 
     private static let operatorWords = ComparisonOperator.Builtin.allCases.filter(\.isWord).map(\.rawValue)
 

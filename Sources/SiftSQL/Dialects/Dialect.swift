@@ -150,7 +150,7 @@ protocol DialectHooks: Sendable {
     ) -> SQLFragment
     /// BEGINSWITH / ENDSWITH / CONTAINS with a non-empty needle.
     func search(
-        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
         negated: Bool, _ ctx: LoweringContext
     ) -> SQLFragment
     /// LIKE with `*`, `?` and backslash escapes, whole string.

@@ -75,7 +75,7 @@ struct PostgreSQLDialect: DialectHooks {
     /// A constant needle as a LIKE pattern in code point order; a column
     /// needle with the string functions (an empty one matches nothing).
     func search(
-        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
         negated: Bool, _ ctx: LoweringContext
     ) -> SQLFragment {
         let h = side(haystack, options, ctx)
@@ -116,11 +116,11 @@ struct PostgreSQLDialect: DialectHooks {
         _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
     ) -> SQLFragment {
         var translated = ""
-        for element in StringOperations.likeElements(pattern, options) {
+        for element in LikePattern.elements(pattern, options) {
             switch element {
-            case .literal(let u): translated += Self.likeEscaped(String(u))
-            case .one: translated += "_"
-            case .any: translated += "%"
+            case .literal(let v): translated += Self.likeEscaped(String(Unicode.Scalar(v) ?? "\u{FFFD}"))
+            case .any: translated += "_"
+            case .star: translated += "%"
             }
         }
         let condition = SQLFragment.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))

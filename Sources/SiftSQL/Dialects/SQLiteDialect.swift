@@ -115,11 +115,11 @@ struct SQLiteDialect: DialectHooks {
     }
 
     func search(
-        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
         negated: Bool, _ ctx: LoweringContext
     ) -> SQLFragment {
         let call = SQLFragment.function(
-            SQLiteFunctions.search, [side(haystack, ctx), side(needle, ctx), .integer(kind.rawValue), SQLiteFunctions.bits(options)])
+            SQLiteFunctions.search, [side(haystack, ctx), side(needle, ctx), .integer(kind.code), SQLiteFunctions.bits(options)])
         return negated ? .not(call) : call
     }
 

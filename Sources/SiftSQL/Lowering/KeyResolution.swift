@@ -199,10 +199,10 @@ struct MemoryKeys {
                 // CONTAINS or the right of IN (`tags.name CONTAINS 'x'`).
                 let left = manyValued(c.lhs, from)
                 let right = manyValued(c.rhs, from)
-                if let left, c.op != .contains || right != nil {
+                if let left, c.op.family != .membership(containerOnLeft: true) || right != nil {
                     throw keys.toManyError(left.key, owner: left.owner, range: c.lhs.range ?? p.range)
                 }
-                if let right, c.op != .in {
+                if let right, c.op.family != .membership(containerOnLeft: false) {
                     throw keys.toManyError(right.key, owner: right.owner, range: c.rhs.range ?? p.range)
                 }
             }

@@ -16,38 +16,31 @@ extension Lowering {
         case (.column(let c), .constant(let v)):
             return try columnConstant(c, op, v, options, negated: negated, range: range, scope)
         case (.constant(let v), .column(let c)):
-            switch op {
-            case .equalTo, .notEqualTo:
-                return try columnConstant(c, op, v, options, negated: negated, range: range, scope)
-            case .lessThan: return try columnConstant(c, .greaterThan, v, options, negated: negated, range: range, scope)
-            case .greaterThan: return try columnConstant(c, .lessThan, v, options, negated: negated, range: range, scope)
-            case .lessThanOrEqualTo:
-                return try columnConstant(c, .greaterThanOrEqualTo, v, options, negated: negated, range: range, scope)
-            case .greaterThanOrEqualTo:
-                return try columnConstant(c, .lessThanOrEqualTo, v, options, negated: negated, range: range, scope)
-            case .contains:
+            switch op.family {
+            case .equality, .ordering, .membership(containerOnLeft: false):
+                // `30 < age` is `age > 30`; `'x' IN name` is `name CONTAINS 'x'`.
+                guard let converse = op.converse else { break }
+                return try columnConstant(c, converse, v, options, negated: negated, range: range, scope)
+            case .membership(containerOnLeft: true):
                 // `{1, 2} CONTAINS age` is `age IN {1, 2}`; `'abc' CONTAINS name` a substring search.
                 if case .string(let s) = v {
                     return try search(.text(bound: s), .column(c.sql), .substring, options, negated: negated, range: range, scope)
                 }
-                return try columnConstant(c, .in, v, options, negated: negated, range: range, scope)
-            case .in:
-                // `'x' IN name`: name contains 'x'.
-                return try columnConstant(c, .contains, v, options, negated: negated, range: range, scope)
-            case .beginsWith, .endsWith:
+                guard let converse = op.converse else { break }
+                return try columnConstant(c, converse, v, options, negated: negated, range: range, scope)
+            case .search(let kind):
                 guard case .string(let s) = v else {
                     if v.isNull { return polarity(false, negated) }
                     throw mismatch(op, c, v, scope, range)
                 }
                 try requireText(c, op, scope, range)
-                return try search(
-                    .text(bound: s), .column(c.sql), op == .beginsWith ? .prefix : .suffix, options, negated: negated,
-                    range: range, scope)
+                return try search(.text(bound: s), .column(c.sql), kind, options, negated: negated, range: range, scope)
             default:
-                throw error(
-                    .unsupported, "\(op.symbol) with a key path on its right has no SQL form", entity: scope.entity,
-                    key: c.key, range: range)
+                break
             }
+            throw error(
+                .unsupported, "\(op.symbol) with a key path on its right has no SQL form", entity: scope.entity,
+                key: c.key, range: range)
         case (.column(let a), .column(let b)):
             return try columnColumn(a, op, b, options, negated: negated, range: range, scope)
         default:
@@ -115,9 +108,14 @@ extension Lowering {
         range: SourceRange?, _ scope: Scope
     ) throws(SQLLoweringError) -> SQLFragment {
         let folds = c.type == .string && Self.folds(options)
-        switch op {
-        case .equalTo, .notEqualTo:
-            let neg = negated != (op == .notEqualTo)
+        // A search, a pattern or membership with nil is false (a type test
+        // has no SQL form, nil or not).
+        if v.isNull, op.family.isFalseForNilOperand {
+            if case .typeTest = op.family {} else { return polarity(false, negated) }
+        }
+        switch op.family {
+        case .equality(let equal):
+            let neg = negated != !equal
             if v.isNull {
                 guard c.nullable else { return polarity(false, neg) }
                 return .isNull(c.sql, negated: neg)
@@ -137,8 +135,7 @@ extension Lowering {
             if !c.nullable { return .binary(lhs, ComparisonOperator.notEqualTo.sqlOperator, p) }
             return hooks.notEqualOrNull(lhs, p, column: c.sql)
 
-        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            let inclusive = op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo
+        case .ordering(_, let inclusive):
             if v.isNull {
                 // Ordering against nil: only nil <= nil and nil >= nil hold.
                 guard inclusive, c.nullable else { return polarity(false, negated) }
@@ -159,9 +156,9 @@ extension Lowering {
             if let number { condition = .and([condition, number], grouped: true) }
             return negated ? .notTrue(condition) : condition
 
-        case .between:
+        case .range:
             guard case .array(let bounds) = v, bounds.count == 2 else {
-                throw error(.typeMismatch, "BETWEEN needs a collection of two bounds, as in {1, 10}", entity: scope.entity,
+                throw error(.typeMismatch, "\(op.symbol) needs a collection of two bounds, as in {1, 10}", entity: scope.entity,
                             range: range)
             }
             if bounds[0].isNull || bounds[1].isNull { return polarity(false, negated) }
@@ -190,13 +187,12 @@ extension Lowering {
             }
             return negated ? .notTrue(condition) : condition
 
-        case .in:
+        case .membership(containerOnLeft: false):
             let members: [Value]
             switch v {
             case .array(let items): members = items
             case .set(let items): members = Array(items)
             case .dictionary(let d): members = Array(d.values)
-            case .null, .nsNull: return polarity(false, negated)
             case .string(let s):
                 // `name IN 'text'`: name is a substring of the text.
                 try requireText(c, op, scope, range)
@@ -205,24 +201,20 @@ extension Lowering {
             }
             return try membership(c, members, options, negated: negated, range: range, scope)
 
-        case .contains, .beginsWith, .endsWith:
-            if v.isNull { return polarity(false, negated) }
+        case .membership(containerOnLeft: true), .search:
             try requireText(c, op, scope, range)
-            guard case .string(let s) = v else { throw mismatch(op, c, v, scope, range) }
-            let kind: StringOperations.SearchKind = op == .contains ? .substring : (op == .beginsWith ? .prefix : .suffix)
+            guard case .string(let s) = v, let kind = op.family.stringSearch?.kind else {
+                throw mismatch(op, c, v, scope, range)
+            }
             return try search(.column(c.sql), .text(bound: s), kind, options, negated: negated, range: range, scope)
 
-        case .like:
-            if v.isNull { return polarity(false, negated) }
+        case .pattern(let kind):
             try requireText(c, op, scope, range)
             guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
-            return hooks.like(c.sql, pattern, options, negated: negated, ctx)
-
-        case .matches:
-            if v.isNull { return polarity(false, negated) }
-            try requireText(c, op, scope, range)
-            guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
-            return try matches(c, pattern, options, negated: negated, range: range, scope)
+            switch kind {
+            case .wildcard: return hooks.like(c.sql, pattern, options, negated: negated, ctx)
+            case .regularExpression: return try matches(c, op, pattern, options, negated: negated, range: range, scope)
+            }
 
         default:
             throw error(.unsupported, "\(op.symbol) has no SQL form", entity: scope.entity, range: range)
@@ -236,9 +228,9 @@ extension Lowering {
         range: SourceRange?, _ scope: Scope
     ) throws(SQLLoweringError) -> SQLFragment {
         let same = Self.kind(a) == Self.kind(b)
-        switch op {
-        case .equalTo, .notEqualTo:
-            let neg = negated != (op == .notEqualTo)
+        switch op.family {
+        case .equality(let equal):
+            let neg = negated != !equal
             guard same else {
                 // Values of different kinds are never equal; nil equals nil.
                 let bothNil = SQLFragment.and([.isNull(a.sql, negated: false), .isNull(b.sql, negated: false)])
@@ -254,7 +246,7 @@ extension Lowering {
                 return neg ? .notTrue(equal) : equal
             }
             return .nullSafeEqual(x, y, negated: neg)
-        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+        case .ordering(_, let inclusive):
             guard same, !a.isRelationship, !b.isRelationship, a.type != .blob else {
                 throw error(
                     .typeMismatch, "\(op.symbol) cannot order \(a.key) (\(a.type.name)) against \(b.key) (\(b.type.name))",
@@ -267,24 +259,23 @@ extension Lowering {
             // NaN is neither greater nor less than anything in memory.
             let numbers = [hooks.notNaN(a.sql, a.type), hooks.notNaN(b.sql, b.type)].compactMap { $0 }
             if !numbers.isEmpty { condition = .and([condition] + numbers, grouped: true) }
-            if op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo, a.nullable, b.nullable {
+            if inclusive, a.nullable, b.nullable {
                 condition = .or([condition, .and([.isNull(a.sql, negated: false), .isNull(b.sql, negated: false)])])
             }
             return negated ? .notTrue(condition) : condition
-        case .contains, .beginsWith, .endsWith:
+        case .membership, .search:
             try requireText(a, op, scope, range)
             try requireText(b, op, scope, range)
-            let kind: StringOperations.SearchKind = op == .contains ? .substring : (op == .beginsWith ? .prefix : .suffix)
-            return try search(.column(a.sql), .column(b.sql), kind, options, negated: negated, range: range, scope)
-        case .in:
-            try requireText(a, op, scope, range)
-            try requireText(b, op, scope, range)
-            return try search(.column(b.sql), .column(a.sql), .substring, options, negated: negated, range: range, scope)
+            guard let (kind, needleOnRight) = op.family.stringSearch else { break }
+            let (haystack, needle) = needleOnRight ? (a, b) : (b, a)
+            return try search(
+                .column(haystack.sql), .column(needle.sql), kind, options, negated: negated, range: range, scope)
         default:
-            throw error(
-                .unsupported, "\(op.symbol) between two key paths has no SQL form", entity: scope.entity, key: b.key,
-                range: range)
+            break
         }
+        throw error(
+            .unsupported, "\(op.symbol) between two key paths has no SQL form", entity: scope.entity, key: b.key,
+            range: range)
     }
 
     // MARK: - Values

@@ -118,10 +118,14 @@ struct Lowering {
         switch (lhs, rhs) {
         case (.toMany(let many), .constant), (.toMany(let many), .column):
             // `tags.name CONTAINS 'x'`: membership, as ANY tags.name == 'x'.
-            guard c.op == .contains else { throw toManyError(many, scope, c.lhs.range ?? range) }
+            guard c.op.family == .membership(containerOnLeft: true) else {
+                throw toManyError(many, scope, c.lhs.range ?? range)
+            }
             return try membership(many, rhs, c.options, negated: negated, range: range, c.lhs.range, scope)
         case (.constant, .toMany(let many)), (.column, .toMany(let many)):
-            guard c.op == .in else { throw toManyError(many, scope, c.rhs.range ?? range) }
+            guard c.op.family == .membership(containerOnLeft: false) else {
+                throw toManyError(many, scope, c.rhs.range ?? range)
+            }
             return try membership(many, lhs, c.options, negated: negated, range: range, c.rhs.range, scope)
         case (.toMany(let many), _):
             throw toManyError(many, scope, c.lhs.range ?? range)
@@ -132,12 +136,14 @@ struct Lowering {
         }
     }
 
-    /// The operators whose answer is false when their left side is nil and
-    /// the right side is not.
-    private static let falseForNil: Set<ComparisonOperator> = [
-        .equalTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between, .beginsWith,
-        .endsWith, .contains, .like, .matches, .in,
-    ]
+    /// Whether `op` has a SQL form and answers false when its left side is
+    /// nil and the right side is not (``OperatorFamily/isFalseForNilLeft``).
+    private static func falseForNil(_ op: ComparisonOperator) -> Bool {
+        switch op.family {
+        case .typeTest, .selector: return false
+        default: return op.family.isFalseForNilLeft
+        }
+    }
 
     /// `author.name == 'Ann'` (not negated; false when the author is nil) as
     /// `t0.author_id IN (SELECT t1.id FROM authors t1 WHERE t1.name = ?1)`
@@ -150,7 +156,7 @@ struct Lowering {
         throws(SQLLoweringError) -> SQLFragment?
     {
         guard c.modifier == .direct, case .keyPath(let keys) = c.lhs.kind, keys.count == 2,
-            case .constant(let k) = c.rhs.kind, !k.isNull, Self.falseForNil.contains(c.op),
+            case .constant(let k) = c.rhs.kind, !k.isNull, Self.falseForNil(c.op),
             case .relationship(let r)? = scope.root.entity.member(named: keys[0]), case .toOne(let column) = r.kind,
             let destination = ctx.entity(r.destination), destination.discriminator == nil,
             case .attribute? = destination.member(named: keys[1])

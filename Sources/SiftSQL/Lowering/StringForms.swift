@@ -13,7 +13,7 @@ extension Lowering {
 
     /// BEGINSWITH / ENDSWITH / CONTAINS. An empty needle never matches.
     func search(
-        _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
+        _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
         negated: Bool, range: SourceRange?, _ scope: Scope
     ) throws(SQLLoweringError) -> SQLFragment {
         if case .text(let n) = needle, n.isEmpty { return polarity(false, negated) }
@@ -120,15 +120,16 @@ extension Lowering {
         return nil
     }
 
-    /// MATCHES: the whole string matches the regular expression.
+    /// A regular expression (`op`, MATCHES) that the whole string matches.
     func matches(
-        _ c: Column, _ pattern: String, _ options: ComparisonOptions, negated: Bool, range: SourceRange?, _ scope: Scope
+        _ c: Column, _ op: ComparisonOperator, _ pattern: String, _ options: ComparisonOptions, negated: Bool,
+        range: SourceRange?, _ scope: Scope
     ) throws(SQLLoweringError) -> SQLFragment {
         do {
             _ = try MatchesPattern(pattern, options: options, limits: ctx.options.regexLimits)
         } catch {
             throw self.error(
-                error.code == .regexLimit ? .limit : .typeMismatch, "MATCHES: \(error.message)", entity: scope.entity,
+                error.code == .regexLimit ? .limit : .typeMismatch, "\(op.symbol): \(error.message)", entity: scope.entity,
                 key: c.key, range: range)
         }
         do throws(SQLDialectRefusal) {

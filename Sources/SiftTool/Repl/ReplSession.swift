@@ -359,19 +359,9 @@ final class ReplSession {
         }
     }
 
-    /// The keywords, and from the operator tables the modifiers, the word
-    /// operators, the collection operators and the built-in functions (by
+    /// The words of the language that completion offers (the lexer's list,
+    /// `Keywords`), the collection operators and the built-in functions (by
     /// selector: `sum:`, `raise:toPower:`).
-    static let keywords: [String] = {
-        var words = [
-            "AND", "OR", "NOT", "SUBQUERY", "FUNCTION", "CAST", "TRUEPREDICATE", "FALSEPREDICATE", "nil", "YES", "NO",
-            "SELF", "FIRST", "LAST", "SIZE",
-        ]
-        words += ComparisonModifier.words
-        words += ComparisonOperator.standard.map(\.symbol).filter { $0.first?.isLetter == true }
-        words += CollectionOperator.allCases.map(\.name)
-        words += SetOperation.allCases.map(\.keyword)
-        words += BuiltinFunction.allCases.map(\.selector)
-        return words
-    }()
+    static let keywords: [String] =
+        Keywords.completions + CollectionOperator.allCases.map(\.name) + BuiltinFunction.allCases.map(\.selector)
 }

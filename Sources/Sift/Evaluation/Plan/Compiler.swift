@@ -79,14 +79,14 @@ final class WorkBudget: @unchecked Sendable {
     /// one side against the other side (ANY, ALL, IN, CONTAINS); for LIKE,
     /// the subject once for each `*` and `?` of the pattern (a segment is
     /// matched with one automaton for each run of literals between them).
-    func comparison(_ a: Value, _ b: Value, _ op: ComparisonOperator) -> Int {
+    func comparison(_ a: Value, _ b: Value, _ cost: OperatorFamily.CostClass) -> Int {
         let cap = max(remaining, 0)
         let sa = Self.size(a, cap: cap)
         let sb = Self.size(b, cap: cap)
         var units = sa &+ sb
         units = units.addingSaturating(Self.count(a).multipliedSaturating(by: sb))
         units = units.addingSaturating(Self.count(b).multipliedSaturating(by: sa))
-        if op == .like, case .string(let pattern) = b {
+        if cost == .wildcards, case .string(let pattern) = b {
             let wildcards = pattern.utf8.reduce(0) { $1 == 0x2A || $1 == 0x3F ? $0 + 1 : $0 }
             units = units.addingSaturating(sa.multipliedSaturating(by: wildcards))
         }
@@ -390,21 +390,21 @@ struct Compiler<Root> {
         let source = self.source
         switch c.modifier {
         case .direct:
-            let op = c.op
+            let cost = c.op.family.costClass
             return { r, s throws(EvaluationError) in
                 let a = try lhs(r, s)
                 let b = try rhs(r, s)
-                try s.charge(s.budget?.comparison(a, b, op) ?? 0, fail)
+                try s.charge(s.budget?.comparison(a, b, cost) ?? 0, fail)
                 do throws(Failure) { return try test(a, b) } catch { throw fail(error) }
             }
         case .any, .all:
             let isAny = c.modifier == .any
             let lhsRange = c.lhs.range ?? range
-            let op = c.op
+            let cost = c.op.family.costClass
             return { r, s throws(EvaluationError) in
                 let collection = try lhs(r, s)
                 let b = try rhs(r, s)
-                try s.charge(s.budget?.comparison(collection, b, op) ?? 0, fail)
+                try s.charge(s.budget?.comparison(collection, b, cost) ?? 0, fail)
                 let elements: [Value]
                 switch collection {
                 case .array(let items): elements = items

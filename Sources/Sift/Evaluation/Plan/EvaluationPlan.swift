@@ -40,13 +40,12 @@ struct KeyComparison: Sendable {
                 guard let order = Order(c.op) else { return nil }
                 test = .double(order, v)
             case .string(let v):
-                switch c.op {
-                case .equalTo, .notEqualTo:
+                if case .equality(let equal) = c.op.family {
                     guard c.options.isEmpty || c.options == [.normalized] else { return nil }
-                    test = .string(LiteralString(v), equal: c.op == .equalTo)
-                case .beginsWith, .endsWith, .contains:
-                    test = .search(StringSemantics.Needle(v, StringSemantics.Search(c.op), c.options))
-                default:
+                    test = .string(LiteralString(v), equal: equal)
+                } else if let search = c.op.family.stringSearch, search.needleOnRight {
+                    test = .search(StringSemantics.Needle(v, search.kind, c.options))
+                } else {
                     return nil
                 }
             default:
@@ -54,14 +53,15 @@ struct KeyComparison: Sendable {
             }
             self.keys = keys
             isMembership = false
-        case (.constant(.string(let k)), .keyPath(let keys), .direct) where c.op == .in && c.options.isEmpty:
+        case (.constant(.string(let k)), .keyPath(let keys), .direct)
+        where c.op.family == .membership(containerOnLeft: false) && c.options.isEmpty:
             self.keys = keys
             test = .strings(LiteralString(k), any: true, equal: true)
             isMembership = true
         case (.keyPath(let keys), .constant(.string(let k)), .any), (.keyPath(let keys), .constant(.string(let k)), .all):
-            guard c.op == .equalTo || c.op == .notEqualTo, c.options.isEmpty else { return nil }
+            guard case .equality(let equal) = c.op.family, c.options.isEmpty else { return nil }
             self.keys = keys
-            test = .strings(LiteralString(k), any: c.modifier == .any, equal: c.op == .equalTo)
+            test = .strings(LiteralString(k), any: c.modifier == .any, equal: equal)
             isMembership = false
         default:
             return nil
