@@ -92,8 +92,8 @@ struct SQLFragmentTests {
         ) -> SQLFragment { strings.like(column, pattern, options, negated: negated, ctx) }
         func matches(
             _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
-        ) throws(SQLDialectRefusal) -> SQLFragment { try strings.matches(column, pattern, options, negated: negated, ctx) }
-        func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(SQLDialectRefusal) -> SQLFragment {
+        ) throws(Problem) -> SQLFragment { try strings.matches(column, pattern, options, negated: negated, ctx) }
+        func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment {
             try strings.sortTerm(column, comparison)
         }
     }

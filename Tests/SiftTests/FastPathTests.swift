@@ -54,7 +54,7 @@ struct FastPathTests {
         let filter = try Filter(format)
         let fast = filter.compiled(paths: .fast)
         let general = Compiler(source: format, root: RootAccess<Value>.dynamic, paths: .generalOnly).predicate(filter.predicate)
-        let scope = Scope(variables: [:])
+        let scope = EvaluationScope(variables: [:])
         var answers = Set<String>()
         for root in Self.roots {
             let a = Self.outcome { () throws(EvaluationError) in try fast.evaluate(with: root) }

@@ -42,13 +42,13 @@ public struct CompiledFilter: Sendable {
     /// regular expression, an unbound variable…).
     @inlinable
     public func evaluate(with object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
-        try test(object, Scope(variables: variables))
+        try test(object, EvaluationScope(variables: variables))
     }
 
     /// Whether `object` matches.
     @inlinable
     public func evaluate(with object: some ValueConvertible) throws(EvaluationError) -> Bool {
-        try test(object.predicateValue, Scope(variables: [:]))
+        try test(object.predicateValue, EvaluationScope(variables: [:]))
     }
 
     /// Whether the JSON record in `bytes` (UTF-8, one value, whitespace
@@ -73,7 +73,7 @@ public struct CompiledFilter: Sendable {
         let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
         if let answer = try record?.evaluate(utf8, maximumDepth: maximumDepth) { return answer }
         let record = try JSONValue(parsingUTF8: utf8, maximumDepth: maximumDepth)
-        return try test(record.predicateValue, Scope(variables: [:]))
+        return try test(record.predicateValue, EvaluationScope(variables: [:]))
     }
 }
 
@@ -104,7 +104,7 @@ final class RecordReading: Sendable {
         return try JSONScan.withSlots(scan.nodes.count) { slots in
             try reading._withUnsafeGuaranteedRef { reading in
                 guard reading.scan.read(utf8, maximumDepth: maximumDepth, into: slots) else { return nil }
-                return try reading.test(slots, Scope(variables: [:]))
+                return try reading.test(slots, EvaluationScope(variables: [:]))
             }
         }
     }
@@ -151,11 +151,11 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
     /// Whether `object` matches.
     @inlinable
     public func evaluate(with object: Root, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
-        try evaluate(with: object, scope: Scope(variables: variables))
+        try evaluate(with: object, scope: EvaluationScope(variables: variables))
     }
 
     @inlinable
-    func evaluate(with object: Root, scope: Scope) throws(EvaluationError) -> Bool {
+    func evaluate(with object: Root, scope: EvaluationScope) throws(EvaluationError) -> Bool {
         try withUnsafePointer(to: object) { p throws(EvaluationError) in try test(ObjectAddress(p), scope) }
     }
 }
@@ -165,24 +165,24 @@ public struct TypedFilter<Root: KeyValueReadable>: Sendable {
 /// specialised for its element type in the caller's module.
 extension Sequence {
     @inlinable
-    func siftFilter(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> [Element] {
+    func siftFilter(_ test: (Element, EvaluationScope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> [Element] {
         var out: [Element] = []
-        let scope = Scope(variables: [:])
+        let scope = EvaluationScope(variables: [:])
         for element in self where try test(element, scope) { out.append(element) }
         return out
     }
 
     @inlinable
-    func siftFirst(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Element? {
-        let scope = Scope(variables: [:])
+    func siftFirst(_ test: (Element, EvaluationScope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Element? {
+        let scope = EvaluationScope(variables: [:])
         for element in self where try test(element, scope) { return element }
         return nil
     }
 
     @inlinable
-    func siftCount(_ test: (Element, Scope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Int {
+    func siftCount(_ test: (Element, EvaluationScope) throws(EvaluationError) -> Bool) throws(EvaluationError) -> Int {
         var n = 0
-        let scope = Scope(variables: [:])
+        let scope = EvaluationScope(variables: [:])
         for element in self where try test(element, scope) { n += 1 }
         return n
     }
@@ -192,12 +192,12 @@ extension Sequence {
 /// by its address, where it is, instead of being copied out of the array.
 extension Array {
     @inlinable
-    func siftFilterInPlace(_ test: (UnsafePointer<Element>, Scope) throws(EvaluationError) -> Bool)
+    func siftFilterInPlace(_ test: (UnsafePointer<Element>, EvaluationScope) throws(EvaluationError) -> Bool)
         throws(EvaluationError) -> [Element]
     {
         try withUnsafeBufferPointer { buffer throws(EvaluationError) in
             var out: [Element] = []
-            let scope = Scope(variables: [:])
+            let scope = EvaluationScope(variables: [:])
             guard let base = buffer.baseAddress else { return out }
             for i in 0..<buffer.count where try test(base + i, scope) { out.append(base[i]) }
             return out
@@ -205,11 +205,11 @@ extension Array {
     }
 
     @inlinable
-    func siftFirstInPlace(_ test: (UnsafePointer<Element>, Scope) throws(EvaluationError) -> Bool)
+    func siftFirstInPlace(_ test: (UnsafePointer<Element>, EvaluationScope) throws(EvaluationError) -> Bool)
         throws(EvaluationError) -> Element?
     {
         try withUnsafeBufferPointer { buffer throws(EvaluationError) in
-            let scope = Scope(variables: [:])
+            let scope = EvaluationScope(variables: [:])
             guard let base = buffer.baseAddress else { return nil }
             for i in 0..<buffer.count where try test(base + i, scope) { return base[i] }
             return nil
@@ -217,12 +217,12 @@ extension Array {
     }
 
     @inlinable
-    func siftCountInPlace(_ test: (UnsafePointer<Element>, Scope) throws(EvaluationError) -> Bool)
+    func siftCountInPlace(_ test: (UnsafePointer<Element>, EvaluationScope) throws(EvaluationError) -> Bool)
         throws(EvaluationError) -> Int
     {
         try withUnsafeBufferPointer { buffer throws(EvaluationError) in
             var n = 0
-            let scope = Scope(variables: [:])
+            let scope = EvaluationScope(variables: [:])
             guard var element = buffer.baseAddress else { return 0 }
             for _ in 0..<buffer.count {
                 if try test(element, scope) { n += 1 }
@@ -289,7 +289,7 @@ extension Array where Element: KeyValueReadable {
                     i = program.firstIndex(base, from: i + 1, to: buffer.count, stride: MemoryLayout<Element>.stride)
                 }
             } else {
-                let scope = Scope(variables: [:])
+                let scope = EvaluationScope(variables: [:])
                 for i in 0..<buffer.count where try filter.test(ObjectAddress(base + i), scope) { out.append(i) }
             }
             return out
@@ -416,6 +416,6 @@ extension ExpressionNode {
         with object: Value, variables: [String: Value] = [:], source: String? = nil
     ) throws(EvaluationError) -> Value {
         let compiler = Compiler(source: source ?? FormatPrinter.format(self), root: .dynamic)
-        return try compiler.expression(self)(object, Scope(variables: variables))
+        return try compiler.expression(self)(object, EvaluationScope(variables: variables))
     }
 }

@@ -201,7 +201,7 @@ public struct ValueTable: Sendable {
         paths: EvaluationPaths = .default, until stop: (() -> Bool)?
     ) throws(EvaluationError) -> [Int]? {
         let test = compile(filter, regexLimits, paths)
-        let scope = Scope(variables: variables)
+        let scope = EvaluationScope(variables: variables)
         var out: [Int] = []
         for row in rows.indices {
             if let stop, stop() { return nil }
@@ -224,7 +224,7 @@ public struct ValueTable: Sendable {
         paths: EvaluationPaths = .default
     ) throws(EvaluationError) -> Value? {
         let test = compile(filter, regexLimits, paths)
-        let scope = Scope(variables: variables)
+        let scope = EvaluationScope(variables: variables)
         for row in rows.indices where try test(row, scope) { return rows[row] }
         return nil
     }
@@ -235,7 +235,7 @@ public struct ValueTable: Sendable {
         paths: EvaluationPaths = .default
     ) throws(EvaluationError) -> Int {
         let test = compile(filter, regexLimits, paths)
-        let scope = Scope(variables: variables)
+        let scope = EvaluationScope(variables: variables)
         var n = 0
         for row in rows.indices where try test(row, scope) { n += 1 }
         return n

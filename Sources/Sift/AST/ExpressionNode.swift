@@ -107,7 +107,7 @@ extension ExpressionNode {
     /// The keys named by the value of `$name` after a dot: a key path
     /// string. Substitution and evaluation (a variable given only then)
     /// take a value the same way and fail with the same message.
-    static func keys(ofVariable name: String, _ value: Value) -> Result<[String], KeyValueProblem> {
+    static func keys(ofVariable name: String, _ value: Value) -> Result<[String], Problem> {
         let described: String
         switch value {
         case .string(let text):
@@ -116,14 +116,10 @@ extension ExpressionNode {
         default:
             described = Functions.describe(value)
         }
-        return .failure(KeyValueProblem(
+        return .failure(Problem(
             message: "$\(name) after '.' names a key, so its value must be a key path string, not \(described)"))
     }
 
-    /// Why a variable's value cannot name a key.
-    struct KeyValueProblem: Error {
-        let message: String
-    }
 
     /// `self.keys` as the parser builds it: keys after a key path or `SELF`
     /// extend the key path (`SELF.a` is `a`), keys after a path extend that

@@ -8,7 +8,7 @@
 /// gives the answer or the error; so both always agree. The plan
 /// (``EvaluationPlan``) chooses which comparisons are made here.
 enum DynamicComparison {
-    typealias Test = @Sendable (Value, Scope) throws(EvaluationError) -> Bool
+    typealias Test = @Sendable (Value, EvaluationScope) throws(EvaluationError) -> Bool
 
     /// The test `t` of a value root, falling back on `general`.
     /// (Tests are never passed around as optionals: a function inside an
@@ -31,8 +31,8 @@ enum DynamicComparison {
     /// that the tests are made as the compiler of `Root` stores and calls
     /// them, without re-abstraction thunks.
     static func make<Root>(
-        _ t: TableTest, general: @escaping @Sendable (Root, Scope) throws(EvaluationError) -> Bool
-    ) -> @Sendable (Root, Scope) throws(EvaluationError) -> Bool {
+        _ t: TableTest, general: @escaping @Sendable (Root, EvaluationScope) throws(EvaluationError) -> Bool
+    ) -> @Sendable (Root, EvaluationScope) throws(EvaluationError) -> Bool {
         guard Root.self == Int.self else { return general }
         switch t {
         case .list(let list, let elements):
@@ -79,8 +79,8 @@ enum DynamicComparison {
     /// `rest`, falling back on `general`. Generic, as for a table.
     static func make<Root>(
         slot: Int, rest: [LiteralString], _ t: ValueTest,
-        general: @escaping @Sendable (Root, Scope) throws(EvaluationError) -> Bool
-    ) -> @Sendable (Root, Scope) throws(EvaluationError) -> Bool {
+        general: @escaping @Sendable (Root, EvaluationScope) throws(EvaluationError) -> Bool
+    ) -> @Sendable (Root, EvaluationScope) throws(EvaluationError) -> Bool {
         guard Root.self == JSONSlots.self else { return general }
         // A slot below a key that was not an object is unread: the general
         // path reads the key path from that key's value.

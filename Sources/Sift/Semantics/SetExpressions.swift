@@ -12,11 +12,6 @@
 /// Elements are the same when they are equal as ``Value``s, the equality of
 /// `IN` and of set constants (`1`, `1.0` and `YES` are one element).
 package enum SetExpressions {
-    /// Why a set expression has no value: the message of the evaluation error.
-    package struct Problem: Error {
-        package let message: String
-    }
-
     /// The set two constants make, for SiftSQL, which folds constant
     /// operands before it writes SQL.
     package static func constant(_ operation: SetOperation, _ left: Value, _ right: Value) throws(Problem) -> Value {

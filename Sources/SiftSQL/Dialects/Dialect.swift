@@ -68,11 +68,6 @@ public struct Dialect: Sendable, Hashable, Codable, CaseIterable, CustomStringCo
     public func placeholder(_ n: Int) -> String { hooks.placeholder(n) }
 }
 
-/// A construct a dialect has no SQL for, with the reason.
-struct SQLDialectRefusal: Error {
-    var message: String
-}
-
 /// What a dialect decides: each hook has the standard SQL form as its
 /// default, and a dialect overrides only those it writes otherwise (as
 /// sqlglot's generators override the base generator's methods). Hooks
@@ -160,9 +155,9 @@ protocol DialectHooks: Sendable {
     /// MATCHES: the whole string matches the (checked) regular expression.
     func matches(
         _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
-    ) throws(SQLDialectRefusal) -> SQLFragment
+    ) throws(Problem) -> SQLFragment
     /// A string column as an ORDER BY term sorted by `comparison`.
-    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(SQLDialectRefusal) -> SQLFragment
+    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment
 
     // MARK: Tables
 

@@ -129,11 +129,11 @@ struct PostgreSQLDialect: DialectHooks {
 
     func matches(
         _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
-    ) throws(SQLDialectRefusal) -> SQLFragment {
+    ) throws(Problem) -> SQLFragment {
         let folding = Lowering.folds(options) && options.contains(.diacriticInsensitive)
         let source = folding ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern
         guard let translated = POSIXRegex.translate(source) else {
-            throw SQLDialectRefusal(
+            throw Problem(
                 message: "MATCHES on PostgreSQL takes literal characters, ., [...] sets, groups, | and quantifiers; this pattern has a construct whose meaning differs there")
         }
         let subject = folding ? fold(column, [.diacriticInsensitive]) : column
@@ -142,14 +142,14 @@ struct PostgreSQLDialect: DialectHooks {
         return negated ? notTrue(condition) : condition
     }
 
-    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(SQLDialectRefusal) -> SQLFragment {
+    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment {
         switch comparison {
         case .compare: return codePointOrder(fold(column, []))
         case .caseInsensitive: return codePointOrder(fold(column, [.caseInsensitive]))
         case .localized: return .group(.collate(column, "\"und-x-icu\""))
         case .localizedCaseInsensitive: return .group(.collate(.function("lower", [column]), "\"und-x-icu\""))
         case .localizedStandard:
-            throw SQLDialectRefusal(
+            throw Problem(
                 message: "localizedStandardCompare: has no PostgreSQL collation built in; sort with localizedCompare: or in memory")
         }
     }

@@ -132,12 +132,12 @@ struct SQLiteDialect: DialectHooks {
 
     func matches(
         _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
-    ) throws(SQLDialectRefusal) -> SQLFragment {
+    ) throws(Problem) -> SQLFragment {
         let call = SQLFragment.function(SQLiteFunctions.matches, [column, ctx.bind(.text(pattern)), SQLiteFunctions.bits(options)])
         return negated ? .not(call) : call
     }
 
-    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(SQLDialectRefusal) -> SQLFragment {
+    func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment {
         .collate(column, SQLiteFunctions.collation(comparison))
     }
 

@@ -137,7 +137,7 @@ struct FetchLowering {
     let request: FetchSpecification
     let entity: Entity
     let ctx: LoweringContext
-    let root: Scope
+    let root: SelectScope
     var lowering: Lowering { Lowering(ctx: ctx) }
 
     init(request: FetchSpecification, schema: StoreSchema, dialect: Dialect, options: SQLLoweringOptions)
@@ -153,7 +153,7 @@ struct FetchLowering {
         }
         self.entity = entity
         ctx = LoweringContext(schema: schema, dialect: dialect, source: source, options: options)
-        root = Scope(entity: entity, alias: ctx.alias())
+        root = SelectScope(entity: entity, alias: ctx.alias())
     }
 
     func select(counting: Bool) throws(SQLLoweringError) -> SQLQuery {
@@ -183,7 +183,7 @@ struct FetchLowering {
             }
         }
         var conditions: [SQLFragment] = []
-        if let d = entity.discriminator { conditions.append(Scope.discriminate(d, alias: root.alias)) }
+        if let d = entity.discriminator { conditions.append(SelectScope.discriminate(d, alias: root.alias)) }
         var conjuncts: [Lowering.Conjunct] = []
         if let filter = request.filter {
             try l.conjuncts(filter.predicate, root, negated: false, into: &conjuncts)
@@ -266,7 +266,7 @@ struct FetchLowering {
             if request.distinct, selectedKeys != nil { c.sql = .column("d", written) }
             var term = lowering.numeric(c)
             if c.type == .string {
-                do throws(SQLDialectRefusal) {
+                do throws(Problem) {
                     term = try ctx.hooks.sortTerm(c.sql, key.comparison)
                 } catch {
                     throw SQLLoweringError(

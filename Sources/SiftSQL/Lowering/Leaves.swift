@@ -8,7 +8,7 @@ import Sift
 extension Lowering {
     func leaf(
         _ lhs: Operand, _ op: ComparisonOperator, _ rhs: Operand, _ options: ComparisonOptions, negated: Bool,
-        range: SourceRange?, _ scope: Scope
+        range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
         switch (lhs, rhs) {
         case (.constant(let a), .constant(let b)):
@@ -51,7 +51,7 @@ extension Lowering {
     /// A comparison of two constants, answered now by the evaluator.
     private func constantLeaf(
         _ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: ComparisonOptions, negated: Bool,
-        range: SourceRange?, _ scope: Scope
+        range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
         let node = PredicateNode.compare(.constant(a), op, .constant(b), options: options)
         do {
@@ -72,7 +72,7 @@ extension Lowering {
     /// too, even for `==`: memory answers false (a UUID equals no string),
     /// but a string holding a UUID's text is what JSON and the command line
     /// give by default, and an empty answer would look like "no such row".
-    func mismatch(_ op: ComparisonOperator, _ c: Column, _ v: Value, _ scope: Scope, _ range: SourceRange?)
+    func mismatch(_ op: ComparisonOperator, _ c: Column, _ v: Value, _ scope: SelectScope, _ range: SourceRange?)
         -> SQLLoweringError
     {
         var message = "\(op.symbol) cannot compare \(c.key) (\(c.isRelationship ? "a relationship" : c.type.name)) with \(describe(v))"
@@ -83,7 +83,7 @@ extension Lowering {
         return error(.typeMismatch, message, entity: scope.entity, key: c.key, range: range)
     }
 
-    func requireText(_ c: Column, _ op: ComparisonOperator, _ scope: Scope, _ range: SourceRange?)
+    func requireText(_ c: Column, _ op: ComparisonOperator, _ scope: SelectScope, _ range: SourceRange?)
         throws(SQLLoweringError)
     {
         guard c.type == .string, !c.isRelationship else {
@@ -105,7 +105,7 @@ extension Lowering {
 
     private func columnConstant(
         _ c: Column, _ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions, negated: Bool,
-        range: SourceRange?, _ scope: Scope
+        range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
         let folds = c.type == .string && Self.folds(options)
         // A search, a pattern or membership with nil is false (a type test
@@ -225,7 +225,7 @@ extension Lowering {
 
     private func columnColumn(
         _ a: Column, _ op: ComparisonOperator, _ b: Column, _ options: ComparisonOptions, negated: Bool,
-        range: SourceRange?, _ scope: Scope
+        range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
         let same = Self.kind(a) == Self.kind(b)
         switch op.family {

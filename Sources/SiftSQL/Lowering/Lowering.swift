@@ -32,7 +32,7 @@ struct Lowering {
     /// The conditions of `p` that every row must satisfy (its operands under
     /// AND, or OR when negated), each lowered as by `predicate`, in order;
     /// none for TRUE.
-    func conjuncts(_ p: PredicateNode, _ scope: Scope, negated: Bool, into out: inout [Conjunct])
+    func conjuncts(_ p: PredicateNode, _ scope: SelectScope, negated: Bool, into out: inout [Conjunct])
         throws(SQLLoweringError)
     {
         switch p.kind {
@@ -53,7 +53,7 @@ struct Lowering {
         }
     }
 
-    func predicate(_ p: PredicateNode, _ scope: Scope, negated: Bool) throws(SQLLoweringError) -> SQLFragment {
+    func predicate(_ p: PredicateNode, _ scope: SelectScope, negated: Bool) throws(SQLLoweringError) -> SQLFragment {
         switch p.kind {
         case .constant(let b):
             return .boolean(b != negated)
@@ -95,7 +95,7 @@ struct Lowering {
             entity: entity, range: range)
     }
 
-    private func comparison(_ c: Comparison, range: SourceRange?, _ scope: Scope, negated: Bool)
+    private func comparison(_ c: Comparison, range: SourceRange?, _ scope: SelectScope, negated: Bool)
         throws(SQLLoweringError) -> SQLFragment
     {
         if c.modifier != .direct {
@@ -152,7 +152,7 @@ struct Lowering {
     /// author. On SQLite the key is written `+t0.author_id` so that an OR
     /// with other conditions is not planned as a union of index searches,
     /// and `IS NOT NULL` first keeps a nil key from making the leaf NULL.
-    private func toOneMembership(_ c: Comparison, range: SourceRange?, _ scope: Scope)
+    private func toOneMembership(_ c: Comparison, range: SourceRange?, _ scope: SelectScope)
         throws(SQLLoweringError) -> SQLFragment?
     {
         guard c.modifier == .direct, case .keyPath(let keys) = c.lhs.kind, keys.count == 2,
@@ -162,7 +162,7 @@ struct Lowering {
             case .attribute? = destination.member(named: keys[1])
         else { return nil }
         let a = ctx.alias()
-        let child = Scope(entity: destination, alias: a, parent: scope)
+        let child = SelectScope(entity: destination, alias: a, parent: scope)
         let lhs = try resolve([keys[1]], from: a, destination, child, nullable: false, range: c.lhs.range)
         let rhs = try operand(c.rhs, scope)
         let condition = try leaf(lhs, c.op, rhs, c.options, negated: false, range: range, child)
@@ -177,7 +177,7 @@ struct Lowering {
     /// nil is a member of nothing.
     private func membership(
         _ many: ToMany, _ value: Operand, _ options: ComparisonOptions, negated: Bool, range: SourceRange?,
-        _ keyRange: SourceRange?, _ scope: Scope
+        _ keyRange: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
         if case .constant(let v) = value, v.isNull { return polarity(false, negated) }
         return try exists(many, scope, negated: negated, range: keyRange) { child throws(SQLLoweringError) in
@@ -188,7 +188,7 @@ struct Lowering {
         }
     }
 
-    private func toManyError(_ many: ToMany, _ scope: Scope, _ range: SourceRange?) -> SQLLoweringError {
+    private func toManyError(_ many: ToMany, _ scope: SelectScope, _ range: SourceRange?) -> SQLLoweringError {
         keys.toManyError(many.key, owner: many.owner, range: range)
     }
 
@@ -204,7 +204,7 @@ struct Lowering {
         }
     }
 
-    func operand(_ e: ExpressionNode, _ scope: Scope) throws(SQLLoweringError) -> Operand {
+    func operand(_ e: ExpressionNode, _ scope: SelectScope) throws(SQLLoweringError) -> Operand {
         switch e.kind {
         case .constant(let v):
             // SQLite's string functions and GRDB's bindings end text at a
@@ -278,7 +278,7 @@ struct Lowering {
     /// and 3. A side read from a row is refused: SQL's set operations work
     /// on rows, with the database's equality (text collation, 1 and 1.0),
     /// not on one value's collection with the evaluator's.
-    private func constantSet(_ e: ExpressionNode, _ scope: Scope) throws(SQLLoweringError) -> Value {
+    private func constantSet(_ e: ExpressionNode, _ scope: SelectScope) throws(SQLLoweringError) -> Value {
         switch e.kind {
         case .constant:
             guard case .constant(let v) = try operand(e, scope) else { break }
@@ -286,7 +286,7 @@ struct Lowering {
         case .setOperation(let operation, let left, let right):
             let a = try constantSet(left, scope)
             let b = try constantSet(right, scope)
-            do throws(SetExpressions.Problem) {
+            do throws(Problem) {
                 return try SetExpressions.constant(operation, a, b)
             } catch {
                 throw self.error(.typeMismatch, error.message, entity: scope.entity, range: e.range)
@@ -301,7 +301,7 @@ struct Lowering {
 
     /// A key path of the evaluated object, lowered at any depth as a column
     /// of the outermost table (joining its to-one relationships there).
-    private func objectKey(_ components: [String], _ scope: Scope, range: SourceRange?) throws(SQLLoweringError)
+    private func objectKey(_ components: [String], _ scope: SelectScope, range: SourceRange?) throws(SQLLoweringError)
         -> Operand
     {
         let object = scope.root
@@ -316,7 +316,7 @@ struct Lowering {
     /// Resolves a key path from the table aliased `alias` (of `entity`),
     /// joining to-one relationships in `scope`.
     func resolve(
-        _ components: [String], from alias: String, _ entity: Entity, _ scope: Scope, nullable: Bool,
+        _ components: [String], from alias: String, _ entity: Entity, _ scope: SelectScope, nullable: Bool,
         range: SourceRange?
     ) throws(SQLLoweringError) -> Operand {
         var alias = alias
@@ -373,7 +373,7 @@ struct Lowering {
 
     /// The value of one element of a to-many key path, inside the subquery
     /// over the relationship's rows.
-    func element(_ many: ToMany, _ child: Scope, range: SourceRange?) throws(SQLLoweringError) -> Operand {
+    func element(_ many: ToMany, _ child: SelectScope, range: SourceRange?) throws(SQLLoweringError) -> Operand {
         guard !many.rest.isEmpty else {
             throw error(
                 .unsupported, "\(many.key) are objects: compare one of their keys, as in \(many.key).name",
@@ -393,13 +393,13 @@ struct Lowering {
     /// The rows of a to-many relationship: the source of a subquery over
     /// them, the column holding the owner's key (`key`), the owner's key
     /// (`owner`), and the discriminator test.
-    private func keyedRows(of many: ToMany, variable: String?, _ scope: Scope)
-        -> (child: Scope, from: SQLSelect.SQLSource?, key: SQLFragment, owner: SQLFragment, filter: SQLFragment?)
+    private func keyedRows(of many: ToMany, variable: String?, _ scope: SelectScope)
+        -> (child: SelectScope, from: SQLSelect.SQLSource?, key: SQLFragment, owner: SQLFragment, filter: SQLFragment?)
     {
         let a = ctx.alias()
-        let child = Scope(entity: many.destination, alias: a, variable: variable, parent: scope)
+        let child = SelectScope(entity: many.destination, alias: a, variable: variable, parent: scope)
         let owner = SQLFragment.column(many.ownerAlias, many.owner.primaryKey)
-        let filter = many.destination.discriminator.map { Scope.discriminate($0, alias: a) }
+        let filter = many.destination.discriminator.map { SelectScope.discriminate($0, alias: a) }
         let table = SQLTable(name: many.destination.table, alias: a)
         switch many.relationship.kind {
         case .toMany(let inverse):
@@ -417,8 +417,8 @@ struct Lowering {
     /// A subquery over the rows of a to-many relationship that selects
     /// `column` where the row belongs to the owner and meets `condition`.
     private func correlated(
-        _ column: SQLFragment, of many: ToMany, variable: String?, _ scope: Scope,
-        _ condition: (Scope) throws(SQLLoweringError) -> SQLFragment?
+        _ column: SQLFragment, of many: ToMany, variable: String?, _ scope: SelectScope,
+        _ condition: (SelectScope) throws(SQLLoweringError) -> SQLFragment?
     ) throws(SQLLoweringError) -> SQLSelect {
         let r = keyedRows(of: many, variable: variable, scope)
         let inner = try condition(r.child)
@@ -433,8 +433,8 @@ struct Lowering {
     /// rows WHERE fk = owner.pk AND condition)`, which a NULL key in the
     /// rows cannot turn into NULL.
     func exists(
-        _ many: ToMany, _ scope: Scope, variable: String? = nil, negated: Bool, range: SourceRange?,
-        _ condition: (Scope) throws(SQLLoweringError) -> SQLFragment?
+        _ many: ToMany, _ scope: SelectScope, variable: String? = nil, negated: Bool, range: SourceRange?,
+        _ condition: (SelectScope) throws(SQLLoweringError) -> SQLFragment?
     ) throws(SQLLoweringError) -> SQLFragment {
         if negated { return .exists(try correlated(.integer(1), of: many, variable: variable, scope, condition), negated: true) }
         let r = keyedRows(of: many, variable: variable, scope)
@@ -452,7 +452,7 @@ struct Lowering {
     /// relationship as a scalar subquery, with the evaluator's answers for
     /// empty relationships and nil members; the other collection operators
     /// have no SQL form.
-    private func aggregate(_ many: ToMany, _ name: String, _ path: [String], _ scope: Scope, range: SourceRange?)
+    private func aggregate(_ many: ToMany, _ name: String, _ path: [String], _ scope: SelectScope, range: SourceRange?)
         throws(SQLLoweringError) -> Column
     {
         let key = many.key
@@ -537,7 +537,7 @@ struct Lowering {
 
     /// `SUBQUERY(rel, $x, P).@count` as a scalar subquery.
     private func subqueryCount(
-        _ collection: ExpressionNode, _ variable: String, _ inner: PredicateNode, _ scope: Scope, range: SourceRange?
+        _ collection: ExpressionNode, _ variable: String, _ inner: PredicateNode, _ scope: SelectScope, range: SourceRange?
     ) throws(SQLLoweringError) -> Column {
         guard case .toMany(let many) = try operand(collection, scope), many.rest.isEmpty else {
             throw error(

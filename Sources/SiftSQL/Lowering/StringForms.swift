@@ -14,7 +14,7 @@ extension Lowering {
     /// BEGINSWITH / ENDSWITH / CONTAINS. An empty needle never matches.
     func search(
         _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
-        negated: Bool, range: SourceRange?, _ scope: Scope
+        negated: Bool, range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
         if case .text(let n) = needle, n.isEmpty { return polarity(false, negated) }
         if case .text(let h) = haystack, case .text(let n) = needle {
@@ -123,7 +123,7 @@ extension Lowering {
     /// A regular expression (`op`, MATCHES) that the whole string matches.
     func matches(
         _ c: Column, _ op: ComparisonOperator, _ pattern: String, _ options: ComparisonOptions, negated: Bool,
-        range: SourceRange?, _ scope: Scope
+        range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
         do {
             _ = try MatchesPattern(pattern, options: options, limits: ctx.options.regexLimits)
@@ -132,7 +132,7 @@ extension Lowering {
                 error.code == .regexLimit ? .limit : .typeMismatch, "\(op.symbol): \(error.message)", entity: scope.entity,
                 key: c.key, range: range)
         }
-        do throws(SQLDialectRefusal) {
+        do throws(Problem) {
             return try hooks.matches(c.sql, pattern, options, negated: negated, ctx)
         } catch {
             throw self.error(.unsupported, error.message, entity: scope.entity, key: c.key, range: range)
@@ -142,7 +142,7 @@ extension Lowering {
     /// `column IN (…)`: members of another kind, and nil, never match; a
     /// UUID attribute refuses members that are not UUIDs (see `mismatch`).
     func membership(
-        _ c: Column, _ members: [Value], _ options: ComparisonOptions, negated: Bool, range: SourceRange?, _ scope: Scope
+        _ c: Column, _ members: [Value], _ options: ComparisonOptions, negated: Bool, range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
         guard !c.isRelationship else {
             throw error(.unsupported, "\(c.key) is a relationship: IN needs an attribute", entity: scope.entity,

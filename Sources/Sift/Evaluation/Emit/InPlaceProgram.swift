@@ -344,7 +344,7 @@ struct InPlaceProgram: Sendable {
     @inline(never)
     private func slow(_ test: Int, _ object: UnsafeRawPointer) -> Bool {
         // None of these tests throws or reads variables.
-        (try? tests[test](ObjectAddress(object), Scope(variables: [:]))) ?? false
+        (try? tests[test](ObjectAddress(object), EvaluationScope(variables: [:]))) ?? false
     }
 
     /// Whether the object at `object` matches.

@@ -5,7 +5,7 @@
 /// path's; none of them throws. (Tests are not returned as optionals: a
 /// function inside an `Optional` is re-abstracted and called through thunks.)
 enum TypedComparison<Root> {
-    typealias Test = @Sendable (Root, Scope) throws(EvaluationError) -> Bool
+    typealias Test = @Sendable (Root, EvaluationScope) throws(EvaluationError) -> Bool
 
     /// The test of `test` on the property `reader` reads (the plan has
     /// matched the two: ``KeyTest/typed(for:)``; `general` otherwise).
