@@ -86,7 +86,7 @@ public enum DiagnosticRenderer {
 
     /// The text as it is shown: a tab becomes a space, other characters a
     /// terminal would act on or hide become visible escapes
-    /// (``TerminalText``), so the line shown is the line held and the caret
+    /// (`TerminalText`), so the line shown is the line held and the caret
     /// lines up under it; invalid UTF-8 becomes U+FFFD.
     private static func display(_ bytes: ArraySlice<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)

@@ -112,7 +112,7 @@ extension Filter {
 }
 
 /// A predicate lowered to a condition for SQL of your own
-/// (``Filter/sqlCondition(in:entity:dialect:options:)``): put ``joins``
+/// (`Filter.sqlCondition(in:entity:dialect:options:)`): put ``joins``
 /// after `FROM table t0` and ``condition`` after `WHERE`, and bind
 /// ``bindings`` in order; the placeholders of both are numbered as one
 /// statement's.
