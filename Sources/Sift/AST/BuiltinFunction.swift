@@ -9,7 +9,7 @@
 /// when it builds the tree, as Apple does (`nosuchfunction(1)` and
 /// `sqrt()` are parse errors); the printer, decoding, the REPL's completion,
 /// the policy and the cost model read it. What a function does is
-/// `Functions.call` in `Evaluation/Functions.swift`, a switch over the same
+/// `Functions.call` in `Semantics/Functions.swift`, a switch over the same
 /// cases.
 public enum BuiltinFunction: String, Sendable, Hashable, Codable, CaseIterable {
     // Statistics over a collection

@@ -8,7 +8,7 @@
 /// REPL completes them, ``PredicatePolicy`` reads ``result`` to know which
 /// values come out of one, and SQL lowering reads ``needsKeyPath``.
 /// Evaluation is `KeyValueAccess.collectionOperator(_:on:rest:)` in
-/// `Evaluation/KeyValueAccess.swift`; the SQL form (or the refusal) is
+/// `Semantics/KeyValueAccess.swift`; the SQL form (or the refusal) is
 /// `Lowering.aggregate` in SiftSQL's `Lowering.swift`, each a switch over
 /// these cases.
 ///

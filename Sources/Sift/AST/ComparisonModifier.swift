@@ -5,7 +5,7 @@
 /// the parser, the printer and the REPL's completion read it. A modifier's
 /// name in JSON is its raw value. What a modifier does is the loop over
 /// the elements in the compiler's general comparison
-/// (`Evaluation/Compiler.swift`); its SQL is an `EXISTS` subquery made by
+/// (`Evaluation/Plan/Compiler.swift`); its SQL is an `EXISTS` subquery made by
 /// `Lowering.comparison` in SiftSQL's `Lowering.swift`.
 public enum ComparisonModifier: String, Sendable, Hashable, Codable, CaseIterable {
     /// No modifier: the left value is compared as a whole.

@@ -6,7 +6,7 @@
 /// is stored in JSON as its raw value. Which operators take options is
 /// each operator's row (``ComparisonOperator/acceptedOptions``). What the
 /// options do to strings is `StringSemantics` in
-/// `Evaluation/StringSemantics.swift`; their SQL is `StringForms.fold` in
+/// `Semantics/StringSemantics.swift`; their SQL is `StringForms.fold` in
 /// SiftSQL's `StringForms.swift`.
 public struct ComparisonOptions: OptionSet, Sendable, Hashable, Codable {
     /// Apple's bits: `caseInsensitive` 1, `diacriticInsensitive` 2, `normalized` 4,
