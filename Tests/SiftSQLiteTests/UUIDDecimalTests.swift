@@ -99,7 +99,7 @@ struct UUIDDecimalTests {
                 guard let e = error as? SQLLoweringError else { Issue.record("\(error)"); continue }
                 #expect(e.code == .typeMismatch, Comment(rawValue: format))
                 #expect(e.message.contains("CAST('"), Comment(rawValue: e.message))
-                #expect(Optional(e.range) != nil, Comment(rawValue: format))
+                #expect(e.range.upperBound > 0 && e.range.upperBound <= format.utf8.count, Comment(rawValue: format))
             }
         }
     }

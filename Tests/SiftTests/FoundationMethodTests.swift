@@ -103,6 +103,23 @@ struct FoundationMethodTests {
         var appending = try Filter("FUNCTION(s, 'stringByAppendingString:', $T) != nil")
         appending.maximumFunctionResultLength = 8
         #expect(try appending.substituting(["T": "abc"]).evaluate(with: object))
+        for format in ["FUNCTION(s, 'stringByAppendingPathComponent:', 'abc') != nil",
+                       "FUNCTION(s, 'stringByAppendingPathExtension:', 'abc') != nil"] {
+            var path = try Filter(format)
+            path.maximumFunctionResultLength = 8
+            #expect(throws: EvaluationError.self) { try path.evaluate(with: object) }
+            path.maximumFunctionResultLength = 9
+            #expect(try path.evaluate(with: object))
+        }
+        // A custom selector is held to the same bound.
+        var selector = try Filter("s stringByAppendingString: 'abcd'")
+        #expect { _ = try selector.evaluate(with: object) } throws: { error in
+            (error as? EvaluationError)?.code == .typeMismatch
+        }
+        selector.maximumFunctionResultLength = 8
+        #expect { _ = try selector.evaluate(with: object) } throws: { error in
+            (error as? EvaluationError)?.code == .limit
+        }
         #expect(throws: EvaluationError.self) {
             try appending.substituting(["T": "abcd"]).evaluate(with: object)
         }

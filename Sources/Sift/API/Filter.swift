@@ -24,12 +24,16 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
     /// Equality and hashing ignore it.
     public var evaluationBudget: Int?
 
-    /// The longest string a `FUNCTION` may make, in UTF-16 units
-    /// (``defaultMaximumFunctionResultLength`` unless changed): a method
-    /// such as `stringByReplacingOccurrencesOfString:withString:` or
-    /// `stringByAppendingString:` whose result would be longer throws an
-    /// ``EvaluationError`` with the code `.limit` before making it.
-    /// Equality and hashing ignore it.
+    /// The longest string a `FUNCTION` (or a custom selector) may make by
+    /// joining or replacing, in UTF-16 units
+    /// (``defaultMaximumFunctionResultLength`` unless changed):
+    /// `stringByReplacingOccurrencesOfString:withString:`,
+    /// `stringByAppendingString:`, `stringByAppendingPathComponent:` or
+    /// `stringByAppendingPathExtension:` whose result would be longer throws
+    /// an ``EvaluationError`` with the code `.limit` before making it.
+    /// (Methods of one string, such as `uppercaseString`, are bounded by its
+    /// length and counted by the work budget.) Equality and hashing ignore
+    /// it.
     public var maximumFunctionResultLength: Int = Filter.defaultMaximumFunctionResultLength
 
     /// 64 Mi UTF-16 units: each replacement can multiply a string's length,

@@ -1,7 +1,8 @@
 /// `$VARIABLE` substitution.
 ///
-/// Variables bound by a `SUBQUERY` (its `$x`) and by an assignment
-/// (`$x := …`) are local and are never substituted.
+/// A variable bound by a `SUBQUERY` (its `$x`) is local to its predicate
+/// and is not substituted there; an assignment (`$x := …`) binds nothing
+/// (`SyntaxChild.binds`), so a later `$x` is substituted as any other.
 extension PredicateNode {
     /// Replaces `$VARIABLES` with constants.
     ///

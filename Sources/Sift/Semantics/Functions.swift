@@ -208,12 +208,15 @@ enum Functions {
         let index = args.first.flatMap { NumericValue($0)?.exactInt }
         switch selector {
         case "stringByAppendingPathComponent:":
-            return text[0].map { Value.string((s as NSString).appendingPathComponent($0)) }
+            guard let component = text[0] else { return nil }
+            try checkLength(s.utf16.count.addingSaturating(component.utf16.count + 1), selector, maximumLength)
+            return .string((s as NSString).appendingPathComponent(component))
         case "stringByAppendingPathExtension:":
             // Foundation answers nil for "" and "/" (and says so on the
             // console, which this never reaches).
             guard let ext = text[0] else { return nil }
             guard !s.isEmpty, s.contains(where: { $0 != "/" }) else { return .null }
+            try checkLength(s.utf16.count.addingSaturating(ext.utf16.count + 1), selector, maximumLength)
             return (s as NSString).appendingPathExtension(ext).map(Value.string) ?? .null
         case "stringByReplacingOccurrencesOfString:withString:":
             guard let target = text[0], let replacement = text[1] else { return nil }

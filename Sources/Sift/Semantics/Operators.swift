@@ -10,7 +10,7 @@ enum Operators {
 
     static func make(
         _ op: ComparisonOperator, _ options: ComparisonOptions, constant: Value?, regexLimits: RegexLimits,
-        fastPaths: Bool
+        fastPaths: Bool, functionResultLimit: Int = Filter.defaultMaximumFunctionResultLength
     ) -> Test {
         let name = op.symbol
         switch op.family {
@@ -48,7 +48,7 @@ enum Operators {
         case .selector:
             // A custom selector's symbol is the selector.
             return { a, b throws(Failure) in
-                let result = try Functions.invoke(name, on: a, [b])
+                let result = try Functions.invoke(name, on: a, [b], maximumLength: functionResultLimit)
                 guard let n = NumericValue(result) else {
                     throw Failure(.typeMismatch, "\(name) did not give a boolean")
                 }

@@ -144,6 +144,9 @@ private struct ValueDecoding: Decoder, SingleValueDecodingContainer {
 
     func decode(_ type: Double.Type) throws -> Double {
         guard let n = NumericValue(value), !value.isBool else { throw mismatch(type, "a number") }
+        // A decimal's nearest double, correctly rounded (NSDecimalNumber's
+        // doubleValue is not, on Linux).
+        if case .decimal(let d) = n { return Value.nearestDouble(to: d) }
         return n.doubleValue
     }
 

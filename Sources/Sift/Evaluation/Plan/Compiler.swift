@@ -130,7 +130,9 @@ struct Compiler<Root> {
         let rhs = expression(c.rhs)
         var constant: Value?
         if case .constant(let v) = c.rhs.kind { constant = v }
-        let test = Operators.make(c.op, c.options, constant: constant, regexLimits: regexLimits, fastPaths: fastPaths)
+        let test = Operators.make(
+            c.op, c.options, constant: constant, regexLimits: regexLimits, fastPaths: fastPaths,
+            functionResultLimit: functionResultLimit)
         let fail = failure(at: range)
         let general = general(c, lhs, rhs, test, fail, range: range)
         // Each emitter is called only for the root it is made for (the plan
