@@ -94,10 +94,16 @@ let package = Package(
             name: "CSiftEdit",
             linkerSettings: [.linkedLibrary("edit")]
         ),
+        // The conformance cases' runner and their JSON conventions for
+        // values: shared by `sift check` and the conformance tests.
+        .target(
+            name: "SiftCases",
+            dependencies: ["Sift"]
+        ),
         .target(
             name: "SiftTool",
             dependencies: [
-                "Sift", "SiftSQL", "SiftSQLite", "CSiftEdit",
+                "Sift", "SiftSQL", "SiftSQLite", "SiftCases", "CSiftEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ] + toolPostgres.dependencies,
@@ -109,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SiftTests",
-            dependencies: ["Sift"]
+            dependencies: ["Sift", "SiftCases"]
         ),
         // What the test targets share: the throwaway PostgreSQL server
         // (through SiftPostgres, only when it is built, as for the tool), the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Sift
+import SiftCases
 
 /// The `sift` command.
 public struct SiftCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
 import Sift
-import SiftTool
+import SiftCases
 import Testing
 
 /// Every conformance case goes through the same code path as `sift check`.
