@@ -66,7 +66,7 @@ build: system-deps
 #   so that the reference of every fast path is tested as it is; the
 #   differential suite against SQLite and PostgreSQL on fewer cases.
 LAYOUT_SUITES = EvaluationPlanTests|InPlaceProgramTests|InPlaceReaderTests|TypedObjectTests|TypedReaderTests|FastPathTests|StringSemanticsTests|EvaluationTests|ValueTableTests|KeyValueReadableMacroTests
-GENERAL_SUITES = $(LAYOUT_SUITES)|ConformanceTests|RawJSONTests|ReadmeExamplesTests|FuzzRegressionTests|DifferentialTests/testGenerated
+GENERAL_SUITES = $(LAYOUT_SUITES)|ConformanceTests|RawJSONTests|SetExpressionTests|ReadmeExamplesTests|FuzzRegressionTests|DifferentialTests/testGenerated
 GENERAL_CASES = 1000
 
 swift-test: build
