@@ -43,15 +43,14 @@ public struct SQLQuery: Sendable, Hashable {
             if composites[composite] == nil { order.append(composite) }
             composites[composite, default: [:]][column.name] = value
         }
-        for name in order {
-            let elements = composites[name] ?? [:]
-            object[name] = elements.values.allSatisfy(\.isNull) ? .null : Self.nested(elements)
-        }
+        for name in order { object[name] = Self.nested(composites[name] ?? [:]) }
         return object
     }
 
-    /// Elements named by their paths (`place.city`) as nested dictionaries.
+    /// Elements named by their paths (`place.city`) as nested dictionaries,
+    /// each nil when all its elements are.
     private static func nested(_ elements: [String: Value]) -> Value {
+        guard !elements.values.allSatisfy(\.isNull) else { return .null }
         var out: [String: Value] = [:]
         var inner: [String: [String: Value]] = [:]
         for (path, value) in elements {
@@ -61,7 +60,7 @@ public struct SQLQuery: Sendable, Hashable {
             }
             inner[String(path[..<dot]), default: [:]][String(path[path.index(after: dot)...])] = value
         }
-        for (name, elements) in inner { out[name] = elements.values.allSatisfy(\.isNull) ? .null : nested(elements) }
+        for (name, elements) in inner { out[name] = nested(elements) }
         return .dictionary(out)
     }
 }
