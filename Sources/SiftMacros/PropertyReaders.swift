@@ -38,7 +38,7 @@ extension KeyReader {
 
     /// A `Float`, compared as a `Double`.
     public static func property(_ path: KeyPath<Root, Float> & Sendable) -> KeyReader {
-        .double { Double($0[keyPath: path]) }
+        .double { Double($0[keyPath: path]) }.reads(path)
     }
 
     /// Another integer type: compared as an `Int` when every value of the
@@ -48,46 +48,46 @@ extension KeyReader {
         -> KeyReader
     {
         if T.bitWidth < Int.bitWidth || (T.isSigned && T.bitWidth == Int.bitWidth) {
-            return .int { Int($0[keyPath: path]) }
+            return .int { Int($0[keyPath: path]) }.reads(path)
         }
-        return .value { $0[keyPath: path].predicateValue }
+        return .value { $0[keyPath: path].predicateValue }.reads(path)
     }
 
     /// Any other type with a value: `Date`, `Decimal`, `UUID`, `Data`,
     /// optionals (nil when absent), arrays, sets and dictionaries.
     public static func property<T: ValueConvertible & Sendable>(_ path: KeyPath<Root, T> & Sendable) -> KeyReader {
-        .value { $0[keyPath: path].predicateValue }
+        .value { $0[keyPath: path].predicateValue }.reads(path)
     }
 
     /// An enum with raw values, read as its raw value.
     public static func property<T: RawRepresentable & Sendable>(_ path: KeyPath<Root, T> & Sendable) -> KeyReader
     where T.RawValue: ValueConvertible & Sendable {
-        .value { $0[keyPath: path].rawValue.predicateValue }
+        .value { $0[keyPath: path].rawValue.predicateValue }.reads(path)
     }
 
     /// An optional enum with raw values: its raw value, nil when absent.
     public static func property<T: RawRepresentable & Sendable>(_ path: KeyPath<Root, T?> & Sendable) -> KeyReader
     where T.RawValue: ValueConvertible & Sendable {
-        .value { $0[keyPath: path]?.rawValue.predicateValue ?? .null }
+        .value { $0[keyPath: path]?.rawValue.predicateValue ?? .null }.reads(path)
     }
 
     /// An array of enums with raw values: the array of their raw values.
     public static func property<T: RawRepresentable & Sendable>(_ path: KeyPath<Root, [T]> & Sendable) -> KeyReader
     where T.RawValue: ValueConvertible & Sendable {
-        .value { .array($0[keyPath: path].map { $0.rawValue.predicateValue }) }
+        .value { .array($0[keyPath: path].map { $0.rawValue.predicateValue }) }.reads(path)
     }
 
     /// A set of enums with raw values: the set of their raw values.
     public static func property<T: RawRepresentable & Hashable & Sendable>(_ path: KeyPath<Root, Set<T>> & Sendable) -> KeyReader
     where T.RawValue: ValueConvertible & Sendable {
-        .value { .set(Set($0[keyPath: path].map { $0.rawValue.predicateValue })) }
+        .value { .set(Set($0[keyPath: path].map { $0.rawValue.predicateValue })) }.reads(path)
     }
 
     /// A type that has both a raw value and a value of its own: its own.
     public static func property<T: RawRepresentable & ValueConvertible & Sendable>(_ path: KeyPath<Root, T> & Sendable)
         -> KeyReader
     where T.RawValue: ValueConvertible & Sendable {
-        .value { $0[keyPath: path].predicateValue }
+        .value { $0[keyPath: path].predicateValue }.reads(path)
     }
 
     /// A property whose type predicates cannot read.

@@ -45,15 +45,48 @@ public struct KeyTable<Root>: Sendable {
     public typealias Reader = @Sendable (Root) -> Value
 
     let readers: [String: KeyReader<Root>]
+    /// The key each recorded key path reads (see ``KeyReader/reads(_:)``).
+    private let keysByPath: [RecordedKeyPath: String]
 
     /// A table of readers that return values.
     public init(_ readers: [String: Reader]) {
-        self.readers = readers.mapValues { KeyReader.value($0) }
+        self.init(typed: readers.mapValues { KeyReader.value($0) })
     }
 
     /// A table of typed readers.
     public init(typed readers: [String: KeyReader<Root>]) {
         self.readers = readers
+        var keysByPath: [RecordedKeyPath: String] = [:]
+        // Sorted, so that a key path two keys read resolves to the same key on every run.
+        for (key, reader) in readers.sorted(by: { $0.key < $1.key }) {
+            if let path = reader.keyPath, keysByPath[path] == nil { keysByPath[path] = key }
+        }
+        self.keysByPath = keysByPath
+    }
+
+    /// The key whose reader reads `keyPath`, or nil when no reader of the
+    /// table records it: readers given by key path (`.int(\.year)`,
+    /// `.property(\Book.year)`, as `@KeyValueReadable` writes them) record
+    /// theirs, a closure records one through ``KeyReader/reads(_:)``.
+    public func key(for keyPath: PartialKeyPath<Root>) -> String? {
+        keysByPath[RecordedKeyPath(keyPath)]
+    }
+
+    /// The keys a key path of several steps reads (`\Book.author.name` is
+    /// `["author", "name"]`): each step through a to-one relationship given
+    /// by key path, at most `depth` steps. Nil when a step is not in a table.
+    public func keys(for keyPath: PartialKeyPath<Root>, depth: Int = 4) -> [String]? {
+        keys(forAnyKeyPath: keyPath, depth: depth)
+    }
+
+    func keys(forAnyKeyPath keyPath: AnyKeyPath, depth: Int) -> [String]? {
+        if let key = keysByPath[RecordedKeyPath(keyPath)] { return [key] }
+        guard depth > 1 else { return nil }
+        for (key, reader) in readers.sorted(by: { $0.key < $1.key }) {
+            guard let first = reader.keyPath?.path, let type = reader.relationshipType else { continue }
+            if let rest = type.keys(after: first, reaching: keyPath, depth: depth - 1) { return [key] + rest }
+        }
+        return nil
     }
 
     /// The reader for `key`, or nil if the type has no such key.
@@ -93,10 +126,30 @@ public struct KeyReader<Root>: Sendable {
     /// Where the property is in a `Root`'s memory, when it is stored inline
     /// in it (a stored property of a struct, through stored structs).
     let offset: Int?
+    /// The key path the reader reads, when it is known: Swift predicates
+    /// (`#Predicate`) name properties by key path, and the table maps them
+    /// back to keys through it.
+    let keyPath: RecordedKeyPath?
+    /// The type a to-one relationship reads, whose table names the keys
+    /// after it.
+    let relationshipType: (any KeyValueReadable.Type)?
 
-    init(kind: Kind, offset: Int? = nil) {
+    init(
+        kind: Kind, offset: Int? = nil, keyPath: RecordedKeyPath? = nil,
+        relationshipType: (any KeyValueReadable.Type)? = nil
+    ) {
         self.kind = kind
         self.offset = offset
+        self.keyPath = keyPath
+        self.relationshipType = relationshipType
+    }
+
+    /// The same reader, recorded as reading `path`, so that a Swift
+    /// predicate that reads `path` converts to this reader's key:
+    /// `"age": .int { 2026 - $0.year }.reads(\.age)`. Readers given by key
+    /// path record it themselves.
+    public func reads(_ path: PartialKeyPath<Root>) -> KeyReader {
+        KeyReader(kind: kind, offset: offset, keyPath: RecordedKeyPath(path), relationshipType: relationshipType)
     }
 
     /// A key read by a closure that returns a ``Value`` (for optionals:
@@ -146,19 +199,19 @@ public struct KeyReader<Root>: Sendable {
     private static func stored<V>(
         _ path: KeyPath<Root, V> & Sendable, _ kind: (@escaping @Sendable (Root) -> V) -> Kind
     ) -> KeyReader {
-        KeyReader(kind: kind { $0[keyPath: path] }, offset: MemoryLayout<Root>.offset(of: path))
+        KeyReader(kind: kind { $0[keyPath: path] }, offset: MemoryLayout<Root>.offset(of: path), keyPath: RecordedKeyPath(path))
     }
 
     /// A to-one relationship: key paths through it (`author.name`) are
     /// resolved through `T`'s table when a filter is compiled. When `T` is a
     /// struct stored in `Root`, its stored properties are read in place too.
     public static func object<T: KeyValueReadable>(_ path: KeyPath<Root, T> & Sendable) -> KeyReader {
-        object({ $0[keyPath: path] }, offset: MemoryLayout<Root>.offset(of: path))
+        object({ $0[keyPath: path] }, offset: MemoryLayout<Root>.offset(of: path)).reads(path)
     }
 
     /// A to-many relationship (`authors`), read as an array of objects.
     public static func objects<T: KeyValueReadable>(_ path: KeyPath<Root, [T]> & Sendable) -> KeyReader {
-        objects { $0[keyPath: path] }
+        objects { $0[keyPath: path] }.reads(path)
     }
 
     private static func object<T: KeyValueReadable>(_ read: @escaping @Sendable (Root) -> T, offset: Int?)
@@ -168,7 +221,7 @@ public struct KeyReader<Root>: Sendable {
             kind: .object(
                 value: { .object(ObjectValue(read($0))) },
                 nested: { key in T.keyTable.typedReader(forKey: key)?.composed(after: read, at: offset) }),
-            offset: offset)
+            offset: offset, relationshipType: T.self)
     }
 
     /// The reader as one that returns a ``Value``.
@@ -216,6 +269,16 @@ public struct KeyReader<Root>: Sendable {
     }
 }
 
+/// A key path as a dictionary key: key paths are immutable, so sharing one
+/// across threads is safe although `AnyKeyPath` is not declared `Sendable`.
+struct RecordedKeyPath: Hashable, @unchecked Sendable {
+    let path: AnyKeyPath
+
+    init(_ path: AnyKeyPath) {
+        self.path = path
+    }
+}
+
 /// An object of a ``KeyValueReadable`` type inside a ``Value``.
 ///
 /// Equality is the type's own `==` when it is `Hashable` (as `isEqual:`
@@ -259,6 +322,20 @@ public struct ObjectValue: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension KeyValueReadable {
+    /// The keys of this type that `first` followed by them reaches `target`.
+    static func keys(after first: AnyKeyPath, reaching target: AnyKeyPath, depth: Int) -> [String]? {
+        for (key, reader) in keyTable.readers.sorted(by: { $0.key < $1.key }) {
+            guard let step = reader.keyPath?.path, let joined = first.appending(path: step) else { continue }
+            if joined == target { return [key] }
+            if depth > 1, let type = reader.relationshipType,
+                let rest = type.keys(after: joined, reaching: target, depth: depth - 1)
+            {
+                return [key] + rest
+            }
+        }
+        return nil
+    }
+
     /// The value for `key` through the type's ``KeyTable``, or nil.
     func predicateValue(forKey key: String) -> Value? {
         Self.keyTable.reader(forKey: key).map { read in read(self) }

@@ -1,0 +1,410 @@
+import Foundation
+
+// The Sift form of each `PredicateExpressions` type that has one with
+// Swift's meaning. A type that is not here is refused by
+// `PredicateConverter.term(of:)`; a conformance refuses the shapes whose
+// meaning would differ. The reason for each decision is in the
+// SwiftPredicates article.
+
+private typealias Refusal = PredicateConversionError
+
+private func refuse(_ expression: Any, keyPath: AnyKeyPath? = nil, _ reason: String) -> Refusal {
+    Refusal(
+        expressionType: PredicateConverter.typeName(of: expression),
+        keyPath: keyPath.map { String(describing: $0) }, reason: reason)
+}
+
+// MARK: - Logic
+
+extension PredicateExpressions.Conjunction: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        .predicate(.and([try c.predicate(of: lhs), try c.predicate(of: rhs)]))
+    }
+}
+
+extension PredicateExpressions.Disjunction: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        .predicate(.or([try c.predicate(of: lhs), try c.predicate(of: rhs)]))
+    }
+}
+
+extension PredicateExpressions.Negation: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        .predicate(.not(try c.predicate(of: wrapped)))
+    }
+}
+
+extension PredicateExpressions.Conditional: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let test = try c.predicate(of: test)
+        if If.Output.self == Bool.self {
+            // A test either way: (t AND a) OR (NOT t AND b), which needs no TERNARY.
+            let a = try c.predicate(of: trueBranch), b = try c.predicate(of: falseBranch)
+            return .predicate(.or([.and([test, a]), .and([.not(test), b])]))
+        }
+        return .expression(
+            ExpressionNode(.ternary(test, try c.expression(of: trueBranch), try c.expression(of: falseBranch))))
+    }
+}
+
+// MARK: - Values and key paths
+
+extension PredicateExpressions.Variable: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        guard let bound = c.bindings[key] else {
+            throw refuse(self, "the variable is not the predicate's input or one a closure inside it binds")
+        }
+        return .expression(bound)
+    }
+}
+
+extension PredicateExpressions.Value: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        guard let value = SwiftConstant.value(of: value) else {
+            throw refuse(self, "a constant of type \(PredicateConverter.typeName(Output.self)) has no predicate value")
+        }
+        return .expression(.constant(value))
+    }
+}
+
+extension PredicateExpressions.NilLiteral: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        .expression(.constant(.null))
+    }
+}
+
+/// Values of constants: what ``ValueConvertible`` gives, an enum's raw value.
+enum SwiftConstant {
+    static func value(of constant: Any) -> Value? {
+        if let v = constant as? any ValueConvertible { return v.predicateValue }
+        if let optional = constant as? any OptionalMarker {
+            guard let wrapped = optional.wrappedAny else { return .null }
+            return value(of: wrapped)
+        }
+        if let raw = constant as? any RawRepresentable { return value(of: raw.rawValue) }
+        return nil
+    }
+}
+
+extension PredicateExpressions.KeyPath: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let base = try c.expression(of: root)
+        let path = keyPath as AnyKeyPath
+        if let kind {
+            return try collectionProperty(kind, of: base, path)
+        }
+        guard let readable = Root.Output.self as? any KeyValueReadable.Type else {
+            throw refuse(
+                self, keyPath: path,
+                "\(PredicateConverter.typeName(Root.Output.self)) is not KeyValueReadable, so its properties have no keys")
+        }
+        guard let key = readable.key(forAnyKeyPath: path) else {
+            throw refuse(
+                self, keyPath: path,
+                "the key table of \(PredicateConverter.typeName(Root.Output.self)) has no key that reads this key path (a computed property needs @SiftKey, a closure reader `.reads(_:)`)")
+        }
+        return .expression(base.appending([key], range: nil))
+    }
+
+    private func collectionProperty(_ kind: CommonKeyPathKind, of base: ExpressionNode, _ path: AnyKeyPath)
+        throws(PredicateConversionError) -> ConvertedTerm
+    {
+        if SwiftTypes.isString(Root.Output.self) {
+            throw refuse(
+                self, keyPath: path,
+                "a string's count, first and last are in grapheme clusters, which no Sift key counts")
+        }
+        switch kind {
+        case .collectionCount:
+            return .expression(base.appending(["@count"], range: nil))
+        case .collectionIsEmpty:
+            return .predicate(.compare(base.appending(["@count"], range: nil), .equalTo, .constant(.int(0))))
+        case .collectionFirst, .bidirectionalCollectionLast:
+            guard Root.Output.self is any ArrayMarker.Type else {
+                throw refuse(
+                    self, keyPath: path,
+                    "only an array has a first and a last element in a fixed order")
+            }
+            return .expression(ExpressionNode(.index(base, kind == .collectionFirst ? .first : .last)))
+        @unknown default:
+            throw refuse(self, keyPath: path, "this property of a collection has no Sift form")
+        }
+    }
+}
+
+// MARK: - Optionals
+
+extension PredicateExpressions.OptionalFlatMap: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        // `a?.b.c` reads b.c through a; a key path through nil is nil in Sift
+        // as the chain is in Swift. Any other transform could give a value
+        // for nil (`a.flatMap { _ in 1 }`), so only key paths convert.
+        guard (transform as? any KeyPathChain)?.isKeyPathChain(from: variable.key) == true else {
+            throw refuse(
+                self, "only a chain of properties after `?.` converts: another transform could give a value when the optional is nil")
+        }
+        var inner = c
+        inner.bindings[variable.key] = try c.expression(of: wrapped)
+        return .expression(try inner.expression(of: transform))
+    }
+}
+
+/// Whether an expression reads properties, and nothing else, from a variable.
+protocol KeyPathChain {
+    func isKeyPathChain(from variable: PredicateExpressions.VariableID) -> Bool
+}
+
+extension PredicateExpressions.Variable: KeyPathChain {
+    func isKeyPathChain(from variable: PredicateExpressions.VariableID) -> Bool { key == variable }
+}
+
+extension PredicateExpressions.KeyPath: KeyPathChain {
+    func isKeyPathChain(from variable: PredicateExpressions.VariableID) -> Bool {
+        // A collection's count of nil would be nil in Swift but 0 in Sift.
+        kind == nil && (root as? any KeyPathChain)?.isKeyPathChain(from: variable) == true
+    }
+}
+
+extension PredicateExpressions.OptionalFlatMap: KeyPathChain {
+    func isKeyPathChain(from variable: PredicateExpressions.VariableID) -> Bool {
+        (wrapped as? any KeyPathChain)?.isKeyPathChain(from: variable) == true
+            && (transform as? any KeyPathChain)?.isKeyPathChain(from: self.variable.key) == true
+    }
+}
+
+extension PredicateExpressions.NilCoalesce: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let value = try c.expression(of: lhs)
+        let fallback = try c.expression(of: rhs)
+        let present = PredicateNode.compare(value, .notEqualTo, .constant(.null))
+        return .expression(ExpressionNode(.ternary(present, value, fallback)))
+    }
+}
+
+// MARK: - Equality and order
+
+/// `==` and `!=` with Swift's meaning.
+private func equality(
+    _ expression: Any, _ lhs: Any, _ rhs: Any, operandType: Any.Type, negated: Bool, _ c: PredicateConverter
+) throws(PredicateConversionError) -> ConvertedTerm {
+    let l = try c.expression(of: lhs), r = try c.expression(of: rhs)
+    let op: ComparisonOperator = negated ? .notEqualTo : .equalTo
+    if SwiftTypes.isString(operandType) {
+        return .predicate(try stringEquality(expression, l, r, negated: negated))
+    }
+    if SwiftTypes.isStringSequence(operandType) {
+        throw refuse(expression, "collections of strings compare their strings by canonical equivalence in Swift and code unit by code unit in NSPredicate")
+    }
+    return .predicate(.compare(l, op, r))
+}
+
+/// Swift compares strings by canonical equivalence; NSPredicate's `==` is
+/// literal. They agree when the constant side is a string no other string is
+/// canonically equivalent to; otherwise `BETWEEN {c, c}`, whose `compare:`
+/// is canonical, says it exactly.
+private func stringEquality(_ expression: Any, _ l: ExpressionNode, _ r: ExpressionNode, negated: Bool)
+    throws(PredicateConversionError) -> PredicateNode
+{
+    let (subject, constant): (ExpressionNode, Value)
+    switch (l.kind, r.kind) {
+    case (_, .constant(let v)): (subject, constant) = (l, v)
+    case (.constant(let v), _): (subject, constant) = (r, v)
+    default:
+        throw refuse(
+            expression,
+            "two strings that are both read from objects compare by canonical equivalence in Swift; write one side as a constant")
+    }
+    let test: PredicateNode
+    switch constant {
+    case .null:
+        return .compare(subject, negated ? .notEqualTo : .equalTo, .constant(.null))
+    case .string(let text) where SwiftTypes.isCanonicallyUnique(text):
+        return .compare(subject, negated ? .notEqualTo : .equalTo, .constant(constant))
+    case .string:
+        test = .compare(subject, .between, .constant(.array([constant, constant])))
+    default:
+        throw refuse(expression, "a string compared with a constant that is not a string")
+    }
+    return negated ? .not(test) : test
+}
+
+extension PredicateExpressions.Equal: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        try equality(self, lhs, rhs, operandType: LHS.Output.self, negated: false, c)
+    }
+}
+
+extension PredicateExpressions.NotEqual: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        try equality(self, lhs, rhs, operandType: LHS.Output.self, negated: true, c)
+    }
+}
+
+/// The reason string orders are refused, once.
+private let stringOrderReason =
+    "Swift orders strings by their NFC scalars, NSPredicate's compare: by their decomposed form; the orders differ for non-ASCII text (\"é\" > \"f\" in Swift)"
+
+extension PredicateExpressions.Comparison: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        if SwiftTypes.isString(LHS.Output.self) { throw refuse(self, stringOrderReason) }
+        let ops: [PredicateExpressions.ComparisonOperator: ComparisonOperator] = [
+            .lessThan: .lessThan, .lessThanOrEqual: .lessThanOrEqualTo,
+            .greaterThan: .greaterThan, .greaterThanOrEqual: .greaterThanOrEqualTo,
+        ]
+        guard let sift = ops[op] else { throw refuse(self, "an unknown comparison operator") }
+        return .predicate(.compare(try c.expression(of: lhs), sift, try c.expression(of: rhs)))
+    }
+}
+
+// MARK: - Ranges
+
+extension PredicateExpressions.RangeExpressionContains: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        if SwiftTypes.isString(Element.Output.self) { throw refuse(self, stringOrderReason) }
+        let element = try c.expression(of: element)
+        if let closed = range as? any RangeBounds {
+            let (lower, upper, isClosed) = try closed.bounds(c)
+            if isClosed {
+                return .predicate(.and([
+                    .compare(element, .greaterThanOrEqualTo, lower), .compare(element, .lessThanOrEqualTo, upper),
+                ]))
+            }
+            return .predicate(.and([.compare(element, .greaterThanOrEqualTo, lower), .compare(element, .lessThan, upper)]))
+        }
+        throw refuse(self, "only a range written in the predicate (a...b or a..<b) converts")
+    }
+}
+
+/// `a...b` and `a..<b` written in a predicate.
+protocol RangeBounds {
+    func bounds(_ c: PredicateConverter) throws(PredicateConversionError) -> (ExpressionNode, ExpressionNode, Bool)
+}
+
+extension PredicateExpressions.ClosedRange: RangeBounds {
+    func bounds(_ c: PredicateConverter) throws(PredicateConversionError) -> (ExpressionNode, ExpressionNode, Bool) {
+        (try c.expression(of: lower), try c.expression(of: upper), true)
+    }
+}
+
+extension PredicateExpressions.Range: RangeBounds {
+    func bounds(_ c: PredicateConverter) throws(PredicateConversionError) -> (ExpressionNode, ExpressionNode, Bool) {
+        (try c.expression(of: lower), try c.expression(of: upper), false)
+    }
+}
+
+// MARK: - Arithmetic
+
+extension PredicateExpressions.Arithmetic: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let function: BuiltinFunction
+        switch op {
+        case .add: function = .add
+        case .subtract: function = .subtract
+        case .multiply: function = .multiply
+        @unknown default: throw refuse(self, "an unknown arithmetic operator")
+        }
+        return .expression(.function(function, [try c.expression(of: lhs), try c.expression(of: rhs)]))
+    }
+}
+
+extension PredicateExpressions.FloatDivision: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        .expression(.function(.divide, [try c.expression(of: lhs), try c.expression(of: rhs)]))
+    }
+}
+
+extension PredicateExpressions.UnaryMinus: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let value = try c.expression(of: wrapped)
+        // A negative literal is a minus before a number.
+        switch value.kind {
+        case .constant(.int(let n)) where n != .min: return .expression(.constant(.int(-n)))
+        case .constant(.double(let d)): return .expression(.constant(.double(-d)))
+        default:
+            // x * -1 keeps the sign of zero, as -x does (0 - 0.0 would not).
+            return .expression(.function(.multiply, [value, .constant(.int(-1))]))
+        }
+    }
+}
+
+// MARK: - Sequences
+
+extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let sequence = try c.expression(of: sequence)
+        let element = try c.expression(of: element)
+        if SwiftTypes.isString(RHS.Output.self) {
+            // Literal membership is canonical membership only for constants
+            // no other string is canonically equivalent to.
+            let constants: [Value]
+            switch (sequence.kind, element.kind) {
+            case (.constant(.array(let items)), _): constants = items
+            case (.constant(.set(let items)), _): constants = Array(items)
+            case (_, .constant(let item)): constants = [item]
+            default: constants = []
+            }
+            let unique = !constants.isEmpty && constants.allSatisfy {
+                if case .string(let s) = $0 { return SwiftTypes.isCanonicallyUnique(s) }
+                return false
+            }
+            guard unique else {
+                throw refuse(
+                    self,
+                    "Swift finds a string in a sequence by canonical equivalence; NSPredicate's IN is literal, which agrees only for constants of ASCII letters and digits (and punctuation other than ; and the grave accent)")
+            }
+        }
+        return .predicate(.compare(element, .in, sequence))
+    }
+}
+
+extension PredicateExpressions.SequenceContainsWhere: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let sequence = try c.expression(of: sequence)
+        let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
+            try inner.predicate(of: self.test)
+        }
+        return .predicate(.compare(subqueryCount(sequence, c, test), .greaterThan, .constant(.int(0))))
+    }
+}
+
+extension PredicateExpressions.SequenceAllSatisfy: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let sequence = try c.expression(of: sequence)
+        let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
+            try inner.predicate(of: self.test)
+        }
+        return .predicate(.compare(subqueryCount(sequence, c, .not(test)), .equalTo, .constant(.int(0))))
+    }
+}
+
+extension PredicateExpressions.Filter: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let sequence = try c.expression(of: sequence)
+        let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
+            try inner.predicate(of: filter)
+        }
+        return .expression(ExpressionNode(.subquery(sequence, variable: subqueryName(c), test)))
+    }
+}
+
+private func subqueryName(_ c: PredicateConverter) -> String { c.elementVariableName }
+
+private func subqueryCount(_ sequence: ExpressionNode, _ c: PredicateConverter, _ test: PredicateNode)
+    -> ExpressionNode
+{
+    ExpressionNode(.subquery(sequence, variable: subqueryName(c), test)).appending(["@count"], range: nil)
+}
+
+extension PredicateExpressions.SequenceMinimum: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        if SwiftTypes.isString(Elements.Output.Element.self) { throw refuse(self, stringOrderReason) }
+        return .expression(try c.expression(of: elements).appending(["@min", "self"], range: nil))
+    }
+}
+
+extension PredicateExpressions.SequenceMaximum: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        if SwiftTypes.isString(Elements.Output.Element.self) { throw refuse(self, stringOrderReason) }
+        return .expression(try c.expression(of: elements).appending(["@max", "self"], range: nil))
+    }
+}

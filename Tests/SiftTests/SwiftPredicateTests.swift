@@ -1,0 +1,269 @@
+import Foundation
+import Sift
+import Testing
+
+/// `Filter(Predicate)`, `SortKey(SortDescriptor)` and the fetch built from
+/// them: each converted predicate answers as `predicate.evaluate` does, on
+/// generated objects with nils, empty collections, decomposed and non-ASCII
+/// strings and edge numbers, typed and on values.
+@Suite struct SwiftPredicateTests {
+    struct Person: KeyValueReadable, Hashable {
+        var name: String
+        var age: Int
+
+        static let keyTable = KeyTable<Person>(typed: [
+            "name": .string(\.name),
+            "age": .int(\.age),
+        ])
+    }
+
+    struct Item: KeyValueReadable, Hashable {
+        var title: String
+        var year: Int
+        var price: Double
+        var rating: Int?
+        var note: String?
+        var active: Bool
+        var tags: [String]
+        var scores: [Int]
+        var owner: Person
+        var editor: Person?
+        var people: [Person]
+        var stamp: Date
+
+        static let keyTable = KeyTable<Item>(typed: [
+            "title": .string(\.title),
+            "year": .int(\.year),
+            "price": .double(\.price),
+            "rating": .value { $0.rating.predicateValue }.reads(\.rating),
+            "note": .value { $0.note.predicateValue }.reads(\.note),
+            "active": .bool(\.active),
+            "tags": .strings(\.tags),
+            "scores": .value { $0.scores.predicateValue }.reads(\.scores),
+            "owner": .object(\.owner),
+            "editor": .value { $0.editor.predicateValue }.reads(\.editor),
+            "people": .objects(\.people),
+            "stamp": .value { $0.stamp.predicateValue }.reads(\.stamp),
+        ])
+    }
+
+    static let texts = ["Ann", "ann", "café", "cafe\u{301}", "Kelvin", "\u{212A}elvin", "", "b", "Zoë", "x;y", "x\u{37E}y"]
+
+    static func items(count: Int, seed: UInt64) -> [Item] {
+        var rng = SplitMix(seed: seed)
+        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+        func chance(_ n: UInt64) -> Bool { rng.next() % n == 0 }
+        let doubles: [Double] = [.nan, 0, -0.0, 1.5, -2.25, 1e300, -1e300, .infinity, 3, 0.1 + 0.2]
+        return (0..<count).map { _ in
+            let people = (0..<Int(rng.next() % 3)).map { _ in Person(name: pick(texts), age: Int(rng.next() % 90)) }
+            return Item(
+                title: pick(texts), year: Int(rng.next() % 60) + 1970 - (chance(9) ? 4000 : 0),
+                price: pick(doubles), rating: chance(4) ? nil : Int(rng.next() % 5),
+                note: chance(3) ? nil : pick(texts), active: chance(2),
+                tags: (0..<Int(rng.next() % 3)).map { _ in pick(texts) },
+                scores: (0..<Int(rng.next() % 4)).map { _ in Int(rng.next() % 10) - 3 },
+                owner: Person(name: pick(texts), age: Int(rng.next() % 90)),
+                editor: chance(3) ? nil : Person(name: pick(texts), age: Int(rng.next() % 90)),
+                people: people,
+                stamp: Date(timeIntervalSinceReferenceDate: Double(rng.next() % 1000) - 500))
+        }
+    }
+
+    static let when = Date(timeIntervalSinceReferenceDate: 0)
+    static let low = -3
+
+    /// Predicates that convert, with the format string each prints.
+    static let converted: [(Predicate<Item>, String)] = [
+        (#Predicate<Item> { $0.year > 1990 }, "year > 1990"),
+        (#Predicate<Item> { $0.year >= 1990 && $0.price < 2 }, "year >= 1990 AND price < 2.0"),
+        (#Predicate<Item> { $0.year <= 1980 || !$0.active }, "year <= 1980 OR (NOT active == 1)"),
+        (#Predicate<Item> { $0.title == "Ann" }, "title == \"Ann\""),
+        (#Predicate<Item> { $0.title != "ann" }, "title != \"ann\""),
+        (#Predicate<Item> { $0.title == "café" }, "title BETWEEN {\"café\", \"café\"}"),
+        (#Predicate<Item> { $0.title == "Kelvin" }, "title BETWEEN {\"Kelvin\", \"Kelvin\"}"),
+        (#Predicate<Item> { $0.title != "x;y" }, "NOT title BETWEEN {\"x;y\", \"x;y\"}"),
+        (#Predicate<Item> { $0.note == nil }, "note == nil"),
+        (#Predicate<Item> { $0.note != nil }, "note != nil"),
+        (#Predicate<Item> { $0.note == "b" }, "note == \"b\""),
+        (#Predicate<Item> { $0.note != "b" }, "note != \"b\""),
+        (#Predicate<Item> { $0.rating == 3 }, "rating == 3"),
+        (#Predicate<Item> { $0.rating != 3 }, "rating != 3"),
+        (#Predicate<Item> { ($0.rating ?? 0) > 2 }, "TERNARY(rating != nil, rating, 0) > 2"),
+        (#Predicate<Item> { $0.owner.age > 40 }, "owner.age > 40"),
+        (#Predicate<Item> { $0.owner.name == "b" }, "owner.name == \"b\""),
+        (#Predicate<Item> { $0.editor?.age == 30 }, "editor.age == 30"),
+        (#Predicate<Item> { $0.editor?.name == "Ann" }, "editor.name == \"Ann\""),
+        (#Predicate<Item> { $0.editor?.name != "Ann" }, "editor.name != \"Ann\""),
+        (#Predicate<Item> { ($0.editor?.age ?? -1) < 10 }, "TERNARY(editor.age != nil, editor.age, -1) < 10"),
+        (#Predicate<Item> { $0.tags.contains("b") }, "\"b\" IN tags"),
+        (#Predicate<Item> { $0.scores.contains(2) }, "2 IN scores"),
+        (#Predicate<Item> { [1990, 1995, 2000].contains($0.year) }, "year IN {1990, 1995, 2000}"),
+        (#Predicate<Item> { ["Ann", "b"].contains($0.title) }, "title IN {\"Ann\", \"b\"}"),
+        (#Predicate<Item> { $0.tags.isEmpty }, "tags.@count == 0"),
+        (#Predicate<Item> { !$0.people.isEmpty }, "NOT people.@count == 0"),
+        (#Predicate<Item> { $0.scores.count >= 2 }, "scores.@count >= 2"),
+        (#Predicate<Item> { $0.scores.first == 1 }, "scores[FIRST] == 1"),
+        (#Predicate<Item> { $0.scores.last == 1 }, "scores[LAST] == 1"),
+        (#Predicate<Item> { $0.scores.contains { $0 > 4 } }, "SUBQUERY(scores, $x, $x > 4).@count > 0"),
+        (#Predicate<Item> { $0.scores.allSatisfy { $0 >= 0 } }, "SUBQUERY(scores, $x, NOT $x >= 0).@count == 0"),
+        (#Predicate<Item> { $0.people.contains { $0.age > 50 } }, "SUBQUERY(people, $x, $x.age > 50).@count > 0"),
+        (#Predicate<Item> { $0.people.filter { $0.age > 20 }.count == 1 }, "SUBQUERY(people, $x, $x.age > 20).@count == 1"),
+        (#Predicate<Item> { $0.people.contains { p in p.name == "Ann" && p.age > 3 } },
+         "SUBQUERY(people, $x, $x.name == \"Ann\" AND $x.age > 3).@count > 0"),
+        (#Predicate<Item> { $0.scores.max() == 6 }, "scores.@max.self == 6"),
+        (#Predicate<Item> { $0.scores.min() == low }, "scores.@min.self == -3"),
+        (#Predicate<Item> { $0.year + 10 > 2000 }, "year + 10 > 2000"),
+        (#Predicate<Item> { $0.year - $0.owner.age * 2 < 1900 }, "year - (owner.age * 2) < 1900"),
+        (#Predicate<Item> { $0.price / 2 > 0.5 }, "price / 2.0 > 0.5"),
+        (#Predicate<Item> { -$0.price > 1 }, "price * -1 > 1.0"),
+        (#Predicate<Item> { (1980...1990).contains($0.year) }, "year >= 1980 AND year <= 1990"),
+        (#Predicate<Item> { (1980..<1990).contains($0.year) }, "year >= 1980 AND year < 1990"),
+        (#Predicate<Item> { $0.active ? $0.year > 2000 : $0.year < 1980 },
+         "(active == 1 AND year > 2000) OR ((NOT active == 1) AND year < 1980)"),
+        (#Predicate<Item> { ($0.active ? $0.year : 0) > 1000 }, "TERNARY(active == 1, year, 0) > 1000"),
+        (#Predicate<Item> { $0.stamp > when }, "stamp > CAST(0, \"NSDate\")"),
+        (#Predicate<Item> { $0.price == 0 }, "price == 0.0"),
+        (#Predicate<Item> { $0.price > -1e300 }, "price > -1e+300"),
+    ]
+
+    @Test func convertedPredicatesAnswerAsSwift() throws {
+        let items = Self.items(count: 600, seed: 7)
+        for (predicate, format) in Self.converted {
+            let filter = try Filter(predicate)
+            #expect(filter.format == format)
+            let typed = filter.compiled(for: Item.self)
+            let dynamic = filter.compiled()
+            var matched = 0
+            for item in items {
+                let expected = try predicate.evaluate(item)
+                if expected { matched += 1 }
+                #expect(try typed.evaluate(with: item) == expected, "\(format) typed on \(item)")
+                #expect(try dynamic.evaluate(with: item.predicateValue) == expected, "\(format) on values, \(item)")
+            }
+            // A predicate every object passes or fails tells nothing.
+            #expect(matched > 0 && matched < items.count, "\(format) matched \(matched) of \(items.count)")
+        }
+    }
+
+    @Test func convertedPredicatesRoundTrip() throws {
+        for (predicate, _) in Self.converted {
+            let filter = try Filter(predicate)
+            #expect(try Filter(filter.format).predicate == filter.predicate, "\(filter.format)")
+            let data = try JSONEncoder().encode(filter.predicate)
+            #expect(try JSONDecoder().decode(PredicateNode.self, from: data) == filter.predicate)
+        }
+    }
+
+    /// Each refusal names the expression type and says why.
+    @Test func refusalsNameTheExpression() {
+        let refused: [(Predicate<Item>, String)] = [
+            (#Predicate<Item> { $0.title.contains("af") }, "CollectionContainsCollection"),
+            (#Predicate<Item> { $0.title.starts(with: "c") }, "SequenceStartsWith"),
+            (#Predicate<Item> { $0.title < "b" }, "Comparison"),
+            (#Predicate<Item> { $0.title == $0.owner.name }, "Equal"),
+            (#Predicate<Item> { $0.title.count > 2 }, "KeyPath"),
+            (#Predicate<Item> { $0.tags.contains("café") }, "SequenceContains"),
+            (#Predicate<Item> { $0.tags == ["b"] }, "Equal"),
+            (#Predicate<Item> { $0.year / 3 == 600 }, "IntDivision"),
+            (#Predicate<Item> { $0.year % 3 == 0 }, "IntRemainder"),
+            (#Predicate<Item> { $0.editor!.age > 3 }, "ForcedUnwrap"),
+            (#Predicate<Item> { $0.editor.flatMap { _ in 1 } == 1 }, "OptionalFlatMap"),
+            (#Predicate<Item> { $0.scores[0] == 1 }, "CollectionIndexSubscript"),
+        ]
+        for (predicate, type) in refused {
+            #expect {
+                _ = try Filter(predicate)
+            } throws: { error in
+                guard let error = error as? PredicateConversionError else { return false }
+                return error.expressionType == type && error.description.contains(type)
+            }
+        }
+    }
+
+    struct Unlisted: KeyValueReadable {
+        var a: Int
+        var b: Int
+        static let keyTable = KeyTable<Unlisted>(typed: ["a": .int(\.a), "b": .int { $0.b }])
+    }
+
+    /// A key path the table does not record is refused, naming the type.
+    @Test func unrecordedKeyPathIsRefused() throws {
+        #expect(try Filter(#Predicate<Unlisted> { $0.a == 1 }).format == "a == 1")
+        #expect {
+            _ = try Filter(#Predicate<Unlisted> { $0.b == 1 })
+        } throws: { error in
+            (error as? PredicateConversionError)?.description.contains("Unlisted") == true
+        }
+    }
+
+    /// Every scalar whose canonical decomposition is ASCII, other than ASCII
+    /// itself, decomposes to `;`, `` ` `` or `K`: the constants that avoid
+    /// them compare literally as Swift compares canonically.
+    @Test func asciiDecompositions() {
+        var targets: Set<String> = []
+        for v in 0x80...0x10FFFF {
+            guard let u = Unicode.Scalar(v) else { continue }
+            let d = String(u).decomposedStringWithCanonicalMapping
+            if d.unicodeScalars.allSatisfy(\.isASCII) { targets.insert(d) }
+        }
+        #expect(targets == [";", "`", "K"])
+    }
+
+    @Test func sortDescriptorsOrderAsSwift() throws {
+        // Swift's comparator leaves NaN unordered; Sift refuses to sort it.
+        let items = Self.items(count: 300, seed: 11).filter { !$0.price.isNaN }
+        let descriptors: [[SortDescriptor<Item>]] = [
+            [SortDescriptor(\Item.year)],
+            [SortDescriptor(\Item.price, order: .reverse), SortDescriptor(\Item.year)],
+            [SortDescriptor(\Item.owner.age), SortDescriptor(\Item.stamp, order: .reverse)],
+            [SortDescriptor(\Item.rating), SortDescriptor(\Item.year, order: .reverse)],
+        ]
+        for sort in descriptors {
+            let keys = try [SortKey](sort)
+            let expected = items.sorted(using: sort)
+            let fetched = try FetchSpecification(entity: nil, filter: nil, sort: keys).execute(on: items)
+            #expect(fetched.map(\.stamp) == expected.map(\.stamp) || keys.count == 1, "\(keys)")
+            // Equal keys may come in either order; compare the keys' values.
+            for (a, b) in zip(fetched, expected) {
+                for descriptor in sort { #expect(descriptor.compare(a, b) == .orderedSame, "\(keys)") }
+            }
+        }
+        #expect(try [SortKey]([SortDescriptor(\Item.owner.age, order: .reverse)]).map(\.description) == ["owner.age DESC"])
+        #expect(throws: PredicateConversionError.self) { try SortKey(SortDescriptor(\Item.title)) }
+    }
+
+    @Test func fetchDescriptorShape() throws {
+        let items = Self.items(count: 200, seed: 3).filter { !$0.price.isNaN }
+        let fetch = try FetchSpecification(
+            predicate: #Predicate<Item> { $0.year > 1990 }, sortBy: [SortDescriptor(\.price)], fetchOffset: 2,
+            fetchLimit: 5)
+        #expect(fetch.filter?.format == "year > 1990")
+        let expected = Array(items.filter { $0.year > 1990 }.sorted(using: SortDescriptor(\Item.price)).dropFirst(2).prefix(5))
+        let fetched = try fetch.execute(on: items)
+        #expect(fetched.map(\.price) == expected.map(\.price))
+    }
+}
+
+/// The example of the SwiftPredicates article.
+enum SwiftPredicatesArticle {
+    struct Book: KeyValueReadable {
+        var title: String
+        var year: Int
+        var tags: [String]
+
+        static let keyTable = KeyTable<Book>(typed: [
+            "title": .string(\.title),
+            "year": .int(\.year),
+            "tags": .strings(\.tags),
+        ])
+    }
+
+    @Test static func example() throws {
+        let filter = try Filter(#Predicate<Book> { $0.year > 1980 && $0.tags.contains("sf") })
+        #expect(filter.format == "year > 1980 AND \"sf\" IN tags")
+        let sort = try [SortKey]([SortDescriptor(\Book.year, order: .reverse)])
+        #expect(sort.map(\.description) == ["year DESC"])
+        let books = [Book(title: "a", year: 1990, tags: ["sf"]), Book(title: "b", year: 1970, tags: ["sf"])]
+        #expect(try books.filter(filter.compiled(for: Book.self)).map(\.title) == ["a"])
+    }
+}
