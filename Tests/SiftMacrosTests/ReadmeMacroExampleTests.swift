@@ -43,5 +43,11 @@ struct ReadmeMacroExampleTests {
         #expect(try books.count(where: Filter("isbn_13 BEGINSWITH '978038'").compiled(for: Book.self)) == 1)
         #expect(try books.count(where: Filter("published == nil").compiled(for: Book.self)) == 1)
         #expect(throws: EvaluationError.self) { try books.count(where: Filter("decade == 1990").compiled(for: Book.self)) }
+
+        let recent = try Filter(#Predicate<Book> { $0.year > 1990 && $0.editor.name == "Neil Gaiman" })
+        #expect(recent.format == "year > 1990 AND editor.name == \"Neil Gaiman\"")
+        let newest = try books.filter(recent.compiled(for: Book.self))
+            .sorted(by: [SortKey]([SortDescriptor(\Book.year, order: .reverse)]))
+        #expect(newest.map(\.title) == ["Coraline", "Stardust"])
     }
 }
