@@ -44,6 +44,7 @@ SWIFT = [
     ("dynamic", "Sift dynamic", "dynamic"),
     ("table", "Sift table", "table"),
     ("predicate", "#Predicate", "predicate"),
+    ("converted", "Sift from #Predicate", "converted"),
     ("sqlite", "SQLite, no index", "sqlite"),
     ("sqlite-indexed", "SQLite, indexed", "sqlite-indexed"),
 ]
@@ -60,7 +61,8 @@ FORMATS = {
 
 def timed(cmd):
     """Runs one contender process: its samples, match count and peak
-    resident memory in MB (from GNU time, when it is installed)."""
+    resident memory in MB (from GNU time, when it is installed); None when
+    the contender refuses the case (a #Predicate Sift does not convert)."""
     if os.path.exists("/usr/bin/time"):
         full = ["/usr/bin/time", "-f", "PEAK %M"] + cmd
         process = subprocess.run(full, capture_output=True, text=True)
@@ -78,6 +80,8 @@ def timed(cmd):
         out, peak = process.stdout, float("nan")
     samples, matches = [], None
     for line in out.splitlines():
+        if " refused: " in line:
+            return None
         if line.startswith("samples "):
             samples = [float(x) for x in line.split()[1:]]
         for word in line.split():
@@ -226,7 +230,9 @@ def main():
     if gnustep:
         contenders.append(("gnustep", "GNUstep", [gnustep, "-data", data, "-reps", str(reps), "-samples"]))
     parsers = [("typed", "Sift parse + bind", [profile, "--variant", "parse", "--n", "0", "--reps", str(reps),
-                                                "--samples"])]
+                                                "--samples"]),
+               ("convert", "Sift from #Predicate", [profile, "--variant", "convert", "--n", "0", "--reps",
+                                                    str(reps), "--samples"])]
     if goexpr:
         parsers.append(("goexpr", "Go expr compile", [goexpr, "-parse", "-reps", str(reps), "-samples"]))
     if gnustep:
@@ -248,9 +254,13 @@ def main():
             for kind, group in (("eval", contenders), ("parse", parsers)):
                 order = group[r % len(group):] + group[:r % len(group)]
                 for key, label, cmd in order:
-                    samples, matches, peak = timed(cmd + case_args(key, number))
+                    result = timed(cmd + case_args(key, number))
                     entry = results.setdefault((kind, number, key), {"label": label, "samples": [], "medians": [],
                                                                       "matches": set(), "peak": 0.0})
+                    if result is None:
+                        entry["refused"] = True
+                        continue
+                    samples, matches, peak = result
                     entry["samples"] += samples
                     entry["medians"].append(statistics.median(samples))
                     entry["matches"].add(matches)
@@ -277,6 +287,9 @@ def main():
         cells = []
         for k in keys:
             e = results[("eval", number, k)]
+            if e.get("refused"):
+                cells.append("refused")
+                continue
             m = statistics.median(e["samples"])
             spread = f" ({fmt(min(e['medians']))}–{fmt(max(e['medians']))})" if len(e["medians"]) > 1 else ""
             cells.append(f"{fmt(m)}{spread} · {m / sift:.2f}×")
@@ -299,13 +312,18 @@ def main():
         cells = []
         for k in keys:
             e = results[("eval", number, k)]
+            if e.get("refused"):
+                cells.append("refused")
+                continue
             cells.append(f"{'/'.join(str(m) for m in sorted(e['matches']))} · {fmt(e['peak'])} MB")
         lines.append(f"| {number} | " + " | ".join(cells) + " |")
-        agreeing = {k: results[("eval", number, k)]["matches"] for k in keys if (number, k) not in CASE_ONLY}
+        agreeing = {k: results[("eval", number, k)]["matches"] for k in keys
+                    if (number, k) not in CASE_ONLY and not results[("eval", number, k)].get("refused")}
         if len({frozenset(v) for v in agreeing.values()}) > 1:
             problems.append(f"case {number}: contenders disagree on matches: {agreeing}")
     lines.append("")
-    lines.append("Parsing, ns per parse (Sift: parse and bind the format string; expr: compile the expression):")
+    lines.append("Parsing, ns per parse (Sift: parse and bind the format string; Sift from #Predicate: convert "
+                 "the #Predicate to a filter; expr: compile the expression):")
     lines.append("")
     plabels = {p[0]: p[1] for p in parsers}
     lines.append("| # | " + " | ".join(plabels[k] for k in plabels) + " |")
@@ -314,7 +332,11 @@ def main():
         sift = statistics.median(results[("parse", number, "typed")]["samples"])
         cells = []
         for k in plabels:
-            m = statistics.median(results[("parse", number, k)]["samples"])
+            e = results[("parse", number, k)]
+            if e.get("refused"):
+                cells.append("refused")
+                continue
+            m = statistics.median(e["samples"])
             cells.append(f"{fmt(m)} · {m / sift:.2f}×")
         lines.append(f"| {number} | " + " | ".join(cells) + " |")
     if args.scaling:

@@ -62,7 +62,8 @@ package struct PredicateGenerator {
         switch kind {
         case .string:
             let op = pick(ordering + ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "IN", "BETWEEN", "==", "CONTAINS"])
-            let opt = pick(Self.options)
+            // [s] (Swift's string semantics) follows what compares or searches strings.
+            let opt = pick(["LIKE", "BETWEEN"].contains(op) ? Self.options : Self.options + ["[s]"])
             switch op {
             case "LIKE": return ("\(key) LIKE\(opt) %@", [pick(Self.likePatterns)])
             case "MATCHES": return ("\(key) MATCHES\(chance(0.7) ? "" : pick(["[c]", "[d]", "[cd]"])) %@", [pick(Self.regexes)])

@@ -66,7 +66,8 @@ struct DecodingValidationTests {
     }
 
     @Test(arguments: [
-        (#""op":"==","options":16"#, "options are [c], [d], [n] and [l] (raw values 1, 2, 4, 8)"),
+        (#""op":"==","options":32"#, "options are [c], [d], [n], [l] and [s] (raw values 1, 2, 4, 8, 16)"),
+        (#""op":"LIKE","options":16"#, "LIKE takes no [s] option"),
         (#""op":"BETWEEN","options":1"#, "BETWEEN takes no options"),
         (#""op":"","options":0"#, "an operator has a name"),
     ])

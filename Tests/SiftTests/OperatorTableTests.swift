@@ -65,7 +65,10 @@ struct OperatorTableTests {
         let rhs = op == .between ? "{1, 2}" : "b"
         let withOptions = "a \(op.symbol)[cd] \(rhs)"
         if op.takesOptions {
-            #expect(op.acceptedOptions == [.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive])
+            // Apple's four, and [s] where Swift's string semantics apply.
+            let apple: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive]
+            let swift = [ComparisonOperator.like, .matches, .utiConformsTo, .utiEquals].contains(op) ? [] : ComparisonOptions.swiftString
+            #expect(op.acceptedOptions == apple.union(swift))
             let p = try FormatParser.parsePredicate(withOptions)
             #expect(FormatPrinter.format(p) == withOptions)
             #expect(try JSONDecoder().decode(PredicateNode.self, from: JSONEncoder().encode(p)) == p)
@@ -377,12 +380,52 @@ struct ComparisonOptionsTableTests {
         ("c", .caseInsensitive, 1), ("d", .diacriticInsensitive, 2), ("n", .normalized, 4), ("l", .localeSensitive, 8),
     ]
 
+    /// Sift's own option, after Apple's.
+    static let swift: (String, ComparisonOptions, Int) = ("s", .swiftString, 16)
+
     @Test func everyOptionIsInTheTable() {
-        #expect(ComparisonOptions.table.map(\.option) == Self.options.map(\.1))
-        #expect(ComparisonOptions.table.map { String(Unicode.Scalar($0.letter)) } == Self.options.map(\.0))
-        #expect(Self.options.allSatisfy { $0.1.rawValue == $0.2 })
-        #expect(ComparisonOptions.all == ComparisonOptions(ComparisonOptions.table.map(\.option)))
+        let every = Self.options + [Self.swift]
+        #expect(ComparisonOptions.table.map(\.option) == every.map(\.1))
+        #expect(ComparisonOptions.table.map { String(Unicode.Scalar($0.letter)) } == every.map(\.0))
+        #expect(every.allSatisfy { $0.1.rawValue == $0.2 })
+        #expect(ComparisonOptions.all == ComparisonOptions(Self.options.map(\.1)))
         #expect(ComparisonOptions.all.rawValue == 15)
+        #expect(ComparisonOptions.known == ComparisonOptions(ComparisonOptions.table.map(\.option)))
+    }
+
+    /// `[s]` stands alone, and follows only the operators that compare or
+    /// search strings; it reads back, and goes through JSON as 16.
+    @Test func swiftStringOption() throws {
+        for op in ["==", "!=", "<", "<=", ">", ">=", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH"] {
+            let p = try FormatParser.parsePredicate("a \(op)[S] b")
+            #expect(FormatPrinter.format(p) == "a \(op)[s] b")
+            #expect(try JSONDecoder().decode(PredicateNode.self, from: JSONEncoder().encode(p)) == p)
+        }
+        for (format, message, start) in [
+            ("a LIKE[s] 'x'", "LIKE takes no [s] option", 6),
+            ("a MATCHES[s] 'x'", "MATCHES takes no [s] option", 9),
+            ("a ==[cs] 'x'", "[s] (Swift's string semantics) takes no other option", 4),
+            ("a BETWEEN[s] {1, 2}", "BETWEEN takes no options", 9),
+        ] {
+            do {
+                _ = try FormatParser.parsePredicate(format)
+                Issue.record("\(format) parsed")
+            } catch {
+                #expect(error.message == message, "\(format)")
+                #expect(error.range.lowerBound == start, "\(format)")
+            }
+        }
+        var c = Comparison(ExpressionNode(.keyPath(["a"])), .like, ExpressionNode(.constant(.string("x"))))
+        for (raw, message) in [(16, "LIKE takes no [s] option"), (17, "[s] (Swift's string semantics) takes no other option")] {
+            c.op = raw == 16 ? .like : .equalTo
+            c.options = ComparisonOptions(rawValue: raw)
+            do {
+                _ = try JSONDecoder().decode(PredicateNode.self, from: JSONEncoder().encode(PredicateNode(.comparison(c))))
+                Issue.record("options \(raw) decoded")
+            } catch DecodingError.dataCorrupted(let context) {
+                #expect(context.debugDescription == message)
+            }
+        }
     }
 
     /// Every combination, written in any order and case, is read, prints
@@ -409,22 +452,22 @@ struct ComparisonOptionsTableTests {
     @Test func wrongOptionsListTheTable() throws {
         for (format, message) in [
             ("a == [x] b", "unknown option 'x'; options are c (case-insensitive), d (diacritic-insensitive), "
-                + "n (normalized) and l (locale-sensitive)"),
+                + "n (normalized), l (locale-sensitive) and s (Swift's string semantics)"),
             ("a ==[cx] b", "unknown option 'cx'; options are c (case-insensitive), d (diacritic-insensitive), "
-                + "n (normalized) and l (locale-sensitive)"),
-            ("a == [] b", "expected option letters (c, d, n, l) inside '[]'"),
+                + "n (normalized), l (locale-sensitive) and s (Swift's string semantics)"),
+            ("a == [] b", "expected option letters (c, d, n, l, s) inside '[]'"),
         ] {
             #expect(throws: ParseError.self) { try FormatParser.parsePredicate(format) }
             do { _ = try FormatParser.parsePredicate(format) } catch { #expect(error.message == message) }
         }
         var c = Comparison(ExpressionNode(.keyPath(["a"])), .contains, ExpressionNode(.keyPath(["b"])))
-        c.options = ComparisonOptions(rawValue: 16)
+        c.options = ComparisonOptions(rawValue: 32)
         let json = try JSONEncoder().encode(PredicateNode(.comparison(c)))
         do {
             _ = try JSONDecoder().decode(PredicateNode.self, from: json)
             Issue.record("an unknown option decoded")
         } catch DecodingError.dataCorrupted(let context) {
-            #expect(context.debugDescription == "options are [c], [d], [n] and [l] (raw values 1, 2, 4, 8)")
+            #expect(context.debugDescription == "options are [c], [d], [n], [l] and [s] (raw values 1, 2, 4, 8, 16)")
         }
     }
 }

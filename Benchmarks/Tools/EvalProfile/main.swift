@@ -2,7 +2,10 @@
 // profiling (callgrind, perf) and for checking the match counts.
 //
 //   EvalProfile [--case 1-5] [--variant V] [--n N] [--reps R] [--samples]
-//     V: typed|filter|dynamic|inline|hand|opaque|predicate|sqlite|sqlite-indexed|parse
+//     V: typed|filter|dynamic|inline|hand|opaque|predicate|converted|sqlite|sqlite-indexed|parse|convert
+//     converted: Sift typed, compiled from the case's #Predicate (Filter(predicate));
+//     convert: the conversion alone, per conversion. A case whose #Predicate is
+//     refused prints "refused: <reason>" and no samples.
 //     --samples also prints each repetition's ns/object (parse: ns per parse)
 //   EvalProfile --variant parse --terms K   parse a predicate of K comparisons
 //     (the five cases' comparisons in turn, joined by AND and OR)
@@ -117,6 +120,15 @@ default:
         FileHandle.standardError.write(String(format: "table built in %.2f s\n", Double(now() - built) / 1e9).data(using: .utf8)!)
     }
     let parsed = try Filter(c.format)
+    if variant == "converted" || variant == "convert" {
+        do {
+            _ = try Filter(c.predicate)
+        } catch {
+            print("case \(c.number) \(variant) refused: \(error)")
+            exit(0)
+        }
+    }
+    let converted = variant == "converted" ? try Filter(c.predicate).compiled(for: Person.self) : nil
     let sqlite = variant.hasPrefix("sqlite")
         ? try SQLiteContender(people: people, evalCase: c, indexed: variant == "sqlite-indexed") : nil
     /// Parsing is timed per parse, over this many parses per repetition
@@ -132,6 +144,13 @@ default:
     case "hand": body = { people.count(where: c.handWritten) }
     case "opaque": body = { opaqueCount(people, c.handWritten) }
     case "predicate": body = { try predicateCount(people, c.predicate) }
+    case "converted": body = { try people.count(where: converted!) }
+    case "convert":
+        body = {
+            var nodes = 0
+            for _ in 0..<parses { nodes += try Filter(c.predicate).predicate == .truePredicate ? 0 : 1 }
+            return nodes
+        }
     // A fetch: the matches sorted by name, the first 20 (FetchSpecification on
     // the typed array, which filters in place and sorts by the key table's
     // readers), against the same request on the people's values, and the
@@ -152,7 +171,8 @@ default:
         FileHandle.standardError.write("unknown variant \(variant)\n".data(using: .utf8)!)
         exit(2)
     }
-    let perRep = Double(variant == "parse" ? parses : max(people.count, 1))
+    let perParse = variant == "parse" || variant == "convert"
+    let perRep = Double(perParse ? parses : max(people.count, 1))
     var matches = try body()  // warm-up
     var samples: [Double] = []
     for _ in 0..<reps {
@@ -161,7 +181,7 @@ default:
         samples.append(Double(now() - t0) / perRep)
     }
     let ns = samples.reduce(0, +) / Double(max(samples.count, 1))
-    let unit = variant == "parse" ? "ns/parse" : "ns/object"
+    let unit = perParse ? "ns/parse" : "ns/object"
     let shown = keys > 0 ? "\(keys) keys (\(shape)), \(format.utf8.count) bytes"
         : terms > 0 ? "\(terms) terms, \(format.utf8.count) bytes" : c.format
     print("case \(c.number) \(variant) n=\(people.count) reps=\(reps) matches=\(matches) \(String(format: "%.1f", ns)) \(unit): \(shown)")

@@ -161,13 +161,12 @@ extension Comparison {
         if case .customSelector(let selector) = op, selector.isEmpty {
             throw DecodingError.dataCorruptedError(forKey: .op, in: c, debugDescription: "an operator has a name")
         }
-        if !options.isSubset(of: .all) {
+        if !options.isSubset(of: .known) {
             throw DecodingError.dataCorruptedError(
                 forKey: .options, in: c, debugDescription: ComparisonOptions.decodingRule)
         }
-        if !op.takesOptions && !options.isEmpty {
-            throw DecodingError.dataCorruptedError(
-                forKey: .options, in: c, debugDescription: "\(op.symbol) takes no options")
+        if let problem = options.problem(after: op) {
+            throw DecodingError.dataCorruptedError(forKey: .options, in: c, debugDescription: problem)
         }
         self.init(
             try c.decode(ExpressionNode.self, forKey: .lhs), op, try c.decode(ExpressionNode.self, forKey: .rhs),

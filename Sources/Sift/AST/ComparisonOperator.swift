@@ -64,10 +64,13 @@ public enum ComparisonOperator: Sendable, Hashable {
     }
 
     /// The options that may follow the operator (`BEGINSWITH[cd]`): all of
-    /// `[cdnl]`, or none.
+    /// `[cdnl]` (and `[s]` for the operators that compare or search
+    /// strings), or none.
     public var acceptedOptions: ComparisonOptions {
         switch entry {
-        case .builtin(let builtin): return builtin.row.options
+        case .builtin(let builtin):
+            let row = builtin.row
+            return ComparisonOptions.swiftStringApplies(to: row.family) ? row.options.union(.swiftString) : row.options
         case .selector: return []
         }
     }

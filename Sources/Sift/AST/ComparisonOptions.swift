@@ -1,4 +1,5 @@
-/// `[c]`, `[d]`, `[n]`, `[l]` and their combinations. Raw values are Apple's.
+/// `[c]`, `[d]`, `[n]`, `[l]` and their combinations, and Sift's `[s]`. Raw
+/// values are Apple's (`[s]`, which Apple's parser does not know, is 16).
 ///
 /// Each option's letter and meaning is its row in `table`, the one table
 /// of them: the parser reads the letters from it, the printer writes them
@@ -23,6 +24,15 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable, Codable {
     public static let normalized = ComparisonOptions(rawValue: 4)
     /// `[l]`: locale-sensitive.
     public static let localeSensitive = ComparisonOptions(rawValue: 8)
+    /// `[s]`: Swift's `String` semantics, Sift's own option (Apple's parser
+    /// does not know it). `==` is canonical equivalence, `<` orders the
+    /// Unicode scalars of the NFC forms, and `BEGINSWITH`, `ENDSWITH` and
+    /// `CONTAINS` compare characters (grapheme clusters), as `starts(with:)`
+    /// and `contains(_:)` do: `"cafe\u{301}" CONTAINS[s] "e"` is false, and
+    /// an empty needle is found everywhere. It stands alone, and applies to
+    /// the operators that compare or search strings. Converted Swift
+    /// predicates use it (<doc:SwiftPredicates>).
+    public static let swiftString = ComparisonOptions(rawValue: 16)
 
     /// The letters in canonical order (`cdnl`), empty for no options.
     public var letters: String {
@@ -45,17 +55,44 @@ extension ComparisonOptions {
         let meaning: String
     }
 
-    /// Every option, in the order the printer writes them (`[cdnl]`).
+    /// Every option, in the order the printer writes them (`[cdnls]`).
     static let table: [Row] = [
         Row(option: .caseInsensitive, letter: UInt8(ascii: "c"), meaning: "case-insensitive"),
         Row(option: .diacriticInsensitive, letter: UInt8(ascii: "d"), meaning: "diacritic-insensitive"),
         Row(option: .normalized, letter: UInt8(ascii: "n"), meaning: "normalized"),
         Row(option: .localeSensitive, letter: UInt8(ascii: "l"), meaning: "locale-sensitive"),
+        Row(option: .swiftString, letter: UInt8(ascii: "s"), meaning: "Swift's string semantics"),
     ]
 
-    /// Every option: `[cdnl]`. A constant, as every operator's row reads
-    /// it; `ComparisonOptionsTableTests` checks that it is the table's.
+    /// Apple's options: `[cdnl]`, which every operator that takes options
+    /// takes. A constant, as every operator's row reads it;
+    /// `ComparisonOptionsTableTests` checks it against the table.
     static let all: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive]
+    /// Every option of the table: Apple's and `[s]`.
+    static let known: ComparisonOptions = all.union(.swiftString)
+
+    /// Why `self` cannot follow `op`, or nil when it can: each option must be
+    /// one `op` takes, and `[s]` stands alone.
+    func problem(after op: ComparisonOperator) -> String? {
+        let accepted = op.acceptedOptions
+        if !isSubset(of: accepted) {
+            guard op.takesOptions else { return "\(op.symbol) takes no options" }
+            return "\(op.symbol) takes no [\(subtracting(accepted).letters)] option"
+        }
+        if contains(.swiftString) && self != .swiftString {
+            return "[s] (Swift's string semantics) takes no other option"
+        }
+        return nil
+    }
+
+    /// Whether `[s]` applies to an operator of `family`: those that compare
+    /// or search strings.
+    static func swiftStringApplies(to family: OperatorFamily) -> Bool {
+        switch family {
+        case .equality, .ordering, .membership, .search: return true
+        case .range, .pattern, .typeTest, .selector: return false
+        }
+    }
 
     /// The option a letter names (in any case), if it names one: one load,
     /// as the parser asks for each letter.

@@ -104,6 +104,7 @@ enum StringSemantics {
     /// `compare:options:` — lexicographic by UTF-16 code unit of the
     /// normalised forms.
     static func compare(_ a: String, _ b: String, _ options: ComparisonOptions) -> ComparisonResult {
+        if options.contains(.swiftString) { return SwiftStrings.compare(a, b) }
         let x = utf16(key(a, options))
         let y = utf16(key(b, options))
         for (p, q) in zip(x, y) where p != q {
@@ -149,6 +150,7 @@ enum StringSemantics {
     /// BEGINSWITH / ENDSWITH / CONTAINS on strings. An empty needle never
     /// matches, as in Foundation.
     static func search(_ haystack: String, _ needle: String, _ kind: Search, _ options: ComparisonOptions) -> Bool {
+        if options.contains(.swiftString) { return SwiftStrings.search(haystack, needle, kind) }
         if needle.isEmpty { return false }
         return search(haystack, key: key(needle, options), kind, options)
     }
@@ -180,6 +182,8 @@ enum StringSemantics {
     /// A constant needle prepared once: folded for the Unicode path, and as
     /// bytes for the ASCII fast path when it is ASCII.
     struct Needle: Sendable {
+        /// The needle as written, for `[s]`, which searches characters.
+        let text: String
         let key: [UInt32]
         let ascii: ASCIINeedle?
         let kind: Search
@@ -190,7 +194,10 @@ enum StringSemantics {
         /// Without `fastPaths` (``EvaluationPaths/generalOnly``) every
         /// haystack takes the Unicode path.
         init(_ needle: String, _ kind: Search, _ options: ComparisonOptions, fastPaths: Bool = true) {
+            text = needle
             key = StringSemantics.key(needle, options)
+            // Swift's searches compare characters, which no fast path does.
+            let fastPaths = fastPaths && !options.contains(.swiftString)
             ascii = fastPaths ? ASCIINeedle(needle, options) : nil
             self.kind = kind
             self.options = options
@@ -204,6 +211,7 @@ enum StringSemantics {
             // would copy them (and retain their arrays) for every haystack.
             if let answer = ascii?.search(haystack, kind) { return answer }
             if let answer = latin?.search(haystack, key, kind) { return answer }
+            if options.contains(.swiftString) { return SwiftStrings.search(haystack, text, kind) }
             return StringSemantics.search(haystack, key: key, kind, options)
         }
 

@@ -190,7 +190,7 @@ private func equality(
     let l = try c.expression(of: lhs), r = try c.expression(of: rhs)
     let op: ComparisonOperator = negated ? .notEqualTo : .equalTo
     if SwiftTypes.isString(operandType) {
-        return .predicate(try stringEquality(expression, l, r, negated: negated))
+        return .predicate(stringEquality(l, r, negated: negated))
     }
     if SwiftTypes.isStringSequence(operandType) {
         throw refuse(expression, "collections of strings compare their strings by canonical equivalence in Swift and code unit by code unit in NSPredicate")
@@ -199,33 +199,19 @@ private func equality(
 }
 
 /// Swift compares strings by canonical equivalence; NSPredicate's `==` is
-/// literal. They agree when the constant side is a string no other string is
-/// canonically equivalent to; otherwise `BETWEEN {c, c}`, whose `compare:`
-/// is canonical, says it exactly.
-private func stringEquality(_ expression: Any, _ l: ExpressionNode, _ r: ExpressionNode, negated: Bool)
-    throws(PredicateConversionError) -> PredicateNode
-{
-    let (subject, constant): (ExpressionNode, Value)
-    switch (l.kind, r.kind) {
-    case (_, .constant(let v)): (subject, constant) = (l, v)
-    case (.constant(let v), _): (subject, constant) = (r, v)
-    default:
-        throw refuse(
-            expression,
-            "two strings that are both read from objects compare by canonical equivalence in Swift; write one side as a constant")
+/// literal. They agree when one side is a constant no other string is
+/// canonically equivalent to, and `==` is kept there (it reads as written
+/// and uses indexes); otherwise `==[s]`.
+private func stringEquality(_ l: ExpressionNode, _ r: ExpressionNode, negated: Bool) -> PredicateNode {
+    let op: ComparisonOperator = negated ? .notEqualTo : .equalTo
+    for side in [l.kind, r.kind] {
+        switch side {
+        case .constant(.null): return .compare(l, op, r)
+        case .constant(.string(let text)) where SwiftTypes.isCanonicallyUnique(text): return .compare(l, op, r)
+        default: continue
+        }
     }
-    let test: PredicateNode
-    switch constant {
-    case .null:
-        return .compare(subject, negated ? .notEqualTo : .equalTo, .constant(.null))
-    case .string(let text) where SwiftTypes.isCanonicallyUnique(text):
-        return .compare(subject, negated ? .notEqualTo : .equalTo, .constant(constant))
-    case .string:
-        test = .compare(subject, .between, .constant(.array([constant, constant])))
-    default:
-        throw refuse(expression, "a string compared with a constant that is not a string")
-    }
-    return negated ? .not(test) : test
+    return .compare(l, op, r, options: .swiftString)
 }
 
 extension PredicateExpressions.Equal: SiftConvertibleExpression {
@@ -240,19 +226,19 @@ extension PredicateExpressions.NotEqual: SiftConvertibleExpression {
     }
 }
 
-/// The reason string orders are refused, once.
+/// Why the least or greatest string is refused.
 private let stringOrderReason =
-    "Swift orders strings by their NFC scalars, NSPredicate's compare: by their decomposed form; the orders differ for non-ASCII text (\"é\" > \"f\" in Swift)"
+    "@min and @max order strings by compare:, not by Swift's order (the scalars of the NFC forms)"
 
 extension PredicateExpressions.Comparison: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        if SwiftTypes.isString(LHS.Output.self) { throw refuse(self, stringOrderReason) }
+        let options: ComparisonOptions = SwiftTypes.isString(LHS.Output.self) ? .swiftString : []
         let ops: [PredicateExpressions.ComparisonOperator: ComparisonOperator] = [
             .lessThan: .lessThan, .lessThanOrEqual: .lessThanOrEqualTo,
             .greaterThan: .greaterThan, .greaterThanOrEqual: .greaterThanOrEqualTo,
         ]
         guard let sift = ops[op] else { throw refuse(self, "an unknown comparison operator") }
-        return .predicate(.compare(try c.expression(of: lhs), sift, try c.expression(of: rhs)))
+        return .predicate(.compare(try c.expression(of: lhs), sift, try c.expression(of: rhs), options: options))
     }
 }
 
@@ -260,16 +246,14 @@ extension PredicateExpressions.Comparison: SiftConvertibleExpression {
 
 extension PredicateExpressions.RangeExpressionContains: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        if SwiftTypes.isString(Element.Output.self) { throw refuse(self, stringOrderReason) }
+        let options: ComparisonOptions = SwiftTypes.isString(Element.Output.self) ? .swiftString : []
         let element = try c.expression(of: element)
-        if let closed = range as? any RangeBounds {
-            let (lower, upper, isClosed) = try closed.bounds(c)
-            if isClosed {
-                return .predicate(.and([
-                    .compare(element, .greaterThanOrEqualTo, lower), .compare(element, .lessThanOrEqualTo, upper),
-                ]))
-            }
-            return .predicate(.and([.compare(element, .greaterThanOrEqualTo, lower), .compare(element, .lessThan, upper)]))
+        if let bounds = range as? any RangeBounds {
+            let (lower, upper, isClosed) = try bounds.bounds(c)
+            return .predicate(.and([
+                .compare(element, .greaterThanOrEqualTo, lower, options: options),
+                .compare(element, isClosed ? .lessThanOrEqualTo : .lessThan, upper, options: options),
+            ]))
         }
         throw refuse(self, "only a range written in the predicate (a...b or a..<b) converts")
     }
@@ -289,6 +273,32 @@ extension PredicateExpressions.ClosedRange: RangeBounds {
 extension PredicateExpressions.Range: RangeBounds {
     func bounds(_ c: PredicateConverter) throws(PredicateConversionError) -> (ExpressionNode, ExpressionNode, Bool) {
         (try c.expression(of: lower), try c.expression(of: upper), false)
+    }
+}
+
+// MARK: - String searches
+
+/// `CONTAINS[s]` or `BEGINSWITH[s]` of two strings: characters compared
+/// as Swift compares them. Other collections have no Sift form.
+private func stringSearch(
+    _ expression: Any, _ subject: Any, _ op: ComparisonOperator, _ needle: Any, subjectType: Any.Type,
+    _ c: PredicateConverter
+) throws(PredicateConversionError) -> ConvertedTerm {
+    guard SwiftTypes.isString(subjectType) else {
+        throw refuse(expression, "only strings convert: a run of a collection's elements has no Sift form")
+    }
+    return .predicate(.compare(try c.expression(of: subject), op, try c.expression(of: needle), options: .swiftString))
+}
+
+extension PredicateExpressions.CollectionContainsCollection: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        try stringSearch(self, base, .contains, other, subjectType: Base.Output.self, c)
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        try stringSearch(self, base, .beginsWith, prefix, subjectType: Base.Output.self, c)
     }
 }
 
@@ -333,9 +343,10 @@ extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
         let sequence = try c.expression(of: sequence)
         let element = try c.expression(of: element)
+        // Literal membership is canonical membership only for constants no
+        // other string is canonically equivalent to; otherwise IN[s].
+        var options: ComparisonOptions = []
         if SwiftTypes.isString(RHS.Output.self) {
-            // Literal membership is canonical membership only for constants
-            // no other string is canonically equivalent to.
             let constants: [Value]
             switch (sequence.kind, element.kind) {
             case (.constant(.array(let items)), _): constants = items
@@ -347,13 +358,9 @@ extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
                 if case .string(let s) = $0 { return SwiftTypes.isCanonicallyUnique(s) }
                 return false
             }
-            guard unique else {
-                throw refuse(
-                    self,
-                    "Swift finds a string in a sequence by canonical equivalence; NSPredicate's IN is literal, which agrees only for constants of ASCII letters and digits (and punctuation other than ; and the grave accent)")
-            }
+            if !unique { options = .swiftString }
         }
-        return .predicate(.compare(element, .in, sequence))
+        return .predicate(.compare(element, .in, sequence, options: options))
     }
 }
 

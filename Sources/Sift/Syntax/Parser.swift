@@ -401,7 +401,11 @@ struct Parser {
         var options: ComparisonOptions = []
         if current.kind == .leftBracket {
             guard op.takesOptions else { throw optionsNotAllowedError(op) }
+            let start = current.range
             options = try parseOptions()
+            if let problem = options.problem(after: op) {
+                throw error(problem, start.union(tokens[position - 1].range))
+            }
         }
         let rhs = try parseExpression()
         if isComparisonOperator(at: position) { throw chainedComparisonError() }

@@ -76,6 +76,10 @@ public struct Dialect: Sendable, Hashable, Codable, CaseIterable, CustomStringCo
 protocol DialectHooks: Sendable {
     /// The name `Dialect(rawValue:)` reads and the command line takes.
     var name: String { get }
+    /// Whether the dialect's search finds what `[s]` searches (characters,
+    /// grapheme clusters): only one with the evaluator's own functions
+    /// (false unless the dialect says so).
+    var searchesCharacters: Bool { get }
 
     // MARK: Rendering
 

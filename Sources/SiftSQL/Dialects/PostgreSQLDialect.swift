@@ -69,7 +69,18 @@ struct PostgreSQLDialect: DialectHooks {
     func stringOrdering(
         _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) -> SQLFragment {
-        .binary(codePointOrder(fold(lhs, options)), op, side(rhs, options, ctx))
+        if options.contains(.swiftString) {
+            // Swift's order: the code points of the NFC forms, which the
+            // bytes of their UTF-8 ("C" collation) order the same way.
+            let nfc = { (s: SQLFragment) in SQLFragment.function("normalize", [s, .sql("NFC")]) }
+            let right: SQLFragment
+            switch rhs {
+            case .column(let sql): right = nfc(sql)
+            case .text(let t): right = ctx.bind(.text(t.precomposedStringWithCanonicalMapping))
+            }
+            return .binary(codePointOrder(nfc(lhs)), op, right)
+        }
+        return .binary(codePointOrder(fold(lhs, options)), op, side(rhs, options, ctx))
     }
 
     /// A constant needle as a LIKE pattern in code point order; a column

@@ -32,7 +32,7 @@ public enum SQLiteFunctions {
 
     /// The option bits passed to the functions (`[l]` changes nothing).
     static func bits(_ options: ComparisonOptions) -> SQLFragment {
-        .integer(Int(options.intersection([.caseInsensitive, .diacriticInsensitive, .normalized]).rawValue))
+        .integer(Int(options.intersection([.caseInsensitive, .diacriticInsensitive, .normalized, .swiftString]).rawValue))
     }
 }
 
@@ -41,6 +41,8 @@ public enum SQLiteFunctions {
 /// functions in ``SQLiteFunctions``, which never answer NULL.
 struct SQLiteDialect: DialectHooks {
     var name: String { "sqlite" }
+    /// `sift_search` searches as the evaluator does, `[s]` included.
+    var searchesCharacters: Bool { true }
 
     func placeholder(_ n: Int) -> String { "?\(n)" }
 

@@ -293,10 +293,12 @@ extension Lowering {
         }
     }
 
-    /// Whether string options change the comparison (`[c]`, `[d]` without `[n]`).
+    /// Whether string options change the comparison (`[c]`, `[d]` without
+    /// `[n]`; `[s]`, whose equality is that of the decompositions).
     static func folds(_ options: ComparisonOptions) -> Bool {
-        !options.contains(.normalized)
-            && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
+        options.contains(.swiftString)
+            || !options.contains(.normalized)
+                && (options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive))
     }
 
     /// The bound form of `v` for an equality test against a column of

@@ -1,6 +1,10 @@
 import Foundation
 import Sift
 
+extension DialectHooks {
+    var searchesCharacters: Bool { false }
+}
+
 extension Lowering {
     /// A string column in the form compared under `options`.
     func fold(_ sql: SQLFragment, _ options: ComparisonOptions) -> SQLFragment { hooks.fold(sql, options) }
@@ -11,15 +15,27 @@ extension Lowering {
         StringOperations.folded(v.stringValue ?? "", options)
     }
 
-    /// BEGINSWITH / ENDSWITH / CONTAINS. An empty needle never matches.
+    /// BEGINSWITH / ENDSWITH / CONTAINS. An empty needle never matches
+    /// (except under `[s]`, where it is found everywhere).
     func search(
         _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
         negated: Bool, range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
-        if case .text(let n) = needle, n.isEmpty { return polarity(false, negated) }
         if case .text(let h) = haystack, case .text(let n) = needle {
             return polarity(StringOperations.search(h, n, kind, options), negated)
         }
+        if options.contains(.swiftString) {
+            // Swift searches grapheme clusters, which only the registered
+            // functions of SQLite can find.
+            guard hooks.searchesCharacters else {
+                throw error(
+                    .unsupported,
+                    "[s] searches compare characters (grapheme clusters), which \(hooks.name) cannot find in its text",
+                    entity: scope.entity, range: range)
+            }
+            return hooks.search(haystack, needle, kind, options, negated: negated, ctx)
+        }
+        if case .text(let n) = needle, n.isEmpty { return polarity(false, negated) }
         if kind == .prefix, case .column(let column) = haystack, case .text(let n) = needle, !Self.folds(options) {
             if let condition = prefixRange(column, n, options) { return negated ? .notTrue(condition) : condition }
         }

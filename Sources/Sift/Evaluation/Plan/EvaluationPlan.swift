@@ -43,7 +43,9 @@ struct KeyComparison: Sendable {
                 if case .equality(let equal) = c.op.family {
                     guard c.options.isEmpty || c.options == [.normalized] else { return nil }
                     test = .string(LiteralString(v), equal: equal)
-                } else if let search = c.op.family.stringSearch, search.needleOnRight {
+                } else if let search = c.op.family.stringSearch, search.needleOnRight,
+                    !c.options.contains(.swiftString)
+                {
                     test = .search(StringSemantics.Needle(v, search.kind, c.options))
                 } else {
                     return nil

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Swift's `String` semantics, for the `[s]` option: what `==`, `<`,
+/// `starts(with:)` and `contains(_:)` answer on Swift strings, so that a
+/// converted `#Predicate` answers as it does.
+///
+/// Equality under `[s]` is canonical equivalence, which the non-literal
+/// key of ``StringSemantics`` already compares (two strings are canonically
+/// equivalent exactly when their decompositions are equal): only the order
+/// and the searches are Swift's own.
+enum SwiftStrings {
+    /// Swift's order: the Unicode scalars of the NFC forms, lexicographically.
+    static func compare(_ a: String, _ b: String) -> ComparisonResult {
+        a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
+    }
+
+    /// Whether `haystack`'s characters (grapheme clusters) begin with, end
+    /// with or contain `needle`'s, each pair compared as Swift compares
+    /// characters (canonical equivalence). An empty needle is found in every
+    /// string, as `starts(with: "")` and `contains("")` find it.
+    static func search(_ haystack: String, _ needle: String, _ kind: SearchKind) -> Bool {
+        switch kind {
+        case .prefix: return haystack.starts(with: needle)
+        case .suffix: return haystack.reversed().starts(with: needle.reversed())
+        case .substring: return contains(Array(haystack), Array(needle))
+        }
+    }
+
+    /// Knuth–Morris–Pratt over characters: time linear in the two lengths.
+    private static func contains(_ h: [Character], _ n: [Character]) -> Bool {
+        if n.isEmpty { return true }
+        if n.count > h.count { return false }
+        var fallback = [Int](repeating: 0, count: n.count)
+        var k = 0
+        for i in 1..<n.count {
+            while k > 0 && n[i] != n[k] { k = fallback[k - 1] }
+            if n[i] == n[k] { k += 1 }
+            fallback[i] = k
+        }
+        k = 0
+        for c in h {
+            while k > 0 && c != n[k] { k = fallback[k - 1] }
+            if c == n[k] { k += 1 }
+            if k == n.count { return true }
+        }
+        return false
+    }
+}
