@@ -152,6 +152,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // SiftCatalog's rules: tables to entities and relationships (through
+        // SQLite's reader, and from rows of PostgreSQL's catalog queries,
+        // without a server), stored values read back by type.
+        .testTarget(
+            name: "SiftCatalogTests",
+            dependencies: [
+                "SiftCatalog", "SiftSQLite", "SiftSQL", "Sift", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "SiftPostgresTests",
             dependencies: [
