@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "SiftTool",
             dependencies: [
-                "Sift", "SiftSQL", "SiftSQLite", "SiftCases", "CSiftEdit",
+                "Sift", "SiftSQL", "SiftSQLite", "SiftCatalog", "SiftCases", "CSiftEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ] + toolPostgres.dependencies,
