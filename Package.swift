@@ -115,12 +115,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SiftTests",
-            dependencies: ["Sift", "SiftCases"]
+            dependencies: ["Sift", "SiftCases", "SiftTestSupport"]
         ),
         // What the test targets share: the throwaway PostgreSQL server
         // (through SiftPostgres, only when it is built, as for the tool), the
-        // test-only libpq client, the real Core Data stores, and the Library
-        // fixture with its predicate generator. A regular target, so that it
+        // test-only libpq client, the real Core Data stores, the Library
+        // fixture with its predicate generator, and the seeded random
+        // generator of every generated test. A regular target, so that it
         // is compiled once and imported, rather than linked into each test
         // target; without PostgreSQL (make tsan) it builds no NIO: libpq is
         // a system library.
