@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "SiftTool",
             dependencies: [
-                "Sift", "SiftSQL", "SiftSQLite", "SiftCases", "CSiftEdit",
+                "Sift", "SiftSQL", "SiftSQLite", "SiftCatalog", "SiftCases", "CSiftEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ] + toolPostgres.dependencies,
@@ -115,12 +115,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SiftTests",
-            dependencies: ["Sift", "SiftCases"]
+            dependencies: ["Sift", "SiftCases", "SiftTestSupport"]
         ),
         // What the test targets share: the throwaway PostgreSQL server
         // (through SiftPostgres, only when it is built, as for the tool), the
-        // test-only libpq client, the real Core Data stores, and the Library
-        // fixture with its predicate generator. A regular target, so that it
+        // test-only libpq client, the real Core Data stores, the Library
+        // fixture with its predicate generator, and the seeded random
+        // generator of every generated test. A regular target, so that it
         // is compiled once and imported, rather than linked into each test
         // target; without PostgreSQL (make tsan) it builds no NIO: libpq is
         // a system library.
@@ -150,6 +151,15 @@ let package = Package(
             dependencies: [
                 "SiftSQLite", "SiftSQL", "Sift", "CZlib", "SiftTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // SiftCatalog's rules: tables to entities and relationships (through
+        // SQLite's reader, and from rows of PostgreSQL's catalog queries,
+        // without a server), stored values read back by type.
+        .testTarget(
+            name: "SiftCatalogTests",
+            dependencies: [
+                "SiftCatalog", "SiftSQLite", "SiftSQL", "Sift", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

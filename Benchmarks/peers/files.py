@@ -56,6 +56,10 @@ import sys
 import tempfile
 import time
 
+# Numbers in the tables as compare.py writes them (this folder is on the path
+# of a script run from it).
+from compare import fmt
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 ROOT = os.path.dirname(BENCH)
@@ -281,16 +285,6 @@ def timed(argv):
         if line.startswith("PEAK "):
             peak = int(line.split()[1]) / 1024.0
     return seconds, peak, int(process.stdout.strip().splitlines()[-1])
-
-
-def fmt(x):
-    if x != x:
-        return "–"
-    if x >= 100:
-        return f"{x:,.0f}"
-    if x >= 10:
-        return f"{x:.1f}"
-    return f"{x:.2f}"
 
 
 def main():

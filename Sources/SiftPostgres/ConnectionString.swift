@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import SiftCatalog
 
 /// The configurations that a libpq connection string can make:
 /// `PostgresConnection.Configuration` for one connection and
@@ -109,44 +110,11 @@ struct ConnectionString {
 public enum PostgresConnectionString {
     /// `connectionString` with its password replaced by `***`: the one in
     /// a URL's user information (`postgresql://ann:***@host/db`) or query
-    /// (`?password=***`), and `password=***` in the `key=value` form. A
-    /// URL's user information runs to its last `@`, so a password holding
-    /// an `@` that is not percent-encoded is hidden whole too.
+    /// (`?password=***`), and the value of `password=` in the `key=value`
+    /// form, quoted or not. A URL's user information runs to its last `@`,
+    /// so a password holding an `@`, `?` or `/` that is not
+    /// percent-encoded is hidden whole too.
     public static func redacted(_ connectionString: String) -> String {
-        guard let scheme = connectionString.range(of: "://") else { return redactingPairs(connectionString) }
-        var rest = connectionString[scheme.upperBound...]
-        var query = ""
-        if let mark = rest.firstIndex(of: "?") {
-            query = "?" + redactingPairs(String(rest[rest.index(after: mark)...]), separator: "&")
-            rest = rest[..<mark]
-        }
-        var text = String(connectionString[..<scheme.upperBound])
-        if let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
-            text += rest[...colon] + "***" + rest[at...]
-        } else {
-            text += rest
-        }
-        return text + query
-    }
-
-    /// `password=…` pairs (split at blanks, or at `separator`) with the
-    /// value replaced by `***`.
-    private static func redactingPairs(_ text: String, separator: Character? = nil) -> String {
-        var out = ""
-        var word = ""
-        func flush() {
-            out += word.lowercased().hasPrefix("password=") ? "password=***" : word
-            word = ""
-        }
-        for c in text {
-            if c == separator || (separator == nil && c.isWhitespace) {
-                flush()
-                out.append(c)
-            } else {
-                word.append(c)
-            }
-        }
-        flush()
-        return out
+        Credentials.masked(connectionString, connectionString: true)
     }
 }

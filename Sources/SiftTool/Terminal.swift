@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftCatalog
 
 /// Standard error and terminal detection.
 enum Terminal {

@@ -317,5 +317,15 @@ struct SiftPostgresTests {
                 #expect("\(error)".contains("sslmode in the connection string is not supported"), "\(error)")
             }
         }
+        // Shown with the password hidden, in either form.
+        for (string, shown) in [
+            ("postgresql://ann:s%40cret@db.example:6543/shop", "postgresql://ann:***@db.example:6543/shop"),
+            ("postgresql://ann:pa?ss@h/db", "postgresql://ann:***@h/db"),
+            ("postgres://u@h/db?sslmode=x&password=p", "postgres://u@h/db?sslmode=x&password=***"),
+            ("host=h password='a b' dbname=x", "host=h password=*** dbname=x"),
+            ("password=p", "password=***"),
+        ] {
+            #expect(PostgresConnectionString.redacted(string) == shown)
+        }
     }
 }

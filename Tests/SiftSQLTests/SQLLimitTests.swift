@@ -142,6 +142,37 @@ struct SQLLimitTests {
         }
     }
 
+    /// A comparison of constants is answered while lowering, under the
+    /// filter's own bound on the strings a custom selector or FUNCTION makes
+    /// (`Filter.maximumFunctionResultLength`), as memory answers it: past
+    /// it both refuse with `.limit`, under it both with a type mismatch
+    /// (the selector answers a string, not a truth value).
+    @Test func constantComparisonsKeepTheFunctionResultLimit() throws {
+        var filter = try Filter("'abcde' stringByAppendingString: 'abcd'")
+        func memoryCode() -> EvaluationError.Code? {
+            do {
+                _ = try memoryIDs(FetchSpecification(entity: "Book", filter: filter))
+                return nil
+            } catch {
+                return (error as? EvaluationError)?.code
+            }
+        }
+        for (limit, memory, sql) in [
+            (nil, EvaluationError.Code.typeMismatch, SQLLoweringError.Code.typeMismatch), (9, .typeMismatch, .typeMismatch),
+            (8, .limit, .limit),
+        ] as [(Int?, EvaluationError.Code, SQLLoweringError.Code)] {
+            filter.maximumFunctionResultLength = limit ?? Filter.defaultMaximumFunctionResultLength
+            #expect(memoryCode() == memory, "limit \(limit.map(String.init) ?? "default")")
+            for dialect in [Dialect.sqlite, .postgreSQL] {
+                let e = loweringError(FetchSpecification(entity: "Book", filter: filter), dialect)
+                #expect(e?.code == sql, "limit \(limit.map(String.init) ?? "default"), \(dialect)")
+                if sql == .limit {
+                    #expect(e?.message.contains("over the 8 a FUNCTION may make (Filter.maximumFunctionResultLength)") == true)
+                }
+            }
+        }
+    }
+
     @Test func sqliteMatchesStopsCatastrophicPatterns() throws {
         let db = try DatabaseQueue(configuration: .sift)
         let sql = "SELECT \(SQLiteFunctions.matches)(?, ?, 0)"

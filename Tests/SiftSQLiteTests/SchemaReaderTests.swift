@@ -183,34 +183,6 @@ struct SchemaReaderTests {
         ])
     }
 
-    @Test func testNamingRules() throws {
-        let queue = try DatabaseQueue()
-        try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, boss_id INTEGER REFERENCES users(id), guid UUID, v, token UUID);
-                CREATE TABLE friendships (id INTEGER PRIMARY KEY, user_id INTEGER REFERENCES users, friend_id INTEGER REFERENCES users);
-                CREATE TABLE posts (id TEXT PRIMARY KEY, user TEXT, user_id INTEGER REFERENCES users, created TIMESTAMP, score NUMERIC);
-                INSERT INTO users VALUES (1, 'a', NULL, 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F', 2.5, X'E621E1F8C36C495A93FC0C247A3E6E5F');
-                INSERT INTO posts VALUES ('p', 'x', 1, '2024-05-01 12:00:00', 'n/a');
-                CREATE VIRTUAL TABLE search USING rtree(id, x0, x1);
-                """)
-        }
-        let schema = try queue.read { try StoreSchema.read(from: $0) }
-        #expect(schema.entities.map(\.name) == ["users", "posts"], "no join table, no virtual table or its shadow tables")
-        let users = try #require(schema.entity(named: "users"))
-        #expect(users.attribute(named: "guid")?.type == .uuid(.text))
-        #expect(users.attribute(named: "token")?.type == .uuid(.bytes), "16 bytes, as GRDB stores a UUID")
-        #expect(users.attribute(named: "v")?.type == .double, "no declared type: the stored value's")
-        #expect(users.relationships.map(\.name) == ["boss", "users", "posts", "friendships", "friendships_user"])
-        #expect(users.relationship(named: "friendships")?.kind == .manyToMany(table: "friendships", sourceColumn: "user_id", destinationColumn: "friend_id"))
-        let posts = try #require(schema.entity(named: "posts"))
-        #expect(posts.primaryKey == "id")
-        #expect(posts.attribute(named: "created")?.type == .string, "dates as GRDB writes them compare as text")
-        #expect(posts.attribute(named: "score")?.type == .string)
-        #expect(posts.attributes.map(\.name) == ["id", "user", "created", "score"], "user is taken: user_id is the relationship")
-        #expect(posts.relationships == [.toOne("user_id", "users", column: "user_id")])
-    }
-
     // MARK: - Core Data stores
 
     /// The tables Core Data creates for Author, Book and Tag, with Book.author

@@ -8,8 +8,8 @@ import Testing
 
 /// UUID attributes stored as 16 bytes and Decimal attributes stored as
 /// doubles, as Core Data keeps them: the schema's types, the bound values,
-/// the values read back, and memory = SQLite = PostgreSQL over generated
-/// rows and over the real stores.
+/// and memory = SQLite = PostgreSQL over generated rows and over the real
+/// stores (the values read back: SiftCatalogTests' StoredValueTests).
 struct UUIDDecimalTests {
     static let schema = StoreSchema([
         Entity("Item", table: "items", attributes: [
@@ -102,19 +102,6 @@ struct UUIDDecimalTests {
                 #expect(e.range.upperBound > 0 && e.range.upperBound <= format.utf8.count, Comment(rawValue: format))
             }
         }
-    }
-
-    @Test func testStoredValuesReadBack() throws {
-        let u = UUID()
-        #expect(Value(Self.bytes(u).databaseValue, .uuid(.bytes)) == .uuid(u))
-        #expect(Value(u.uuidString.databaseValue, .uuid(.text)) == .uuid(u))
-        #expect(Value(Data([1, 2, 3]).databaseValue, .uuid(.bytes)) == .data(Data([1, 2, 3])))
-        guard case .decimal(let d) = Value(19.99.databaseValue, .decimal) else { Issue.record(); return }
-        #expect(d.description == "19.99")
-        guard case .decimal(let s) = Value((0.1 + 0.2).databaseValue, .decimal) else { Issue.record(); return }
-        #expect(s.description == "0.30000000000000004")
-        #expect(Value(3.databaseValue, .decimal) == .decimal(3))
-        #expect(Value(1.databaseValue, .boolean) == .bool(true))
     }
 
     /// Memory (the rows as fetched, evaluated and sorted by the library)

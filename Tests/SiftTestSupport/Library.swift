@@ -3,7 +3,9 @@ import Sift
 import SiftSQL
 
 /// A small generator with a fixed seed (SplitMix64), so that a failing case
-/// reproduces from the seed printed with it.
+/// reproduces from the seed printed with it: the one every generated test
+/// of every target draws from. Its sequence is part of those tests (their
+/// corpora and counts); changing the algorithm changes what they check.
 package struct SeededRandom: RandomNumberGenerator {
     package var state: UInt64
     package init(seed: UInt64) { state = seed }

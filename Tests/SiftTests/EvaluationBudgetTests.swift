@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// A budget of work per object for untrusted predicates: an answer within
 /// it is the answer without it; past it, a `.limit` error naming the
@@ -102,7 +103,7 @@ extension EvaluationBudgetTests {
     /// The general path that counts work answers as the fast paths do:
     /// 3,000 generated predicates with an ample budget against none.
     @Test func ampleBudgetChangesNoAnswer() throws {
-        var rng = SplitMix(seed: 0xB0D6E7)
+        var rng = SeededRandom(seed: 0xB0D6E7)
         var compared = 0
         for _ in 0..<3_000 {
             var maker = PredicateMaker(rng: &rng)

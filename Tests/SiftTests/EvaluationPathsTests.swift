@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// ``EvaluationPaths/generalOnly`` turns off every fast path (the steps read
 /// in place, the typed, dynamic and column comparisons, the byte-wise string
@@ -45,7 +46,7 @@ struct EvaluationPathsTests {
     /// same by the fast paths and by the general path, and only the fast
     /// paths run steps.
     @Test func randomPredicatesAnswerAlikeBothWays() throws {
-        var rng = SplitMix(seed: 1789)
+        var rng = SeededRandom(seed: 1789)
         let members = InPlaceProgramTests.members
         let values = members.map(InPlaceReaderTests.dynamicValue)
         let table = ValueTable(values)

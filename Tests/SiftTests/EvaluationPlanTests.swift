@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// The plan (``EvaluationPlan``) chooses each comparison's strategy by one
 /// rule: for known shapes it picks the expected one (so that a change of the
@@ -211,7 +212,7 @@ struct EvaluationPlanTests {
     }
 
     @Test func everyStrategyAnswersAsTheGeneralPath() throws {
-        var rng = SplitMix(seed: 2027)
+        var rng = SeededRandom(seed: 2027)
         let members = InPlaceProgramTests.members
         let objects = members.map(MemberObject.init)
         let values = members.map(InPlaceReaderTests.dynamicValue)

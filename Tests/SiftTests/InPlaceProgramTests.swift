@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// AND, OR and NOT of comparisons read in place run as steps
 /// (``InPlaceProgram``); they must answer as the general path does on the
@@ -36,7 +37,7 @@ struct InPlaceProgramTests {
     }
 
     static let members: [StoredMember] = {
-        var rng = SplitMix(seed: 11)
+        var rng = SeededRandom(seed: 11)
         func pick<T>(_ a: [T]) -> T { a[Int(rng.next() % UInt64(a.count))] }
         return (0..<240).map { i in
             // Every age, score and name appears; the rest is random.
@@ -49,7 +50,7 @@ struct InPlaceProgramTests {
     }()
 
     /// A comparison of one key with a constant, as a format and its argument.
-    static func leaf(_ rng: inout SplitMix) -> (String, any FormatArgumentConvertible) {
+    static func leaf(_ rng: inout SeededRandom) -> (String, any FormatArgumentConvertible) {
         func pick<T>(_ a: [T]) -> T { a[Int(rng.next() % UInt64(a.count))] }
         let op = pick(["<", "<=", ">", ">=", "==", "!="])
         switch rng.next() % 9 {
@@ -70,7 +71,7 @@ struct InPlaceProgramTests {
     }
 
     /// A random AND / OR / NOT tree of comparisons.
-    static func tree(_ rng: inout SplitMix, depth: Int) -> (String, [any FormatArgumentConvertible]) {
+    static func tree(_ rng: inout SeededRandom, depth: Int) -> (String, [any FormatArgumentConvertible]) {
         if depth == 0 || rng.next() % 4 == 0 {
             let (format, argument) = leaf(&rng)
             return (format, [argument])
@@ -127,7 +128,7 @@ struct InPlaceProgramTests {
     static let stepsByDefault = EvaluationPaths.default == .fast
 
     @Test func randomPredicatesAgreeWithValues() throws {
-        var rng = SplitMix(seed: 2026)
+        var rng = SeededRandom(seed: 2026)
         let values = Self.members.map(InPlaceReaderTests.dynamicValue)
         var programs = 0
         for _ in 0..<400 {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// Key paths built from pieces (Apple's `expression "." expression`): `%K`
 /// after a dot is bound into plain keys while parsing, and `$NAME` after a
@@ -84,7 +85,7 @@ struct KeyPathPieceTests {
     /// 1,000 random key paths split at random dots into `%K` pieces (and
     /// into `$VARIABLE` pieces, substituted) give the plain key path's tree.
     @Test func randomSplitsGiveThePlainTree() throws {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let pool = ["name", "keyRaw", "a", "b_2", "IN", "size", "first", "AND", "@count", "@sum", "@avg", "@max"]
         for _ in 0..<1000 {
             let length = 1 + Int(rng.next() % 6)

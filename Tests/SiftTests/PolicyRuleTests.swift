@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// The allow-list holds for any expression: every value a predicate can
 /// observe is reached through a key path the policy allows.
@@ -63,7 +64,7 @@ struct PolicyRuleTests {
     func changingWhatIsNotAllowedChangesNoAnswer(policyIndex: Int) throws {
         let (name, policy) = Self.policies[policyIndex]
         let listed = policy.keyPaths ?? []
-        var rng = SplitMix(seed: 0x5EED + UInt64(policyIndex))
+        var rng = SeededRandom(seed: 0x5EED + UInt64(policyIndex))
         var allowedCount = 0
         var failures: [String] = []
         for _ in 0..<10_000 {
@@ -74,7 +75,7 @@ struct PolicyRuleTests {
             allowedCount += 1
             let answer = Self.answer(compiled, Self.object)
             for round in 0..<3 {
-                var mutation = SplitMix(seed: rng.next() &+ UInt64(round))
+                var mutation = SeededRandom(seed: rng.next() &+ UInt64(round))
                 let changed = Self.changingHidden(Self.object, path: [], listed: listed, rng: &mutation)
                 let other = Self.answer(compiled, changed)
                 if other != answer {
@@ -109,7 +110,7 @@ struct PolicyRuleTests {
 
     /// The object with every value that no listed path reaches replaced by
     /// another value of any kind; the keys of dictionaries stay the same.
-    static func changingHidden(_ value: Value, path: [String], listed: Set<String>, rng: inout SplitMix) -> Value {
+    static func changingHidden(_ value: Value, path: [String], listed: Set<String>, rng: inout SeededRandom) -> Value {
         if readable(path, listed) { return value }
         guard hasListedBelow(path, listed) else { return randomValue(&rng) }
         switch value {
@@ -124,7 +125,7 @@ struct PolicyRuleTests {
         }
     }
 
-    static func randomValue(_ rng: inout SplitMix) -> Value {
+    static func randomValue(_ rng: inout SeededRandom) -> Value {
         let choices: [Value] = [
             "frank@x", "f", "zz", "", 7, 1965, 2.5, nil, true, ["f", "zz"], [["name": "Ann", "email": "q"]],
             ["name": "Ann", "email": "f"], ["a": 1, "secret": "g"],

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// Evaluating a filter on a record's raw JSON bytes
 /// (``CompiledFilter/evaluate(jsonUTF8:maximumDepth:)``) answers as decoding
@@ -221,9 +222,9 @@ struct RawJSONTests {
 /// empty arrays and objects, bytes that are not UTF-8, and invalid JSON of
 /// many kinds (a valid record cut, or with a byte added or removed).
 struct RecordGenerator {
-    var rng: SplitMix
+    var rng: SeededRandom
 
-    init(seed: UInt64) { rng = SplitMix(seed: seed) }
+    init(seed: UInt64) { rng = SeededRandom(seed: seed) }
 
     mutating func below(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
     mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// Typed readers take direct paths; they must answer exactly as the general
 /// path does on the same data as values.
 struct TypedReaderTests {
     static let members: [Member] = {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let syllables = ["ab", "Ab", "ery", "éry", "ÉRY", "x", "ß", "ss", "e\u{301}", "K", "\u{212A}", "lo", " "]
         let tags = ["x", "y", "swift", "é", "X", "K", "\u{212A}"]
         return (0..<400).map { _ in

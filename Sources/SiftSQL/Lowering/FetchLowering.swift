@@ -151,7 +151,9 @@ struct FetchLowering {
                 entity: request.entity ?? "", range: SourceRange(0, 0), source: source)
         }
         self.entity = entity
-        ctx = LoweringContext(schema: schema, dialect: dialect, source: source, options: options)
+        ctx = LoweringContext(
+            schema: schema, dialect: dialect, source: source, options: options,
+            functionResultLimit: request.filter?.maximumFunctionResultLength ?? Filter.defaultMaximumFunctionResultLength)
         root = SelectScope(entity: entity, alias: ctx.alias())
     }
 

@@ -48,18 +48,20 @@ extension Lowering {
         }
     }
 
-    /// A comparison of two constants, answered now by the evaluator.
+    /// A comparison of two constants, answered now by the evaluator, with
+    /// the filter's limit on the strings a custom selector makes.
     private func constantLeaf(
         _ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: ComparisonOptions, negated: Bool,
         range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
-        let node = PredicateNode.compare(.constant(a), op, .constant(b), options: options)
+        var filter = Filter(PredicateNode.compare(.constant(a), op, .constant(b), options: options))
+        filter.maximumFunctionResultLength = ctx.functionResultLimit
         do {
-            let answer = try Filter(node).compiled(regexLimits: ctx.options.regexLimits).evaluate(with: Value.null)
+            let answer = try filter.compiled(regexLimits: ctx.options.regexLimits).evaluate(with: Value.null)
             return polarity(answer, negated)
         } catch {
-            throw self.error(
-                error.code == .regexLimit ? .limit : .typeMismatch, "\(error.message)", entity: scope.entity, range: range)
+            let limit = error.code == .regexLimit || error.code == .limit
+            throw self.error(limit ? .limit : .typeMismatch, "\(error.message)", entity: scope.entity, range: range)
         }
     }
 

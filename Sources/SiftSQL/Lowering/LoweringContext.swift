@@ -7,16 +7,24 @@ final class LoweringContext {
     let dialect: Dialect
     let source: String
     let options: SQLLoweringOptions
+    /// The longest string a FUNCTION or custom selector may make when a
+    /// comparison of constants is answered now: the filter's
+    /// ``Filter/maximumFunctionResultLength``, as memory evaluates it.
+    let functionResultLimit: Int
     /// The values bound so far, in the order they were made: for the
     /// limit on their number and the check for NUL characters.
     private(set) var bindings: [SQLValue] = []
     private var aliasCount = 0
 
-    init(schema: StoreSchema, dialect: Dialect, source: String, options: SQLLoweringOptions) {
+    init(
+        schema: StoreSchema, dialect: Dialect, source: String, options: SQLLoweringOptions,
+        functionResultLimit: Int = Filter.defaultMaximumFunctionResultLength
+    ) {
         self.schema = schema
         self.dialect = dialect
         self.source = source
         self.options = options
+        self.functionResultLimit = functionResultLimit
     }
 
     /// Whether more values are bound than ``SQLLoweringOptions/maximumBindings``.

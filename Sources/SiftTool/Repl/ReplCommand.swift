@@ -1,6 +1,7 @@
 import ArgumentParser
 import CSiftEdit
 import Foundation
+import SiftCatalog
 
 struct ReplCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

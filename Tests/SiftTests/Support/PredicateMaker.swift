@@ -1,13 +1,14 @@
 @testable import Sift
+import struct SiftTestSupport.SeededRandom
 
 /// Random predicates over the keys of ``PolicyRuleTests/object``, using
 /// every way of reaching a value: key paths, indexes, aggregates, TERNARY,
 /// SUBQUERY variables, collection operators, functions and casts.
 struct PredicateMaker {
-    var rng: SplitMix
+    var rng: SeededRandom
     var variables: [String] = []
 
-    init(rng: inout SplitMix) { self.rng = SplitMix(seed: rng.next()) }
+    init(rng: inout SeededRandom) { self.rng = SeededRandom(seed: rng.next()) }
 
     mutating func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
 

@@ -1,10 +1,11 @@
 import Foundation
 
-/// Passwords taken out of text before it is shown: every error `sift`
-/// prints goes through ``masked(_:)``, whatever the text came from (a
-/// connection URL taken as a file name, a libpq string in a message of the
-/// server's or of the library's).
-enum Credentials {
+/// Passwords taken out of text before it is shown: the one rule behind
+/// `PostgresConnectionString.redacted(_:)` (SiftPostgres) and every error
+/// the `sift` tool prints, whatever the text came from (a connection URL
+/// taken as a file name, a libpq string in a message of the server's or of
+/// the library's).
+package enum Credentials {
     /// The password of a URL (`scheme://user:password@host…`, to the last
     /// `@` before a blank, so that an unescaped `@`, `?` or `/` in it is
     /// masked too); a `password=` parameter in a URL's query; and the value
@@ -20,8 +21,10 @@ enum Credentials {
         try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
     }
 
-    /// `text` with each password replaced by `***`.
-    static func masked(_ text: String) -> String {
+    /// `text` with each password replaced by `***`. With
+    /// `connectionString`, `text` is one connection string, and a libpq
+    /// `password=` in it is masked without another key beside it.
+    package static func masked(_ text: String, connectionString: Bool = false) -> String {
         var out = text
         func replace(_ pattern: NSRegularExpression?, _ template: String) {
             guard let pattern else { return }
@@ -29,7 +32,9 @@ enum Credentials {
         }
         replace(url, "$1***$2")
         replace(query, "$1***")
-        if libpqKeys?.firstMatch(in: out, range: NSRange(out.startIndex..., in: out)) != nil { replace(libpq, "$1***") }
+        if connectionString || libpqKeys?.firstMatch(in: out, range: NSRange(out.startIndex..., in: out)) != nil {
+            replace(libpq, "$1***")
+        }
         return out
     }
 }
