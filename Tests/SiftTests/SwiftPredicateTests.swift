@@ -1,6 +1,7 @@
 import Foundation
 import Sift
 import Testing
+import struct SiftTestSupport.SeededRandom
 
 /// `Filter(Predicate)`, `SortKey(SortDescriptor)` and the fetch built from
 /// them: each converted predicate answers as `predicate.evaluate` does, on
@@ -50,7 +51,7 @@ import Testing
     static let texts = ["Ann", "ann", "café", "cafe\u{301}", "Kelvin", "\u{212A}elvin", "", "b", "Zoë", "x;y", "x\u{37E}y"]
 
     static func items(count: Int, seed: UInt64) -> [Item] {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(seed: seed)
         func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
         func chance(_ n: UInt64) -> Bool { rng.next() % n == 0 }
         let doubles: [Double] = [.nan, 0, -0.0, 1.5, -2.25, 1e300, -1e300, .infinity, 3, 0.1 + 0.2]
