@@ -184,7 +184,7 @@ struct DifferentialTests {
         for n in 0..<(Self.cases / 3) {
             var sort: [SortKey] = []
             for _ in 0..<Int.random(in: 1...2, using: &generator.rng) {
-                let comparisons: [SortKey.Comparison] = [.compare, .caseInsensitive, .localized, .localizedCaseInsensitive, .localizedStandard]
+                let comparisons: [SortKey.Comparison] = [.compare, .caseInsensitive, .localized, .localizedCaseInsensitive, .localizedStandard, .swift]
                 sort.append(SortKey(generator.pick(keys), ascending: generator.chance(0.5), comparison: generator.pick(comparisons)))
             }
             var filter: Filter?
@@ -209,7 +209,7 @@ struct DifferentialTests {
             } catch {
                 failures.append("\(label): SQLite: \(error)")
             }
-            if let pg = engines.postgres, !sort.contains(where: { $0.comparison != .compare && $0.comparison != .caseInsensitive }) {
+            if let pg = engines.postgres, !sort.contains(where: { ![.compare, .caseInsensitive, .swift].contains($0.comparison) }) {
                 do {
                     let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
                     let got = try await Self.postgresIDs(request, Library.schema, pg)

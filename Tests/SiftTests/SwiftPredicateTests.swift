@@ -232,6 +232,8 @@ import struct SiftTestSupport.SeededRandom
             [SortDescriptor(\Item.price, order: .reverse), SortDescriptor(\Item.year)],
             [SortDescriptor(\Item.owner.age), SortDescriptor(\Item.stamp, order: .reverse)],
             [SortDescriptor(\Item.rating), SortDescriptor(\Item.year, order: .reverse)],
+            [SortDescriptor(\Item.title), SortDescriptor(\Item.year)],
+            [SortDescriptor(\Item.note, order: .reverse), SortDescriptor(\Item.owner.name)],
         ]
         for sort in descriptors {
             let keys = try [SortKey](sort)
@@ -244,7 +246,8 @@ import struct SiftTestSupport.SeededRandom
             }
         }
         #expect(try [SortKey]([SortDescriptor(\Item.owner.age, order: .reverse)]).map(\.description) == ["owner.age DESC"])
-        #expect(throws: PredicateConversionError.self) { try SortKey(SortDescriptor(\Item.title)) }
+        #expect(try SortKey(SortDescriptor(\Item.title)).description == "title ASC swiftCompare:")
+        #expect(throws: PredicateConversionError.self) { try SortKey(SortDescriptor(\Item.title, comparator: .lexical)) }
     }
 
     @Test func fetchDescriptorShape() throws {

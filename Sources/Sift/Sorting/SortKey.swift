@@ -22,10 +22,17 @@ public struct SortKey: Sendable, Hashable, Codable, CustomStringConvertible {
         /// `localizedStandardCompare:` — Finder-like: case-insensitive with
         /// numbers compared by value (`file2` before `file10`).
         case localizedStandard
+        /// `swiftCompare:`, Sift's own: strings in Swift's order (that of
+        /// `<`, the Unicode scalars of their NFC forms, as `[s]` orders
+        /// them); other values as `compare:`. A `SortDescriptor` on a string
+        /// converts to it.
+        case swift
 
-        /// The Objective-C selector, as Core Data names it.
+        /// The Objective-C selector, as Core Data names it (`swiftCompare:`
+        /// is Sift's).
         public var selector: String {
             switch self {
+            case .swift: return "swiftCompare:"
             case .compare: return "compare:"
             case .caseInsensitive: return "caseInsensitiveCompare:"
             case .localized: return "localizedCompare:"
@@ -89,6 +96,7 @@ extension SortKey.Comparison {
     package func order(_ x: String, _ y: String) -> ComparisonResult {
         switch self {
         case .compare: return StringSemantics.compare(x, y, [])
+        case .swift: return StringSemantics.compare(x, y, .swiftString)
         case .caseInsensitive: return StringSemantics.compare(x, y, [.caseInsensitive])
         case .localized: return x.compare(y, options: [], range: nil, locale: SortKey.locale)
         case .localizedCaseInsensitive:
@@ -184,6 +192,7 @@ extension SortKey {
         case "localized": return .localized
         case "localizedCaseInsensitive": return .localizedCaseInsensitive
         case "localizedStandard": return .localizedStandard
+        case "swift": return .swift
         default: return nil
         }
     }

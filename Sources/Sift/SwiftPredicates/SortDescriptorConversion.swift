@@ -7,10 +7,11 @@ extension SortKey {
     /// to-one relationships given by key path: `\Book.author.name` is
     /// `author.name`). Numbers, dates and other non-string values sort by
     /// `compare:` as Swift's `<` orders them, with nil first, as Swift's
-    /// optional comparator puts it. Strings are refused: the comparators
-    /// Foundation has on Linux order them by Unicode scalars or by ICU
-    /// collation, and no NSSortDescriptor comparison gives those orders
-    /// exactly (<doc:SwiftPredicates>).
+    /// optional comparator puts it; strings by `swiftCompare:`, Swift's `<`
+    /// (``SortKey/Comparison/swift``). A descriptor with a
+    /// `String.StandardComparator` (`.lexical`, `.localized`) is refused:
+    /// no Sift comparison orders as Foundation's string comparison does
+    /// (<doc:SwiftPredicates>).
     ///
     /// - Throws: ``PredicateConversionError`` when the key path is not in a
     ///   table or the order has no exact Sift form.
@@ -21,17 +22,20 @@ extension SortKey {
                 reason: "it compares with a comparator of its own rather than a key path's values")
         }
         let valueType = type(of: keyPath).valueType
-        if SwiftTypes.isString(valueType) || descriptor.stringComparator != nil {
+        if descriptor.stringComparator != nil {
             throw PredicateConversionError(
                 expressionType: "SortDescriptor", keyPath: String(describing: keyPath),
-                reason: "Swift orders strings by their Unicode scalars (or by ICU collation when localized), which no NSSortDescriptor comparison reproduces exactly")
+                reason: "a String.StandardComparator orders by Foundation's string comparison (ICU collation when localized), which no Sift comparison reproduces exactly; sort with the default comparator (Swift's <)")
         }
         guard let keys = Root.keyTable.keys(for: keyPath) else {
             throw PredicateConversionError(
                 expressionType: "SortDescriptor", keyPath: String(describing: keyPath),
                 reason: "the key table of \(PredicateConverter.typeName(Root.self)) has no key that reads this key path")
         }
-        self.init(keys.joined(separator: "."), ascending: descriptor.order == .forward, comparison: .compare)
+        // Strings by `<` (the comparator a SortDescriptor on a string has
+        // unless given one): Swift's order, `swiftCompare:`.
+        let comparison: Comparison = SwiftTypes.isString(valueType) ? .swift : .compare
+        self.init(keys.joined(separator: "."), ascending: descriptor.order == .forward, comparison: comparison)
     }
 }
 

@@ -156,6 +156,8 @@ struct PostgreSQLDialect: DialectHooks {
     func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment {
         switch comparison {
         case .compare: return codePointOrder(fold(column, []))
+        // Swift's order: the code points of the NFC form.
+        case .swift: return codePointOrder(.function("normalize", [column, .sql("NFC")]))
         case .caseInsensitive: return codePointOrder(fold(column, [.caseInsensitive]))
         case .localized: return .group(.collate(column, "\"und-x-icu\""))
         case .localizedCaseInsensitive: return .group(.collate(.function("lower", [column]), "\"und-x-icu\""))

@@ -27,6 +27,7 @@ public enum SQLiteFunctions {
         case .localized: return "sift_localized"
         case .localizedCaseInsensitive: return "sift_localized_case_insensitive"
         case .localizedStandard: return "sift_localized_standard"
+        case .swift: return "sift_swift"
         }
     }
 
