@@ -88,7 +88,7 @@ struct PostgreSQLDialect: DialectHooks {
             case .suffix: pattern = "%" + escaped
             case .substring: pattern = "%" + escaped + "%"
             }
-            condition = .like(codePointOrder(h), ctx.bind(.text(pattern)))
+            condition = Self.like(codePointOrder(h), ctx.bind(.text(pattern)))
         } else {
             let n = side(needle, options, ctx)
             let found: SQLFragment
@@ -100,6 +100,13 @@ struct PostgreSQLDialect: DialectHooks {
             condition = .and([found, .binary(n, "<>", .literal(""))])
         }
         return negated ? notTrue(condition) : condition
+    }
+
+    /// `subject LIKE pattern ESCAPE '\'`, the pattern's `%`, `_` and `\`
+    /// escaped by ``likeEscaped(_:)``: the searches with a constant needle
+    /// and LIKE.
+    static func like(_ subject: SQLFragment, _ pattern: SQLFragment) -> SQLFragment {
+        .sequence([.binary(subject, "LIKE", pattern), .sql(" ESCAPE '\\'")])
     }
 
     /// `%`, `_` and `\` escaped for `LIKE … ESCAPE '\'`.
@@ -123,7 +130,7 @@ struct PostgreSQLDialect: DialectHooks {
             case .star: translated += "%"
             }
         }
-        let condition = SQLFragment.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))
+        let condition = Self.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))
         return negated ? notTrue(condition) : condition
     }
 

@@ -209,12 +209,7 @@ extension Lowering {
             return try search(.column(c.sql), .text(bound: s), kind, options, negated: negated, range: range, scope)
 
         case .pattern(let kind):
-            try requireText(c, op, scope, range)
-            guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
-            switch kind {
-            case .wildcard: return hooks.like(c.sql, pattern, options, negated: negated, ctx)
-            case .regularExpression: return try matches(c, op, pattern, options, negated: negated, range: range, scope)
-            }
+            return try pattern(c, op, kind, v, options, negated: negated, range: range, scope)
 
         default:
             throw error(.unsupported, "\(op.symbol) has no SQL form", entity: scope.entity, range: range)
