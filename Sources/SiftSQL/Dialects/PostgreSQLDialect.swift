@@ -119,8 +119,22 @@ struct PostgreSQLDialect: DialectHooks {
         return out
     }
 
-    func like(
-        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    /// Wildcards as `LIKE` on the folded column; a regular expression as
+    /// `~` (`~*` for `[c]`) where POSIX reads it as PCRE2 does.
+    func pattern(
+        _ column: SQLFragment, _ pattern: String, _ kind: OperatorFamily.PatternKind, _ options: ComparisonOptions,
+        negated: Bool, _ ctx: LoweringContext
+    ) throws(Problem) -> SQLFragment {
+        let condition: SQLFragment
+        switch kind {
+        case .wildcard: condition = wildcards(column, pattern, options, ctx)
+        case .regularExpression: condition = try regularExpression(column, pattern, options, ctx)
+        }
+        return negated ? notTrue(condition) : condition
+    }
+
+    private func wildcards(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) -> SQLFragment {
         var translated = ""
         for element in LikePattern.elements(pattern, options) {
@@ -130,12 +144,11 @@ struct PostgreSQLDialect: DialectHooks {
             case .star: translated += "%"
             }
         }
-        let condition = Self.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))
-        return negated ? notTrue(condition) : condition
+        return Self.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))
     }
 
-    func matches(
-        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    private func regularExpression(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) throws(Problem) -> SQLFragment {
         let folding = Lowering.folds(options) && options.contains(.diacriticInsensitive)
         let source = folding ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern
@@ -145,8 +158,7 @@ struct PostgreSQLDialect: DialectHooks {
         }
         let subject = folding ? fold(column, [.diacriticInsensitive]) : column
         let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
-        let condition = SQLFragment.binary(subject, caseless ? "~*" : "~", ctx.bind(.text("^(?:" + translated + ")$")))
-        return negated ? notTrue(condition) : condition
+        return .binary(subject, caseless ? "~*" : "~", ctx.bind(.text("^(?:" + translated + ")$")))
     }
 
     func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment {

@@ -131,10 +131,7 @@ extension Lowering {
     ) throws(SQLLoweringError) -> SQLFragment {
         try requireText(c, op, scope, range)
         guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
-        switch kind {
-        case .wildcard:
-            return hooks.like(c.sql, pattern, options, negated: negated, ctx)
-        case .regularExpression:
+        if kind == .regularExpression {
             do {
                 _ = try MatchesPattern(pattern, options: options, limits: ctx.options.regexLimits)
             } catch {
@@ -142,11 +139,11 @@ extension Lowering {
                     error.code == .regexLimit ? .limit : .typeMismatch, "\(op.symbol): \(error.message)",
                     entity: scope.entity, key: c.key, range: range)
             }
-            do throws(Problem) {
-                return try hooks.matches(c.sql, pattern, options, negated: negated, ctx)
-            } catch {
-                throw self.error(.unsupported, error.message, entity: scope.entity, key: c.key, range: range)
-            }
+        }
+        do throws(Problem) {
+            return try hooks.pattern(c.sql, pattern, kind, options, negated: negated, ctx)
+        } catch {
+            throw self.error(.unsupported, error.message, entity: scope.entity, key: c.key, range: range)
         }
     }
 
