@@ -87,12 +87,10 @@ struct SQLFragmentTests {
             _ haystack: TextSide, _ needle: TextSide, _ kind: StringOperations.SearchKind, _ options: ComparisonOptions,
             negated: Bool, _ ctx: LoweringContext
         ) -> SQLFragment { strings.search(haystack, needle, kind, options, negated: negated, ctx) }
-        func like(
-            _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
-        ) -> SQLFragment { strings.like(column, pattern, options, negated: negated, ctx) }
-        func matches(
-            _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
-        ) throws(Problem) -> SQLFragment { try strings.matches(column, pattern, options, negated: negated, ctx) }
+        func pattern(
+            _ column: SQLFragment, _ pattern: String, _ kind: OperatorFamily.PatternKind, _ options: ComparisonOptions,
+            negated: Bool, _ ctx: LoweringContext
+        ) throws(Problem) -> SQLFragment { try strings.pattern(column, pattern, kind, options, negated: negated, ctx) }
         func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment {
             try strings.sortTerm(column, comparison)
         }

@@ -170,8 +170,9 @@ extension ComparisonOperator {
         case utiEquals = "UTI-EQUALS"
 
         /// The operator's row. Symbols are scanned by the lexer's character
-        /// switch; word operators are keywords (any case) made from
-        /// ``rawValue``, and a word with a hyphen is read as one word.
+        /// switch, each to its row's token; word operators are keywords (any
+        /// case) made from ``rawValue``, and a word with a hyphen is read as
+        /// one word.
         var row: Row {
             switch self {
             case .lessThan: return Row(.lessThan, .ordering(greater: false, orEqual: false), token: .less)
@@ -182,23 +183,32 @@ extension ComparisonOperator {
                 return Row(.greaterThanOrEqualTo, .ordering(greater: true, orEqual: true), token: .greaterEqual, also: ["=>"])
             case .equalTo: return Row(.equalTo, .equality(equal: true), token: .equal, also: ["="])
             case .notEqualTo: return Row(.notEqualTo, .equality(equal: false), token: .notEqual, also: ["<>"])
-            case .matches: return Row(.matches, .pattern(.regularExpression), token: .kwMatches, untrusted: false)
-            case .like: return Row(.like, .pattern(.wildcard), token: .kwLike)
-            case .beginsWith: return Row(.beginsWith, .search(.prefix), token: .kwBeginsWith)
-            case .endsWith: return Row(.endsWith, .search(.suffix), token: .kwEndsWith)
-            case .in: return Row(.in, .membership(containerOnLeft: false), token: .kwIn)
-            case .contains: return Row(.contains, .membership(containerOnLeft: true), token: .kwContains)
+            case .matches: return Row(.matches, .pattern(.regularExpression), untrusted: false)
+            case .like: return Row(.like, .pattern(.wildcard))
+            case .beginsWith: return Row(.beginsWith, .search(.prefix))
+            case .endsWith: return Row(.endsWith, .search(.suffix))
+            case .in: return Row(.in, .membership(containerOnLeft: false))
+            case .contains: return Row(.contains, .membership(containerOnLeft: true))
             // The bounds are a list, compared as numbers or dates: Apple
             // takes no options after BETWEEN.
-            case .between: return Row(.between, .range, token: .kwBetween, options: [])
-            case .utiConformsTo:
-                return Row(.utiConformsTo, .typeTest(equals: false), token: .kwUTIConformsTo, untrusted: false)
-            case .utiEquals: return Row(.utiEquals, .typeTest(equals: true), token: .kwUTIEquals, untrusted: false)
+            case .between: return Row(.between, .range, options: [])
+            case .utiConformsTo: return Row(.utiConformsTo, .typeTest(equals: false), untrusted: false)
+            case .utiEquals: return Row(.utiEquals, .typeTest(equals: true), untrusted: false)
             }
         }
 
         /// Whether the operator is written as a word (`LIKE`), not a symbol.
         var isWord: Bool { Lexer.isIdentifierStart(rawValue.utf8.first ?? 0) }
+
+        /// The operator's number: its place in the table, which the token
+        /// of a word operator carries as its flag.
+        var code: UInt8 { UInt8(Self.allCases.firstIndex(of: self) ?? 0) }
+
+        /// The token the lexer makes of the operator: a symbol's own kind,
+        /// or ``TokenKind/operatorWord`` with the operator's ``code``.
+        var token: (kind: TokenKind, flag: UInt8) {
+            isWord ? (.operatorWord, code) : (row.token, 0)
+        }
     }
 
     /// What the language says of one operator.
@@ -207,7 +217,8 @@ extension ComparisonOperator {
         let op: ComparisonOperator
         /// What it tests: how every phase past the parser handles it.
         let family: OperatorFamily
-        /// The token the lexer makes of it.
+        /// The token the lexer makes of a symbol operator; a word operator's
+        /// is ``TokenKind/operatorWord`` (``Builtin/token``).
         let token: TokenKind
         /// The spellings besides the canonical one (``Builtin/rawValue``).
         let otherSpellings: [String]
@@ -217,7 +228,7 @@ extension ComparisonOperator {
         let untrusted: Bool
 
         init(
-            _ op: ComparisonOperator, _ family: OperatorFamily, token: TokenKind, also: [String] = [],
+            _ op: ComparisonOperator, _ family: OperatorFamily, token: TokenKind = .operatorWord, also: [String] = [],
             options: ComparisonOptions = .all, untrusted: Bool = true
         ) {
             self.op = op
@@ -231,15 +242,20 @@ extension ComparisonOperator {
 
     /// The operator a token spells, if it spells one (a custom selector is
     /// two tokens, `name:`, and is not one of these).
-    init?(token: TokenKind) {
-        guard let op = Self.byToken[Int(token.rawValue)] else { return nil }
+    init?(token: Token) {
+        if token.kind == .operatorWord {
+            self = Self.standard[Int(token.flag)]
+            return
+        }
+        guard let op = Self.bySymbolToken[Int(token.kind.rawValue)] else { return nil }
         self = op
     }
 
-    /// The table by token kind, so that the parser's lookup is one load.
-    private static let byToken: [ComparisonOperator?] = {
+    /// The symbol operators by token kind, so that the parser's lookup is
+    /// one load (a word operator's token says its row, ``Builtin/code``).
+    private static let bySymbolToken: [ComparisonOperator?] = {
         var table = [ComparisonOperator?](repeating: nil, count: Int(UInt8.max) + 1)
-        for builtin in Builtin.allCases { table[Int(builtin.row.token.rawValue)] = builtin.row.op }
+        for builtin in Builtin.allCases where !builtin.isWord { table[Int(builtin.row.token.rawValue)] = builtin.row.op }
         return table
     }()
 

@@ -126,3 +126,42 @@ final class CompiledRegex: @unchecked Sendable {
         }
     }
 }
+
+/// A MATCHES pattern compiled as the evaluator compiles it (PCRE2, whole
+/// string, `[c]` caseless, `[d]` on diacritic-folded text): the evaluator's
+/// MATCHES and the SQLite function `sift_matches` both use it.
+package final class MatchesPattern: @unchecked Sendable {
+    private let regex: CompiledRegex
+    private let foldDiacritics: Bool
+
+    init(_ pattern: String, _ options: ComparisonOptions, limits: RegexLimits) throws(Failure) {
+        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
+        foldDiacritics = options.contains(.diacriticInsensitive) && !options.contains(.normalized)
+        regex = try CompiledRegex(
+            foldDiacritics ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern,
+            caseInsensitive: caseless, limits: limits)
+    }
+
+    func test(_ subject: String) throws(Failure) -> Bool {
+        try regex.matches(foldDiacritics ? StringOperations.folded(subject, [.diacriticInsensitive]) : subject)
+    }
+
+    package convenience init(_ pattern: String, options: ComparisonOptions, limits: RegexLimits = .default)
+        throws(EvaluationError)
+    {
+        do throws(Failure) {
+            try self.init(pattern, options, limits: limits)
+        } catch {
+            throw EvaluationError(error.code, error.message, range: SourceRange(0, pattern.utf8.count), source: pattern)
+        }
+    }
+
+    /// Whether the whole of `subject` matches.
+    package func matches(_ subject: String) throws(EvaluationError) -> Bool {
+        do throws(Failure) {
+            return try test(subject)
+        } catch {
+            throw EvaluationError(error.code, error.message, range: SourceRange(0, subject.utf8.count), source: subject)
+        }
+    }
+}

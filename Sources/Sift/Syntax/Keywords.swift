@@ -6,14 +6,17 @@ struct Keyword: Sendable {
     /// The token it is, or nil for a word that is not reserved (`FUNCTION`
     /// is a key anywhere but before `(`).
     let token: TokenKind?
+    /// The token's flag: a word operator's row (``ComparisonOperator/Builtin/code``).
+    let flag: UInt8
     /// What tab completion offers for it (`nil` for `NIL`), or nil when it
     /// offers nothing: a second spelling (`NULL`, `TRUE`), or a reserved
     /// word with no use (`CASEINSENSITIVE`).
     let completion: String?
 
-    init(_ word: String, _ token: TokenKind?, offered completion: String?) {
+    init(_ word: String, _ token: TokenKind?, flag: UInt8 = 0, offered completion: String?) {
         self.word = word
         self.token = token
+        self.flag = flag
         self.completion = completion
     }
 }
@@ -43,7 +46,7 @@ package enum Keywords {
         ]
         + SetOperation.allCases.map { Keyword($0.keyword, TokenKind($0), offered: $0.keyword) }
         + ComparisonOperator.Builtin.allCases.filter(\.isWord).map {
-            Keyword($0.rawValue, $0.row.token, offered: $0.rawValue)
+            Keyword($0.rawValue, $0.token.kind, flag: $0.token.flag, offered: $0.rawValue)
         }
 
     /// The reserved words, in capitals: never keys unless escaped (`#IN`).

@@ -122,11 +122,11 @@ struct Lexer {
             throw error(
                 "'\(text(i, stop))' is not a valid key: bare keys are ASCII; pass other keys with %K", i, stop)
         }
-        if let kind = Lexer.keyword(bytes, i, end) {
+        if let (kind, flag) = Lexer.keyword(bytes, i, end) {
             if kind == .kwReserved {
                 throw error("'\(text(i, end))' is a reserved word; write #\(text(i, end)) to use it as a key", i, end)
             }
-            return token(kind, i, end)
+            return token(kind, i, end, flag: flag)
         }
         // Operator words with hyphens (UTI-CONFORMS-TO, UTI-EQUALS) are
         // read whole where a word is followed by the rest of one.
@@ -136,7 +136,7 @@ struct Lexer {
                 if restEnd <= bytes.count, Lexer.equalsUppercased(bytes, end + 1, restEnd, word.rest),
                     restEnd == bytes.count || !Lexer.isIdentifierPart(bytes[restEnd])
                 {
-                    return token(kind, i, restEnd)
+                    return token(kind.kind, i, restEnd, flag: kind.flag)
                 }
             }
         }
@@ -145,11 +145,11 @@ struct Lexer {
 
     /// The operator words that contain a hyphen, split at the first one:
     /// `("UTI", "CONFORMS-TO")`.
-    private static let hyphenatedWords: [((first: String, rest: String), TokenKind)] =
+    private static let hyphenatedWords: [((first: String, rest: String), (kind: TokenKind, flag: UInt8))] =
         ComparisonOperator.Builtin.allCases.compactMap { builtin in
             let parts = builtin.rawValue.split(separator: "-", maxSplits: 1)
             guard builtin.isWord, parts.count == 2 else { return nil }
-            return ((String(parts[0]), String(parts[1])), builtin.row.token)
+            return ((String(parts[0]), String(parts[1])), builtin.token)
         }
 
     private func nonASCIIWordEnd(from i: Int) -> Int {
@@ -353,6 +353,7 @@ struct Lexer {
         let low: UInt64
         let high: UInt64
         let kind: TokenKind
+        let flag: UInt8
     }
 
     private static func pack(_ word: some Sequence<UInt8>) -> (UInt64, UInt64) {
@@ -371,16 +372,17 @@ struct Lexer {
     private static let keywordTable: [KeywordEntry] = Keywords.all.compactMap { keyword in
         guard let kind = keyword.token, !keyword.word.contains("-") else { return nil }
         let (low, high) = pack(keyword.word.utf8)
-        return KeywordEntry(low: low, high: high, kind: kind)
+        return KeywordEntry(low: low, high: high, kind: kind, flag: keyword.flag)
     }
 
-    /// The keyword spelled by `bytes[start..<end]` (any case), if any.
-    static func keyword(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> TokenKind? {
+    /// The keyword spelled by `bytes[start..<end]` (any case), if any: its
+    /// token's kind and flag.
+    static func keyword(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (TokenKind, UInt8)? {
         let length = end - start
         guard length >= 2 && length <= 15 else { return nil }
         let (low, high) = pack(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         for entry in keywordTable where entry.low == low && entry.high == high {
-            return entry.kind
+            return (entry.kind, entry.flag)
         }
         return nil
     }

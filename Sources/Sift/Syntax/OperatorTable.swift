@@ -196,7 +196,7 @@ extension OperatorTable {
     /// run of operator characters lexes to an operator.
     static let symbols: [(spelling: String, token: TokenKind)] =
         ComparisonOperator.Builtin.allCases.filter { !$0.isWord }.flatMap { builtin in
-            builtin.row.op.spellings.map { ($0, builtin.row.token) }
+            builtin.row.op.spellings.map { ($0, builtin.token.kind) }
         }
         + infix.filter { !Lexer.isIdentifierStart($0.spelling.utf8.first ?? 0) }.map { ($0.spelling, $0.token) }
         + BuiltinFunction.allCases.compactMap { f in f.row.prefix.map { ($0.spelling, $0.token) } }

@@ -373,7 +373,7 @@ struct Parser {
         if kind == .identifier {
             return index + 1 < tokens.count && tokens[index + 1].kind == .colon && tokens[index].flag == 0
         }
-        return ComparisonOperator(token: kind) != nil
+        return ComparisonOperator(token: tokens[index]) != nil
     }
 
     @inline(never)
@@ -417,7 +417,7 @@ struct Parser {
 
     private mutating func parseOperator(after lhs: ExpressionNode) throws(ParseError) -> ComparisonOperator {
         let op: ComparisonOperator
-        if let builtin = ComparisonOperator(token: current.kind) {
+        if let builtin = ComparisonOperator(token: current) {
             op = builtin
         } else if current.kind == .identifier, isComparisonOperator(at: position) {
             op = .customSelector(text(current) + ":")
@@ -439,7 +439,7 @@ struct Parser {
             return error(
                 "expected a comparison operator (\(Parser.operatorExamples), …)\(after); "
                     + "an expression alone is not a predicate", current.range)
-        case .not where peek().kind == .kwIn:
+        case .not where ComparisonOperator(token: peek())?.family == .membership(containerOnLeft: false):
             return error(
                 "'NOT IN' is not an operator; write NOT (x IN y)", current.range.union(peek().range))
         case .identifier:

@@ -27,10 +27,16 @@ enum TokenKind: UInt8, Sendable {
     // Arithmetic and bitwise
     case plus, minus, star, slash, starStar, ampersand, pipe, caret, shiftLeft, shiftRight, tilde
 
+    /// A comparison operator written as a word (`IN`, `BEGINSWITH`,
+    /// `UTI-EQUALS`; any case): ``Token/flag`` is its row's
+    /// ``ComparisonOperator/Builtin/code``. The words are the table's
+    /// (``ComparisonOperator/Builtin``), not token kinds of their own.
+    case operatorWord
+
     // Keywords (case-insensitive, whole words)
-    case kwIn, kwAll, kwAny, kwSome, kwNone, kwLike, kwMatches, kwContains, kwBeginsWith, kwEndsWith
-    case kwBetween, kwNull, kwSelf, kwTrue, kwFalse, kwFirst, kwLast, kwSize, kwAnyKey, kwSubquery
-    case kwCast, kwTruePredicate, kwFalsePredicate, kwUTIConformsTo, kwUTIEquals
+    case kwAll, kwAny, kwSome, kwNone
+    case kwNull, kwSelf, kwTrue, kwFalse, kwFirst, kwLast, kwSize, kwAnyKey, kwSubquery
+    case kwCast, kwTruePredicate, kwFalsePredicate
     /// `UNION`, `INTERSECT`, `MINUS` (see ``SetOperation``).
     case kwUnion, kwIntersect, kwMinus
     /// `CASEINSENSITIVE`, `CI`, `FETCH`: reserved, with no meaning.

@@ -152,13 +152,13 @@ protocol DialectHooks: Sendable {
         _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
         negated: Bool, _ ctx: LoweringContext
     ) -> SQLFragment
-    /// LIKE with `*`, `?` and backslash escapes, whole string.
-    func like(
-        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
-    ) -> SQLFragment
-    /// MATCHES: the whole string matches the (checked) regular expression.
-    func matches(
-        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    /// The whole string matches `pattern`, of the pattern language
+    /// `kind`: wildcards (`*`, `?` and backslash escapes), or a regular
+    /// expression the lowering has already compiled as the evaluator does.
+    /// A problem where the dialect has no form for the pattern.
+    func pattern(
+        _ column: SQLFragment, _ pattern: String, _ kind: OperatorFamily.PatternKind, _ options: ComparisonOptions,
+        negated: Bool, _ ctx: LoweringContext
     ) throws(Problem) -> SQLFragment
     /// A string column as an ORDER BY term sorted by `comparison`.
     func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment

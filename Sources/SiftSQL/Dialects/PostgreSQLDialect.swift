@@ -99,7 +99,7 @@ struct PostgreSQLDialect: DialectHooks {
             case .suffix: pattern = "%" + escaped
             case .substring: pattern = "%" + escaped + "%"
             }
-            condition = .like(codePointOrder(h), ctx.bind(.text(pattern)))
+            condition = Self.like(codePointOrder(h), ctx.bind(.text(pattern)))
         } else {
             let n = side(needle, options, ctx)
             let found: SQLFragment
@@ -113,6 +113,13 @@ struct PostgreSQLDialect: DialectHooks {
         return negated ? notTrue(condition) : condition
     }
 
+    /// `subject LIKE pattern ESCAPE '\'`, the pattern's `%`, `_` and `\`
+    /// escaped by ``likeEscaped(_:)``: the searches with a constant needle
+    /// and LIKE.
+    static func like(_ subject: SQLFragment, _ pattern: SQLFragment) -> SQLFragment {
+        .sequence([.binary(subject, "LIKE", pattern), .sql(" ESCAPE '\\'")])
+    }
+
     /// `%`, `_` and `\` escaped for `LIKE … ESCAPE '\'`.
     static func likeEscaped(_ s: String) -> String {
         var out = ""
@@ -123,8 +130,22 @@ struct PostgreSQLDialect: DialectHooks {
         return out
     }
 
-    func like(
-        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    /// Wildcards as `LIKE` on the folded column; a regular expression as
+    /// `~` (`~*` for `[c]`) where POSIX reads it as PCRE2 does.
+    func pattern(
+        _ column: SQLFragment, _ pattern: String, _ kind: OperatorFamily.PatternKind, _ options: ComparisonOptions,
+        negated: Bool, _ ctx: LoweringContext
+    ) throws(Problem) -> SQLFragment {
+        let condition: SQLFragment
+        switch kind {
+        case .wildcard: condition = wildcards(column, pattern, options, ctx)
+        case .regularExpression: condition = try regularExpression(column, pattern, options, ctx)
+        }
+        return negated ? notTrue(condition) : condition
+    }
+
+    private func wildcards(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) -> SQLFragment {
         var translated = ""
         for element in LikePattern.elements(pattern, options) {
@@ -134,12 +155,11 @@ struct PostgreSQLDialect: DialectHooks {
             case .star: translated += "%"
             }
         }
-        let condition = SQLFragment.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))
-        return negated ? notTrue(condition) : condition
+        return Self.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))
     }
 
-    func matches(
-        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    private func regularExpression(
+        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) throws(Problem) -> SQLFragment {
         let folding = Lowering.folds(options) && options.contains(.diacriticInsensitive)
         let source = folding ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern
@@ -149,8 +169,7 @@ struct PostgreSQLDialect: DialectHooks {
         }
         let subject = folding ? fold(column, [.diacriticInsensitive]) : column
         let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
-        let condition = SQLFragment.binary(subject, caseless ? "~*" : "~", ctx.bind(.text("^(?:" + translated + ")$")))
-        return negated ? notTrue(condition) : condition
+        return .binary(subject, caseless ? "~*" : "~", ctx.bind(.text("^(?:" + translated + ")$")))
     }
 
     func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment {

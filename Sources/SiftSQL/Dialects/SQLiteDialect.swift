@@ -126,17 +126,18 @@ struct SQLiteDialect: DialectHooks {
         return negated ? .not(call) : call
     }
 
-    func like(
-        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
-    ) -> SQLFragment {
-        let call = SQLFragment.function(SQLiteFunctions.like, [column, ctx.bind(.text(pattern)), SQLiteFunctions.bits(options)])
-        return negated ? .not(call) : call
-    }
-
-    func matches(
-        _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, negated: Bool, _ ctx: LoweringContext
+    /// The function of the pattern's language (`sift_like`,
+    /// `sift_matches`), which never answers NULL.
+    func pattern(
+        _ column: SQLFragment, _ pattern: String, _ kind: OperatorFamily.PatternKind, _ options: ComparisonOptions,
+        negated: Bool, _ ctx: LoweringContext
     ) throws(Problem) -> SQLFragment {
-        let call = SQLFragment.function(SQLiteFunctions.matches, [column, ctx.bind(.text(pattern)), SQLiteFunctions.bits(options)])
+        let function: String
+        switch kind {
+        case .wildcard: function = SQLiteFunctions.like
+        case .regularExpression: function = SQLiteFunctions.matches
+        }
+        let call = SQLFragment.function(function, [column, ctx.bind(.text(pattern)), SQLiteFunctions.bits(options)])
         return negated ? .not(call) : call
     }
 

@@ -211,12 +211,7 @@ extension Lowering {
             return try search(.column(c.sql), .text(bound: s), kind, options, negated: negated, range: range, scope)
 
         case .pattern(let kind):
-            try requireText(c, op, scope, range)
-            guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
-            switch kind {
-            case .wildcard: return hooks.like(c.sql, pattern, options, negated: negated, ctx)
-            case .regularExpression: return try matches(c, op, pattern, options, negated: negated, range: range, scope)
-            }
+            return try pattern(c, op, kind, v, options, negated: negated, range: range, scope)
 
         default:
             throw error(.unsupported, "\(op.symbol) has no SQL form", entity: scope.entity, range: range)
@@ -408,29 +403,24 @@ extension Lowering {
 }
 
 /// The SQL of the comparison operators that SQL writes as operators, in
-/// every dialect: the one place that says how `<` is spelled, and which
-/// ordering holds where another does not.
+/// every dialect: the one place that says how equality is spelled (`=`,
+/// `<>`), and which ordering holds where another does not. An ordering is
+/// spelled in SQL as in the language (its row's canonical spelling).
 extension ComparisonOperator {
-    /// `=`, `<>`, `<`, `<=`, `>`, `>=`.
+    /// `=`, `<>`; for an ordering its own symbol: `<`, `<=`, `>`, `>=`.
     var sqlOperator: String {
-        switch self {
-        case .equalTo: return "="
-        case .notEqualTo: return "<>"
-        case .lessThan: return "<"
-        case .lessThanOrEqualTo: return "<="
-        case .greaterThan: return ">"
-        default: return ">="
+        switch family {
+        case .equality(let equal): return equal ? "=" : "<>"
+        default: return symbol
         }
     }
 
     /// The ordering that holds exactly where this one does not, between
-    /// two values that are not nil.
+    /// two values that are not nil (`>=` for `<`).
     var negatedOrdering: ComparisonOperator {
-        switch self {
-        case .lessThan: return .greaterThanOrEqualTo
-        case .lessThanOrEqualTo: return .greaterThan
-        case .greaterThan: return .lessThanOrEqualTo
-        default: return .lessThan
-        }
+        guard case .ordering(let greater, let orEqual) = family,
+            let negated = ComparisonOperator(family: .ordering(greater: !greater, orEqual: !orEqual))
+        else { return self }
+        return negated
     }
 }

@@ -105,11 +105,6 @@ struct SQLGenerationContext {
             write("(")
             append(a)
             write(")")
-        case .like(let a, let pattern):
-            append(a)
-            write(" LIKE ")
-            append(pattern)
-            write(" ESCAPE '\\'")
         case .inList(let a, let members):
             append(a)
             write(" IN (")

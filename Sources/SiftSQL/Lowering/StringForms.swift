@@ -136,20 +136,28 @@ extension Lowering {
         return nil
     }
 
-    /// A regular expression (`op`, MATCHES) that the whole string matches.
-    func matches(
-        _ c: Column, _ op: ComparisonOperator, _ pattern: String, _ options: ComparisonOptions, negated: Bool,
-        range: SourceRange?, _ scope: SelectScope
+    /// A pattern (`op`, of the pattern family) that the whole string of
+    /// `c` matches: wildcards, or a regular expression, which is compiled
+    /// first as the evaluator compiles it, so that a pattern the evaluator
+    /// refuses (or that is over its limits) is refused here too. The
+    /// constant `v` is the pattern; nil is handled before (false).
+    func pattern(
+        _ c: Column, _ op: ComparisonOperator, _ kind: OperatorFamily.PatternKind, _ v: Value,
+        _ options: ComparisonOptions, negated: Bool, range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
-        do {
-            _ = try MatchesPattern(pattern, options: options, limits: ctx.options.regexLimits)
-        } catch {
-            throw self.error(
-                error.code == .regexLimit ? .limit : .typeMismatch, "\(op.symbol): \(error.message)", entity: scope.entity,
-                key: c.key, range: range)
+        try requireText(c, op, scope, range)
+        guard case .string(let pattern) = v else { throw mismatch(op, c, v, scope, range) }
+        if kind == .regularExpression {
+            do {
+                _ = try MatchesPattern(pattern, options: options, limits: ctx.options.regexLimits)
+            } catch {
+                throw self.error(
+                    error.code == .regexLimit ? .limit : .typeMismatch, "\(op.symbol): \(error.message)",
+                    entity: scope.entity, key: c.key, range: range)
+            }
         }
         do throws(Problem) {
-            return try hooks.matches(c.sql, pattern, options, negated: negated, ctx)
+            return try hooks.pattern(c.sql, pattern, kind, options, negated: negated, ctx)
         } catch {
             throw self.error(.unsupported, error.message, entity: scope.entity, key: c.key, range: range)
         }

@@ -47,8 +47,6 @@ indirect enum SQLFragment: Sendable {
     case collate(SQLFragment, String)
     /// `(a)`.
     case group(SQLFragment)
-    /// `a LIKE pattern ESCAPE '\'`.
-    case like(SQLFragment, SQLFragment)
     /// `a IN (b, c, …)`.
     case inList(SQLFragment, [SQLFragment])
     /// `a IN (SELECT …)`.
