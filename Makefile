@@ -4,6 +4,8 @@
 #             fuzzing: the everyday loop (about 75 seconds after a build)
 # make golden rewrite the golden SQL files (Tests/Fixtures/golden) from the
 #             lowering as it is, after a change meant to change the SQL
+# make swift-predicates  regenerate the #Predicate corpus of issue 35
+#             (Tests/SiftSQLTests/SwiftPredicateCorpus) from its seeded grammar
 # make fuzz   run each fuzz target for FUZZ_SECONDS (300 by default)
 # make docs   build the DocC archives of the libraries, warnings as errors,
 #             and check that every public symbol is documented
@@ -18,7 +20,7 @@ CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl Tes
 # PostgreSQL suites skip themselves without SIFT_POSTGRES.
 CHECK_SKIPPED = ReplTerminalTests
 
-.PHONY: all build check golden test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress neighbours \
+.PHONY: all build check golden swift-predicates test repl deps system-deps python-deps swift-test grammar-check check-cases tsan stress neighbours \
 	bench bench-quick bench-deps fuzz fuzz-build fuzz-smoke docs
 
 all: build
@@ -65,7 +67,7 @@ build: system-deps
 #   with the general path for every comparison (SIFT_EVAL_GENERAL_ONLY=1),
 #   so that the reference of every fast path is tested as it is; the
 #   differential suite against SQLite and PostgreSQL on fewer cases.
-LAYOUT_SUITES = EvaluationPlanTests|InPlaceProgramTests|InPlaceReaderTests|TypedObjectTests|TypedReaderTests|FastPathTests|StringSemanticsTests|EvaluationTests|ValueTableTests|KeyValueReadableMacroTests
+LAYOUT_SUITES = EvaluationPlanTests|InPlaceProgramTests|InPlaceReaderTests|TypedObjectTests|TypedReaderTests|FastPathTests|StringSemanticsTests|EvaluationTests|ValueTableTests|KeyValueReadableMacroTests|SwiftPredicateCorpusTests
 GENERAL_SUITES = $(LAYOUT_SUITES)|ConformanceTests|RawJSONTests|SetExpressionTests|ReadmeExamplesTests|FuzzRegressionTests|DifferentialTests/testGenerated
 GENERAL_CASES = 1000
 
@@ -88,6 +90,15 @@ check: build
 # gone): review the diff and commit it with the change.
 golden: build
 	SIFT_UPDATE_GOLDEN=1 $(SWIFT) test --skip-build --filter GoldenSQLTests
+
+# The corpus of Swift #Predicate literals that SwiftPredicateCorpusTests
+# runs (Tests/SiftSQLTests/SwiftPredicateCorpus/Corpus+*.swift), generated
+# from a seeded grammar. The generated files are committed, so that the
+# build needs no Python: after changing the script, run this and commit
+# both (the script's --seed, --count and --parts default to the
+# committed corpus's).
+swift-predicates:
+	$(PYTHON) scripts/swift-predicate-corpus.py
 
 # The conformance cases through the command-line runner: every case must
 # parse (or fail to parse) as expected; results are compared by the tests.

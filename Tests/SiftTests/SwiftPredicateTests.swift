@@ -73,6 +73,7 @@ import struct SiftTestSupport.SeededRandom
     static let when = Date(timeIntervalSinceReferenceDate: 0)
     static let low = -3
     static let empty = ""
+    static let ratings: [Int?] = [nil, 3]
 
     /// Predicates that convert, with the format string each prints.
     static let converted: [(Predicate<Item>, String)] = [
@@ -115,6 +116,8 @@ import struct SiftTestSupport.SeededRandom
         (#Predicate<Item> { $0.scores.contains(2) }, "2 IN scores"),
         (#Predicate<Item> { [1990, 1995, 2000].contains($0.year) }, "year IN {1990, 1995, 2000}"),
         (#Predicate<Item> { ["Ann", "b"].contains($0.title) }, "title IN {\"Ann\", \"b\"}"),
+        // Swift finds nil among optionals; NSPredicate's IN never does.
+        (#Predicate<Item> { ratings.contains($0.rating) }, "rating IN {3} OR rating == nil"),
         (#Predicate<Item> { $0.tags.isEmpty }, "tags.@count == 0"),
         (#Predicate<Item> { !$0.people.isEmpty }, "NOT people.@count == 0"),
         (#Predicate<Item> { $0.scores.count >= 2 }, "scores.@count >= 2"),
@@ -209,6 +212,54 @@ import struct SiftTestSupport.SeededRandom
         } throws: { error in
             (error as? PredicateConversionError)?.description.contains("Unlisted") == true
         }
+    }
+
+    struct Optionals: KeyValueReadable {
+        var values: [Int?]
+        var other: Int?
+
+        static let keyTable = KeyTable<Optionals>(typed: [
+            "values": .value { $0.values.predicateValue }.reads(\.values),
+            "other": .value { $0.other.predicateValue }.reads(\.other),
+        ])
+    }
+
+    /// Swift finds nil in a sequence of optionals; NSPredicate's IN never
+    /// does: a sequence read from an object converts only for an element
+    /// that is a constant other than nil.
+    @Test func sequencesOfOptionals() throws {
+        let three = try Filter(#Predicate<Optionals> { $0.values.contains(3) })
+        #expect(three.format == "3 IN values")
+        let objects = [Optionals(values: [nil, 3], other: nil), Optionals(values: [nil], other: 3), Optionals(values: [], other: nil)]
+        for o in objects {
+            #expect(try three.compiled(for: Optionals.self).evaluate(with: o) == o.values.contains(3))
+        }
+        #expect {
+            _ = try Filter(#Predicate<Optionals> { $0.values.contains($0.other) })
+        } throws: { error in
+            (error as? PredicateConversionError)?.expressionType == "SequenceContains"
+        }
+    }
+
+    /// A converted predicate that reads a key outside an allow-list is
+    /// refused exactly as its format string is: the same part, message,
+    /// range and source (issue 35).
+    @Test func policyRefusesAsTheFormatString() throws {
+        let policy = PredicatePolicy.untrusted(keyPaths: ["title", "owner.name"])
+        let outside: [(Predicate<Item>, PolicyViolation.Part)] = [
+            (#Predicate<Item> { $0.title == "Ann" && $0.year > 1990 }, .keyPath("year")),
+            (#Predicate<Item> { $0.owner.age > 40 }, .keyPath("owner.age")),
+            (#Predicate<Item> { ($0.rating ?? 0) > 2 }, .keyPath("rating")),
+            (#Predicate<Item> { $0.people.contains { $0.age > 50 } }, .subquery),
+        ]
+        for (predicate, part) in outside {
+            let filter = try Filter(predicate)
+            let converted = #expect(throws: PolicyViolation.self) { try policy.check(filter) }
+            let parsed = #expect(throws: PolicyViolation.self) { try policy.check(Filter(filter.format)) }
+            #expect(converted == parsed && converted?.part == part, "\(filter.format): \(String(describing: converted)) vs \(String(describing: parsed))")
+        }
+        let inside = try Filter(#Predicate<Item> { $0.title == "Ann" || $0.owner.name != "b" })
+        #expect(throws: Never.self) { try policy.check(inside) }
     }
 
     /// Every scalar whose canonical decomposition is ASCII, other than ASCII

@@ -36,7 +36,9 @@ extension Filter {
     /// becomes `author.name`), so every property the predicate reads must be
     /// in the table of its type, by key path. The result is an ordinary
     /// filter: it prints (``format``), compiles, encodes, lowers to SQL and is
-    /// checked by a ``PredicatePolicy`` like one parsed from a string.
+    /// checked by a ``PredicatePolicy`` like one parsed from a string. Its
+    /// ``source`` is its ``format``, so that policy violations and errors
+    /// point into that text exactly as for the string parsed.
     ///
     /// Expressions whose NSPredicate meaning differs from Swift's are refused
     /// rather than approximated; <doc:SwiftPredicates> lists what converts
@@ -48,7 +50,16 @@ extension Filter {
         var converter = PredicateConverter()
         let variable: PredicateExpressions.Variable<Root> = predicate.variable
         converter.bindings[variable.key] = .evaluatedObject
-        self.init(try converter.predicate(of: predicate.expression))
+        let converted = try converter.predicate(of: predicate.expression)
+        // The printed form parsed back is the same tree with source ranges,
+        // so that policy violations and errors point into ``format`` exactly
+        // as they do for the format string itself.
+        let format = Filter(converted).format
+        if let parsed = try? Filter(format), parsed.predicate == converted {
+            self = parsed
+        } else {
+            self.init(converted)
+        }
     }
 }
 

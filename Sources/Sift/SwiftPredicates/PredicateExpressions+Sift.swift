@@ -343,8 +343,34 @@ extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
         let sequence = try c.expression(of: sequence)
         let element = try c.expression(of: element)
-        // Literal membership is canonical membership only for constants no
-        // other string is canonically equivalent to; otherwise IN[s].
+        // Swift finds nil in a sequence of optionals that holds nil, where
+        // NSPredicate's IN is false for a nil element: a nil constant becomes
+        // `x == nil`, and a sequence read from an object is refused unless
+        // the element is a constant other than nil.
+        var members: [Value]?
+        switch sequence.kind {
+        case .constant(.array(let items)): members = items
+        case .constant(.set(let items)): members = Array(items)
+        default: members = nil
+        }
+        var elementIsPresent = false
+        if case .constant(let v) = element.kind { elementIsPresent = v != .null }
+        if RHS.Output.self is any OptionalMarker.Type && members == nil && !elementIsPresent {
+            throw refuse(
+                self,
+                "a sequence of optionals read from an object may hold nil, which Swift finds and NSPredicate's IN does not")
+        }
+        if let items = members, items.contains(.null) {
+            let present = containsTest(element, .constant(.array(items.filter { $0 != .null })))
+            return .predicate(.or([present, .compare(element, .equalTo, .constant(.null))]))
+        }
+        return .predicate(containsTest(element, sequence))
+    }
+
+    /// `element IN sequence`; for strings `IN[s]`, unless every constant is
+    /// one no other string is canonically equivalent to (literal membership
+    /// is canonical membership only for those).
+    private func containsTest(_ element: ExpressionNode, _ sequence: ExpressionNode) -> PredicateNode {
         var options: ComparisonOptions = []
         if SwiftTypes.isString(RHS.Output.self) {
             let constants: [Value]
@@ -360,7 +386,7 @@ extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
             }
             if !unique { options = .swiftString }
         }
-        return .predicate(.compare(element, .in, sequence, options: options))
+        return .compare(element, .in, sequence, options: options)
     }
 }
 
