@@ -18,6 +18,12 @@ import struct SiftTestSupport.SeededRandom
         ])
     }
 
+    /// A raw-value enum with an order of its own (not its raw values').
+    enum Level: String, Codable, Comparable, Hashable {
+        case low = "z", high = "a"
+        static func < (a: Level, b: Level) -> Bool { a == .low && b == .high }
+    }
+
     struct Item: KeyValueReadable, Hashable {
         var title: String
         var year: Int
@@ -32,6 +38,10 @@ import struct SiftTestSupport.SeededRandom
         var people: [Person]
         var stamp: Date
         var extra: [String: Int] = [:]
+        var weight: Float = 0.1
+        var level: Level = .low
+        var serial: UInt64 = 0
+        var initial: Character = "e"
 
         static let keyTable = KeyTable<Item>(typed: [
             "title": .string(\.title),
@@ -47,6 +57,10 @@ import struct SiftTestSupport.SeededRandom
             "people": .objects(\.people),
             "stamp": .value { $0.stamp.predicateValue }.reads(\.stamp),
             "extra": .value { $0.extra.predicateValue }.reads(\.extra),
+            "weight": .double { Double($0.weight) }.reads(\.weight),
+            "level": .value { .string($0.level.rawValue) }.reads(\.level),
+            "serial": .value { $0.serial.predicateValue }.reads(\.serial),
+            "initial": .value { .string(String($0.initial)) }.reads(\.initial),
         ])
     }
 
@@ -68,7 +82,8 @@ import struct SiftTestSupport.SeededRandom
                 owner: Person(name: pick(texts), age: Int(rng.next() % 90)),
                 editor: chance(3) ? nil : Person(name: pick(texts), age: Int(rng.next() % 90)),
                 people: people,
-                stamp: Date(timeIntervalSinceReferenceDate: Double(rng.next() % 1000) - 500))
+                stamp: Date(timeIntervalSinceReferenceDate: Double(rng.next() % 1000) - 500),
+                weight: Float(pick(doubles)), initial: pick(["e", "\u{E9}", "e\u{301}", "a", "\r\n"]))
         }
     }
 
@@ -101,6 +116,8 @@ import struct SiftTestSupport.SeededRandom
         (#Predicate<Item> { ("a"..."c").contains($0.title) }, "title >=[s] \"a\" AND title <=[s] \"c\""),
         (#Predicate<Item> { $0.tags.contains("café") }, "\"café\" IN[s] tags"),
         (#Predicate<Item> { $0.tags.contains($0.title) }, "title IN[s] tags"),
+        (#Predicate<Item> { $0.title.contains($0.initial) }, "initial IN[s] title"),
+        (#Predicate<Item> { $0.weight < 0.5 }, "weight < 0.5"),
         (#Predicate<Item> { $0.note == nil }, "note == nil"),
         (#Predicate<Item> { $0.note != nil }, "note != nil"),
         (#Predicate<Item> { $0.note == "b" }, "note == \"b\""),
@@ -181,6 +198,8 @@ import struct SiftTestSupport.SeededRandom
     /// cannot occur: on Linux the macro refuses `evaluate` inside a predicate,
     /// and the tree is not a `StandardPredicateExpression`.)
     @Test func refusalsNameTheExpression() {
+        let high = Level.high
+        let big = UInt64.max
         let refused: [(Predicate<Item>, String)] = [
             (#Predicate<Item> { $0.title.count > 2 }, "KeyPath"),
             (#Predicate<Item> { $0.tags.max() == "b" }, "SequenceMaximum"),
@@ -192,6 +211,12 @@ import struct SiftTestSupport.SeededRandom
             (#Predicate<Item> { $0.editor.flatMap { _ in 1 } == 1 }, "OptionalFlatMap"),
             (#Predicate<Item> { $0.scores[0] == 1 }, "CollectionIndexSubscript"),
             (#Predicate<Item> { $0.scores[0..<1].isEmpty }, "CollectionRangeSubscript"),
+            (#Predicate<Item> { $0.level < high }, "Comparison"),
+            (#Predicate<Item> { $0.weight * 3 == 0.3 }, "Arithmetic"),
+            (#Predicate<Item> { $0.weight / 3 > 0 }, "FloatDivision"),
+            (#Predicate<Item> { $0.serial == big }, "Equal"),
+            (#Predicate<Item> { [big].contains($0.serial) }, "SequenceContains"),
+            (#Predicate<Item> { $0.extra == ["a": 1] }, "Equal"),
             (#Predicate<Item> { $0.extra["a"] == 1 }, "DictionaryKeySubscript"),
             (#Predicate<Item> { $0.extra["a", default: 0] == 1 }, "DictionaryKeyDefaultValueSubscript"),
             (#Predicate<Item> { $0.title.contains(/a+b/) }, "StringContainsRegex"),

@@ -39,6 +39,7 @@ enum Ordering {
         case (.null, _), (.nsNull, _), (_, .null), (_, .nsNull):
             return false
         case (.string(let x), .string(let y)):
+            if options.contains(.swiftString) { return StringSemantics.equal(x, y, .swiftString) }
             if options.subtracting(.localeSensitive).isEmpty || options.contains(.normalized) {
                 return StringSemantics.literallyEqual(x, y)
             }

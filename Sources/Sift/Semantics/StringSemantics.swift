@@ -15,6 +15,8 @@ enum StringSemantics {
     /// The form in which two strings are compared under `options`: a
     /// sequence of Unicode scalars (UTF-8 bytes for ASCII input).
     static func key(_ s: String, _ options: ComparisonOptions) -> [UInt32] {
+        // `[s]` overrides the other options: its key is the decomposition.
+        if options.contains(.swiftString) { return key(s, []) }
         if options.contains(.normalized) {
             return s.unicodeScalars.map { $0.value }
         }

@@ -192,8 +192,12 @@ private func equality(
     if SwiftTypes.isString(operandType) {
         return .predicate(stringEquality(l, r, negated: negated))
     }
-    if SwiftTypes.isStringSequence(operandType) {
+    if SwiftTypes.holdsStrings(operandType) {
         throw refuse(expression, "collections of strings compare their strings by canonical equivalence in Swift and code unit by code unit in NSPredicate")
+    }
+    let base = SwiftTypes.unwrapped(operandType)
+    if base == UInt64.self || base == UInt.self {
+        throw refuse(expression, "a UInt64 past Int.max is no integer in Sift, so two of them could compare equal")
     }
     return .predicate(.compare(l, op, r))
 }
@@ -226,12 +230,18 @@ extension PredicateExpressions.NotEqual: SiftConvertibleExpression {
     }
 }
 
+/// Why values of `type` are not ordered.
+private func unorderedReason(_ type: Any.Type) -> String {
+    "\(PredicateConverter.typeName(type)) has a < of its own (Sift orders numbers, strings and dates only; an enum by its raw value)"
+}
+
 /// Why the least or greatest string is refused.
 private let stringOrderReason =
     "@min and @max order strings by compare:, not by Swift's order (the scalars of the NFC forms)"
 
 extension PredicateExpressions.Comparison: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        guard SwiftTypes.ordersAsSwift(LHS.Output.self) else { throw refuse(self, unorderedReason(LHS.Output.self)) }
         let options: ComparisonOptions = SwiftTypes.isString(LHS.Output.self) ? .swiftString : []
         let ops: [PredicateExpressions.ComparisonOperator: ComparisonOperator] = [
             .lessThan: .lessThan, .lessThanOrEqual: .lessThanOrEqualTo,
@@ -246,6 +256,7 @@ extension PredicateExpressions.Comparison: SiftConvertibleExpression {
 
 extension PredicateExpressions.RangeExpressionContains: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        guard SwiftTypes.ordersAsSwift(Element.Output.self) else { throw refuse(self, unorderedReason(Element.Output.self)) }
         let options: ComparisonOptions = SwiftTypes.isString(Element.Output.self) ? .swiftString : []
         let element = try c.expression(of: element)
         if let bounds = range as? any RangeBounds {
@@ -304,8 +315,14 @@ extension PredicateExpressions.SequenceStartsWith: SiftConvertibleExpression {
 
 // MARK: - Arithmetic
 
+/// Why arithmetic on `type` is refused.
+private func arithmeticReason(_ type: Any.Type) -> String {
+    "arithmetic on \(PredicateConverter.typeName(type)) rounds or overflows at other bounds than Sift's Int and Double"
+}
+
 extension PredicateExpressions.Arithmetic: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        guard SwiftTypes.computesAsSwift(LHS.Output.self) else { throw refuse(self, arithmeticReason(LHS.Output.self)) }
         let function: BuiltinFunction
         switch op {
         case .add: function = .add
@@ -319,12 +336,16 @@ extension PredicateExpressions.Arithmetic: SiftConvertibleExpression {
 
 extension PredicateExpressions.FloatDivision: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        .expression(.function(.divide, [try c.expression(of: lhs), try c.expression(of: rhs)]))
+        guard SwiftTypes.computesAsSwift(LHS.Output.self) else { throw refuse(self, arithmeticReason(LHS.Output.self)) }
+        return .expression(.function(.divide, [try c.expression(of: lhs), try c.expression(of: rhs)]))
     }
 }
 
 extension PredicateExpressions.UnaryMinus: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        guard SwiftTypes.computesAsSwift(Wrapped.Output.self) else {
+            throw refuse(self, arithmeticReason(Wrapped.Output.self))
+        }
         let value = try c.expression(of: wrapped)
         // A negative literal is a minus before a number.
         switch value.kind {
@@ -341,6 +362,13 @@ extension PredicateExpressions.UnaryMinus: SiftConvertibleExpression {
 
 extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        if SwiftTypes.holdsStrings(RHS.Output.self) {
+            throw refuse(self, "elements holding strings compare them by canonical equivalence in Swift and literally in NSPredicate")
+        }
+        let elementType = SwiftTypes.unwrapped(RHS.Output.self)
+        if elementType == UInt64.self || elementType == UInt.self {
+            throw refuse(self, "a UInt64 past Int.max is no integer in Sift, so two of them could compare equal")
+        }
         let sequence = try c.expression(of: sequence)
         let element = try c.expression(of: element)
         // Swift finds nil in a sequence of optionals that holds nil, where
@@ -372,6 +400,8 @@ extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
     /// is canonical membership only for those).
     private func containsTest(_ element: ExpressionNode, _ sequence: ExpressionNode) -> PredicateNode {
         var options: ComparisonOptions = []
+        // A string searched for a character: Swift compares characters.
+        if SwiftTypes.isString(LHS.Output.self) { return .compare(element, .in, sequence, options: .swiftString) }
         if SwiftTypes.isString(RHS.Output.self) {
             let constants: [Value]
             switch (sequence.kind, element.kind) {
@@ -431,6 +461,9 @@ private func subqueryCount(_ sequence: ExpressionNode, _ c: PredicateConverter, 
 extension PredicateExpressions.SequenceMinimum: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
         if SwiftTypes.isString(Elements.Output.Element.self) { throw refuse(self, stringOrderReason) }
+        guard SwiftTypes.ordersAsSwift(Elements.Output.Element.self) else {
+            throw refuse(self, unorderedReason(Elements.Output.Element.self))
+        }
         return .expression(try c.expression(of: elements).appending(["@min", "self"], range: nil))
     }
 }
@@ -438,6 +471,9 @@ extension PredicateExpressions.SequenceMinimum: SiftConvertibleExpression {
 extension PredicateExpressions.SequenceMaximum: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
         if SwiftTypes.isString(Elements.Output.Element.self) { throw refuse(self, stringOrderReason) }
+        guard SwiftTypes.ordersAsSwift(Elements.Output.Element.self) else {
+            throw refuse(self, unorderedReason(Elements.Output.Element.self))
+        }
         return .expression(try c.expression(of: elements).appending(["@max", "self"], range: nil))
     }
 }

@@ -27,13 +27,19 @@ extension SortKey {
                 expressionType: "SortDescriptor", keyPath: String(describing: keyPath),
                 reason: "a String.StandardComparator orders by Foundation's string comparison (ICU collation when localized), which no Sift comparison reproduces exactly; sort with the default comparator (Swift's <)")
         }
+        guard SwiftTypes.ordersAsSwift(valueType) else {
+            throw PredicateConversionError(
+                expressionType: "SortDescriptor", keyPath: String(describing: keyPath),
+                reason: "\(PredicateConverter.typeName(SwiftTypes.unwrapped(valueType))) has a < of its own (Sift orders numbers, strings and dates only; an enum by its raw value)")
+        }
         guard let keys = Root.keyTable.keys(for: keyPath) else {
             throw PredicateConversionError(
                 expressionType: "SortDescriptor", keyPath: String(describing: keyPath),
                 reason: "the key table of \(PredicateConverter.typeName(Root.self)) has no key that reads this key path")
         }
         // Strings by `<` (the comparator a SortDescriptor on a string has
-        // unless given one): Swift's order, `swiftCompare:`.
+        // on Linux unless given one; on Apple platforms the default is
+        // `.localizedStandard`, refused above): Swift's order, `swiftCompare:`.
         let comparison: Comparison = SwiftTypes.isString(valueType) ? .swift : .compare
         self.init(keys.joined(separator: "."), ascending: descriptor.order == .forward, comparison: comparison)
     }

@@ -16,19 +16,43 @@ enum SwiftTypes {
         return base == String.self || base == Substring.self || base == Character.self
     }
 
-    /// Whether `type` is a sequence of strings (its `contains` and `==`
-    /// compare strings).
-    static func isStringSequence(_ type: Any.Type) -> Bool {
-        guard let sequence = unwrapped(type) as? any Sequence.Type else { return false }
-        return isString(elementType(of: sequence))
+    /// Whether `type` holds strings inside it (`[String]`, `[String: Int]`,
+    /// `[[String]]`, …) without being one: its `==` compares them by
+    /// canonical equivalence in Swift and literally in NSPredicate.
+    static func holdsStrings(_ type: Any.Type) -> Bool {
+        guard !isString(type) else { return false }
+        let name = String(reflecting: unwrapped(type))
+        return ["Swift.String", "Swift.Substring", "Swift.Character"].contains { name.contains($0) }
     }
 
-    /// Whether `type` is a floating-point type (its `==` is false for NaN).
-    static func isFloatingPoint(_ type: Any.Type) -> Bool {
-        unwrapped(type) is any BinaryFloatingPoint.Type
+    /// Whether Sift orders values of `type` as Swift's `<` does: numbers
+    /// that are values exactly (integers up to 64 bits signed or 32
+    /// unsigned, `Double`, `Float`), strings (with `[s]`), dates. A
+    /// `Comparable` type of one's own (an enum read as its raw value) has
+    /// its own `<`, which Sift cannot see.
+    static func ordersAsSwift(_ type: Any.Type) -> Bool {
+        let base = unwrapped(type)
+        return isString(base) || exactNumber(base) || base == Double.self || base == Float.self || base == Date.self
     }
 
-    static func elementType<S: Sequence>(of _: S.Type) -> Any.Type { S.Element.self }
+    /// Whether `type` is an integer type whose every value is an `Int`:
+    /// equal and ordered as Sift's integers are (`UInt64` past `Int.max`
+    /// becomes a double or a decimal).
+    static func exactNumber(_ type: Any.Type) -> Bool {
+        let base = unwrapped(type)
+        let integers: [Any.Type] = [
+            Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt8.self, UInt16.self, UInt32.self,
+        ]
+        return integers.contains { $0 == base }
+    }
+
+    /// Whether arithmetic on `type` is computed as Sift computes it: `Int`
+    /// and `Double` (other integer types and `Float` round or stop at other
+    /// bounds in Swift).
+    static func computesAsSwift(_ type: Any.Type) -> Bool {
+        let base = unwrapped(type)
+        return base == Int.self || base == Int64.self || base == Double.self
+    }
 
     /// The scalars other than themselves whose canonical decomposition is
     /// ASCII: GREEK QUESTION MARK (`;`), GREEK VARIA (a grave accent) and KELVIN SIGN

@@ -148,7 +148,7 @@ public struct KeyReader<Root>: Sendable {
     /// predicate that reads `path` converts to this reader's key:
     /// `"age": .int { 2026 - $0.year }.reads(\.age)`. Readers given by key
     /// path record it themselves.
-    public func reads(_ path: PartialKeyPath<Root>) -> KeyReader {
+    public func reads(_ path: PartialKeyPath<Root> & Sendable) -> KeyReader {
         KeyReader(kind: kind, offset: offset, keyPath: RecordedKeyPath(path), relationshipType: relationshipType)
     }
 

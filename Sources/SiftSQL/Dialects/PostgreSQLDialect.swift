@@ -28,6 +28,8 @@ struct PostgreSQLDialect: DialectHooks {
     }
 
     func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment {
+        // `[s]` overrides the other options: its form is the decomposition.
+        if options.contains(.swiftString) { return fold(column, []) }
         if options.contains(.normalized) { return column }
         var s = column
         if options.contains(.caseInsensitive) {
