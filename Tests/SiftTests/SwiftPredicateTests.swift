@@ -211,6 +211,8 @@ import struct SiftTestSupport.SeededRandom
             (#Predicate<Item> { $0.editor.flatMap { _ in 1 } == 1 }, "OptionalFlatMap"),
             (#Predicate<Item> { $0.scores[0] == 1 }, "CollectionIndexSubscript"),
             (#Predicate<Item> { $0.scores[0..<1].isEmpty }, "CollectionRangeSubscript"),
+            (#Predicate<Item> { $0.title.contains { c in c == c } }, "SequenceContainsWhere"),
+            (#Predicate<Item> { $0.title.allSatisfy { c in c != c } }, "SequenceAllSatisfy"),
             (#Predicate<Item> { $0.level < high }, "Comparison"),
             (#Predicate<Item> { $0.weight * 3 == 0.3 }, "Arithmetic"),
             (#Predicate<Item> { $0.weight / 3 > 0 }, "FloatDivision"),

@@ -422,6 +422,7 @@ extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
 
 extension PredicateExpressions.SequenceContainsWhere: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        if SwiftTypes.isString(LHS.Output.self) { throw refuse(self, charactersReason) }
         let sequence = try c.expression(of: sequence)
         let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
             try inner.predicate(of: self.test)
@@ -432,6 +433,7 @@ extension PredicateExpressions.SequenceContainsWhere: SiftConvertibleExpression 
 
 extension PredicateExpressions.SequenceAllSatisfy: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        if SwiftTypes.isString(LHS.Output.self) { throw refuse(self, charactersReason) }
         let sequence = try c.expression(of: sequence)
         let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
             try inner.predicate(of: self.test)
@@ -442,6 +444,7 @@ extension PredicateExpressions.SequenceAllSatisfy: SiftConvertibleExpression {
 
 extension PredicateExpressions.Filter: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        if SwiftTypes.isString(LHS.Output.self) { throw refuse(self, charactersReason) }
         let sequence = try c.expression(of: sequence)
         let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
             try inner.predicate(of: filter)
@@ -451,6 +454,9 @@ extension PredicateExpressions.Filter: SiftConvertibleExpression {
 }
 
 private func subqueryName(_ c: PredicateConverter) -> String { c.elementVariableName }
+
+/// Why a closure over a string's characters is refused.
+private let charactersReason = "a string's characters are no collection SUBQUERY can go through"
 
 private func subqueryCount(_ sequence: ExpressionNode, _ c: PredicateConverter, _ test: PredicateNode)
     -> ExpressionNode
