@@ -81,7 +81,8 @@ struct PredicateConverter {
     /// The root object, a SUBQUERY's variable, or the value an optional
     /// chain reads through.
     var bindings: [PredicateExpressions.VariableID: ExpressionNode] = [:]
-    /// How many SUBQUERY variables are in scope, for their names.
+    /// How many SUBQUERY variables are in scope, for their names (`$x`,
+    /// then `$x2` inside it).
     var depth = 0
 
     func term(of expression: Any) throws(PredicateConversionError) -> ConvertedTerm {
@@ -110,20 +111,6 @@ struct PredicateConverter {
             return ExpressionNode(.ternary(p, .constant(.bool(true)), .constant(.bool(false))))
         }
     }
-
-    /// A new SUBQUERY variable bound to `id` while `body` converts.
-    func withElementVariable<T>(
-        _ id: PredicateExpressions.VariableID,
-        _ body: (PredicateConverter, String) throws(PredicateConversionError) -> T
-    ) throws(PredicateConversionError) -> T {
-        var inner = self
-        inner.depth += 1
-        inner.bindings[id] = .variable(elementVariableName)
-        return try body(inner, elementVariableName)
-    }
-
-    /// The name of the next SUBQUERY variable: `$x`, then `$x2`, `$x3` inside it.
-    var elementVariableName: String { depth == 0 ? "x" : "x\(depth + 1)" }
 
     /// The name of an expression's type without its module or generic
     /// arguments: `PredicateExpressions.Equal<…>` is `Equal`.

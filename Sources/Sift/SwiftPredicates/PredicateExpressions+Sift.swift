@@ -192,14 +192,21 @@ private func equality(
     if SwiftTypes.isString(operandType) {
         return .predicate(stringEquality(l, r, negated: negated))
     }
-    if SwiftTypes.holdsStrings(operandType) {
-        throw refuse(expression, "collections of strings compare their strings by canonical equivalence in Swift and code unit by code unit in NSPredicate")
+    try requireSwiftEquality(expression, operandType)
+    return .predicate(.compare(l, op, r))
+}
+
+/// Refuses values of `type` whose `==` Sift's does not reproduce: values
+/// holding strings (compared literally inside in NSPredicate), and `UInt64`
+/// or `UInt` (past `Int.max` no integer in Sift).
+private func requireSwiftEquality(_ expression: Any, _ type: Any.Type) throws(PredicateConversionError) {
+    if SwiftTypes.holdsStrings(type) {
+        throw refuse(expression, "values holding strings compare them by canonical equivalence in Swift and code unit by code unit in NSPredicate")
     }
-    let base = SwiftTypes.unwrapped(operandType)
+    let base = SwiftTypes.unwrapped(type)
     if base == UInt64.self || base == UInt.self {
         throw refuse(expression, "a UInt64 past Int.max is no integer in Sift, so two of them could compare equal")
     }
-    return .predicate(.compare(l, op, r))
 }
 
 /// Swift compares strings by canonical equivalence; NSPredicate's `==` is
@@ -230,18 +237,13 @@ extension PredicateExpressions.NotEqual: SiftConvertibleExpression {
     }
 }
 
-/// Why values of `type` are not ordered.
-private func unorderedReason(_ type: Any.Type) -> String {
-    "\(PredicateConverter.typeName(type)) has a < of its own (Sift orders numbers, strings and dates only; an enum by its raw value)"
-}
-
 /// Why the least or greatest string is refused.
 private let stringOrderReason =
     "@min and @max order strings by compare:, not by Swift's order (the scalars of the NFC forms)"
 
 extension PredicateExpressions.Comparison: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        guard SwiftTypes.ordersAsSwift(LHS.Output.self) else { throw refuse(self, unorderedReason(LHS.Output.self)) }
+        guard SwiftTypes.ordersAsSwift(LHS.Output.self) else { throw refuse(self, SwiftTypes.unorderedReason(LHS.Output.self)) }
         let options: ComparisonOptions = SwiftTypes.isString(LHS.Output.self) ? .swiftString : []
         let ops: [PredicateExpressions.ComparisonOperator: ComparisonOperator] = [
             .lessThan: .lessThan, .lessThanOrEqual: .lessThanOrEqualTo,
@@ -256,7 +258,7 @@ extension PredicateExpressions.Comparison: SiftConvertibleExpression {
 
 extension PredicateExpressions.RangeExpressionContains: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        guard SwiftTypes.ordersAsSwift(Element.Output.self) else { throw refuse(self, unorderedReason(Element.Output.self)) }
+        guard SwiftTypes.ordersAsSwift(Element.Output.self) else { throw refuse(self, SwiftTypes.unorderedReason(Element.Output.self)) }
         let options: ComparisonOptions = SwiftTypes.isString(Element.Output.self) ? .swiftString : []
         let element = try c.expression(of: element)
         if let bounds = range as? any RangeBounds {
@@ -362,13 +364,7 @@ extension PredicateExpressions.UnaryMinus: SiftConvertibleExpression {
 
 extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        if SwiftTypes.holdsStrings(RHS.Output.self) {
-            throw refuse(self, "elements holding strings compare them by canonical equivalence in Swift and literally in NSPredicate")
-        }
-        let elementType = SwiftTypes.unwrapped(RHS.Output.self)
-        if elementType == UInt64.self || elementType == UInt.self {
-            throw refuse(self, "a UInt64 past Int.max is no integer in Sift, so two of them could compare equal")
-        }
+        try requireSwiftEquality(self, RHS.Output.self)
         let sequence = try c.expression(of: sequence)
         let element = try c.expression(of: element)
         // Swift finds nil in a sequence of optionals that holds nil, where
@@ -422,64 +418,62 @@ extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
 
 extension PredicateExpressions.SequenceContainsWhere: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        if SwiftTypes.isString(LHS.Output.self) { throw refuse(self, charactersReason) }
-        let sequence = try c.expression(of: sequence)
-        let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
-            try inner.predicate(of: self.test)
-        }
-        return .predicate(.compare(subqueryCount(sequence, c, test), .greaterThan, .constant(.int(0))))
+        let matching = try subquery(self, sequence, of: LHS.Output.self, binding: variable.key, test, c)
+        return .predicate(.compare(matching.appending(["@count"], range: nil), .greaterThan, .constant(.int(0))))
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        if SwiftTypes.isString(LHS.Output.self) { throw refuse(self, charactersReason) }
-        let sequence = try c.expression(of: sequence)
-        let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
-            try inner.predicate(of: self.test)
-        }
-        return .predicate(.compare(subqueryCount(sequence, c, .not(test)), .equalTo, .constant(.int(0))))
+        let failing = try subquery(self, sequence, of: LHS.Output.self, binding: variable.key, test, negated: true, c)
+        return .predicate(.compare(failing.appending(["@count"], range: nil), .equalTo, .constant(.int(0))))
     }
 }
 
 extension PredicateExpressions.Filter: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        if SwiftTypes.isString(LHS.Output.self) { throw refuse(self, charactersReason) }
-        let sequence = try c.expression(of: sequence)
-        let test = try c.withElementVariable(variable.key) { inner, _ throws(PredicateConversionError) in
-            try inner.predicate(of: filter)
-        }
-        return .expression(ExpressionNode(.subquery(sequence, variable: subqueryName(c), test)))
+        .expression(try subquery(self, sequence, of: LHS.Output.self, binding: variable.key, filter, c))
     }
 }
 
-private func subqueryName(_ c: PredicateConverter) -> String { c.elementVariableName }
+/// `SUBQUERY(sequence, $x, test)` for a closure over `sequence` whose
+/// variable is `id` (`$x`, then `$x2` inside it), the test negated for
+/// `allSatisfy`. A string's characters are no collection SUBQUERY can go
+/// through: refused.
+private func subquery(
+    _ expression: Any, _ sequence: Any, of sequenceType: Any.Type, binding id: PredicateExpressions.VariableID,
+    _ test: Any, negated: Bool = false, _ c: PredicateConverter
+) throws(PredicateConversionError) -> ExpressionNode {
+    if SwiftTypes.isString(sequenceType) {
+        throw refuse(expression, "a string's characters are no collection SUBQUERY can go through")
+    }
+    let collection = try c.expression(of: sequence)
+    let name = c.depth == 0 ? "x" : "x\(c.depth + 1)"
+    var inner = c
+    inner.depth += 1
+    inner.bindings[id] = .variable(name)
+    let predicate = try inner.predicate(of: test)
+    return ExpressionNode(.subquery(collection, variable: name, negated ? .not(predicate) : predicate))
+}
 
-/// Why a closure over a string's characters is refused.
-private let charactersReason = "a string's characters are no collection SUBQUERY can go through"
-
-private func subqueryCount(_ sequence: ExpressionNode, _ c: PredicateConverter, _ test: PredicateNode)
-    -> ExpressionNode
-{
-    ExpressionNode(.subquery(sequence, variable: subqueryName(c), test)).appending(["@count"], range: nil)
+/// `@min.self` or `@max.self` of numbers or dates (`operator`): strings and
+/// types with a `<` of their own are refused.
+private func extreme(
+    _ expression: Any, _ elements: Any, of elementType: Any.Type, _ operator: String, _ c: PredicateConverter
+) throws(PredicateConversionError) -> ConvertedTerm {
+    if SwiftTypes.isString(elementType) { throw refuse(expression, stringOrderReason) }
+    guard SwiftTypes.ordersAsSwift(elementType) else { throw refuse(expression, SwiftTypes.unorderedReason(elementType)) }
+    return .expression(try c.expression(of: elements).appending([`operator`, "self"], range: nil))
 }
 
 extension PredicateExpressions.SequenceMinimum: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        if SwiftTypes.isString(Elements.Output.Element.self) { throw refuse(self, stringOrderReason) }
-        guard SwiftTypes.ordersAsSwift(Elements.Output.Element.self) else {
-            throw refuse(self, unorderedReason(Elements.Output.Element.self))
-        }
-        return .expression(try c.expression(of: elements).appending(["@min", "self"], range: nil))
+        try extreme(self, elements, of: Elements.Output.Element.self, "@min", c)
     }
 }
 
 extension PredicateExpressions.SequenceMaximum: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        if SwiftTypes.isString(Elements.Output.Element.self) { throw refuse(self, stringOrderReason) }
-        guard SwiftTypes.ordersAsSwift(Elements.Output.Element.self) else {
-            throw refuse(self, unorderedReason(Elements.Output.Element.self))
-        }
-        return .expression(try c.expression(of: elements).appending(["@max", "self"], range: nil))
+        try extreme(self, elements, of: Elements.Output.Element.self, "@max", c)
     }
 }

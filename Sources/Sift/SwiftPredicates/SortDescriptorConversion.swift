@@ -30,7 +30,7 @@ extension SortKey {
         guard SwiftTypes.ordersAsSwift(valueType) else {
             throw PredicateConversionError(
                 expressionType: "SortDescriptor", keyPath: String(describing: keyPath),
-                reason: "\(PredicateConverter.typeName(SwiftTypes.unwrapped(valueType))) has a < of its own (Sift orders numbers, strings and dates only; an enum by its raw value)")
+                reason: SwiftTypes.unorderedReason(valueType))
         }
         guard let keys = Root.keyTable.keys(for: keyPath) else {
             throw PredicateConversionError(

@@ -35,6 +35,11 @@ enum SwiftTypes {
         return isString(base) || exactNumber(base) || base == Double.self || base == Float.self || base == Date.self
     }
 
+    /// Why values of `type` are refused in an ordering (see ``ordersAsSwift(_:)``).
+    static func unorderedReason(_ type: Any.Type) -> String {
+        "\(PredicateConverter.typeName(unwrapped(type))) has a < of its own (Sift orders numbers, strings and dates only; an enum by its raw value)"
+    }
+
     /// Whether `type` is an integer type whose every value is an `Int`:
     /// equal and ordered as Sift's integers are (`UInt64` past `Int.max`
     /// becomes a double or a decimal).

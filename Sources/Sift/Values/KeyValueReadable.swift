@@ -45,8 +45,6 @@ public struct KeyTable<Root>: Sendable {
     public typealias Reader = @Sendable (Root) -> Value
 
     let readers: [String: KeyReader<Root>]
-    /// The key each recorded key path reads (see ``KeyReader/reads(_:)``).
-    private let keysByPath: [RecordedKeyPath: String]
 
     /// A table of readers that return values.
     public init(_ readers: [String: Reader]) {
@@ -56,20 +54,25 @@ public struct KeyTable<Root>: Sendable {
     /// A table of typed readers.
     public init(typed readers: [String: KeyReader<Root>]) {
         self.readers = readers
-        var keysByPath: [RecordedKeyPath: String] = [:]
-        // Sorted, so that a key path two keys read resolves to the same key on every run.
-        for (key, reader) in readers.sorted(by: { $0.key < $1.key }) {
-            if let path = reader.keyPath, keysByPath[path] == nil { keysByPath[path] = key }
-        }
-        self.keysByPath = keysByPath
     }
 
     /// The key whose reader reads `keyPath`, or nil when no reader of the
     /// table records it: readers given by key path (`.int(\.year)`,
     /// `.property(\Book.year)`, as `@KeyValueReadable` writes them) record
     /// theirs, a closure records one through ``KeyReader/reads(_:)``.
+    ///
+    /// Looked up by a scan, when a Swift predicate is converted, rather
+    /// than kept in the table: a generic type builds its table each time it
+    /// is asked (``KeyValueReadable``), which reading a key does.
     public func key(for keyPath: PartialKeyPath<Root>) -> String? {
-        keysByPath[RecordedKeyPath(keyPath)]
+        key(forAnyKeyPath: keyPath)
+    }
+
+    /// The key whose reader records `keyPath`; of two such keys, the first
+    /// in order, the same on every run.
+    private func key(forAnyKeyPath keyPath: AnyKeyPath) -> String? {
+        let target = RecordedKeyPath(keyPath)
+        return readers.lazy.filter { $0.value.keyPath == target }.map(\.key).min()
     }
 
     /// The keys a key path of several steps reads (`\Book.author.name` is
@@ -80,7 +83,7 @@ public struct KeyTable<Root>: Sendable {
     }
 
     func keys(forAnyKeyPath keyPath: AnyKeyPath, depth: Int) -> [String]? {
-        if let key = keysByPath[RecordedKeyPath(keyPath)] { return [key] }
+        if let key = key(forAnyKeyPath: keyPath) { return [key] }
         guard depth > 1 else { return nil }
         for (key, reader) in readers.sorted(by: { $0.key < $1.key }) {
             guard let first = reader.keyPath?.path, let type = reader.relationshipType else { continue }
