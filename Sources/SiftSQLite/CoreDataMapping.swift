@@ -160,7 +160,7 @@ struct CoreDataModelMapping {
             entities.append(Entity(
                 e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
                 composites: composites, discriminator: (sharing[table] ?? 0) > 1 ? Discriminator(column: "Z_ENT", values: family) : nil,
-                parent: e.parent, isAbstract: e.isAbstract, unsupportedKeys: unsupported))
+                parent: e.parent, isAbstract: e.isAbstract, unsupportedKeys: unsupported, entityNumber: numbers[e.name]))
         }
         return StoreSchema(entities)
     }

@@ -402,7 +402,7 @@ struct CoreDataSchemaReader {
             index[n] = entities.count
             entities.append(Entity(
                 model.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: toOne,
-                discriminator: discriminator))
+                discriminator: discriminator, entityNumber: n))
             taken.append(NameSet(attributes.map(\.name) + toOne.map(\.name)))
         }
 

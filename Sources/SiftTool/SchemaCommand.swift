@@ -149,6 +149,10 @@ struct FetchOptions: ParsableArguments {
     @Flag(help: "Count the rows instead of fetching them.")
     var count = false
 
+    @Flag(help: ArgumentHelp(
+        "Fetch only the entity's own objects, not its sub-entities' (Core Data's includesSubentities = NO)."))
+    var excludeSubentities = false
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if offset < 0 { throw ValidationError("--offset must not be negative") }
@@ -166,7 +170,9 @@ struct FetchOptions: ParsableArguments {
                 throw ExitCode(2)
             }
         }
-        return FetchSpecification(entity: entity, filter: filter, sort: keys, offset: offset, limit: limit)
+        return FetchSpecification(
+            entity: entity, filter: filter, sort: keys, offset: offset, limit: limit,
+            includesSubentities: !excludeSubentities)
     }
 }
 

@@ -47,13 +47,13 @@ struct CoreDataStoreTests {
 
     /// The keys `format` selects from `entity`, and those `sql` selects.
     func compare(_ db: DatabaseQueue, _ schema: StoreSchema, _ entity: String, _ format: String, _ sql: String,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try Self.compare(db, schema, entity, format, sql, sourceLocation: sourceLocation)
+                 includesSubentities: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try Self.compare(db, schema, entity, format, sql, includesSubentities: includesSubentities, sourceLocation: sourceLocation)
     }
 
     static func compare(_ db: DatabaseQueue, _ schema: StoreSchema, _ entity: String, _ format: String, _ sql: String,
-                        sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let request = FetchSpecification(entity: entity, filter: try Filter(format))
+                        includesSubentities: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let request = FetchSpecification(entity: entity, filter: try Filter(format), includesSubentities: includesSubentities)
         let keys = try db.read { try request.fetchPrimaryKeys($0, schema: schema) }.compactMap { Int.fromDatabaseValue($0) }
         let expected = try db.read { try Int.fetchAll($0, sql: sql) }
         #expect(keys.sorted() == expected.sorted(), "\(entity) \(format)", sourceLocation: sourceLocation)
@@ -93,12 +93,19 @@ struct CoreDataStoreTests {
         ])
         #expect(schema.entity(named: "SportCar")?.discriminator == Discriminator(column: "Z_ENT", values: [2, 3]))
         #expect(schema.entity(named: "ExpensiveSportCar")?.parent == "SportCar")
+        #expect(schema.entities.map(\.entityNumber) == [1, 2, 3, 4])
         let db = try Self.open("cdp_sample1/SampleModel_V1.sqlite")
         try compare(db, schema, "Person", "cars.@count > 1",
                     "SELECT Z_PK FROM ZPERSON p WHERE (SELECT count(*) FROM ZCAR c WHERE c.ZOWNER = p.Z_PK) > 1")
         try compare(db, schema, "SportCar", "owner.firstName != nil",
                     "SELECT c.Z_PK FROM ZCAR c JOIN ZPERSON p ON p.Z_PK = c.ZOWNER WHERE c.Z_ENT IN (2, 3) AND p.ZFIRSTNAME IS NOT NULL")
         try compare(db, schema, "Car", "TRUEPREDICATE", "SELECT Z_PK FROM ZCAR")
+        // Without sub-entities: only the rows of the entity's own number.
+        try compare(db, schema, "Car", "TRUEPREDICATE", "SELECT Z_PK FROM ZCAR WHERE Z_ENT = 1", includesSubentities: false)
+        try compare(db, schema, "SportCar", "TRUEPREDICATE", "SELECT Z_PK FROM ZCAR WHERE Z_ENT = 2", includesSubentities: false)
+        try compare(db, schema, "SportCar", "TRUEPREDICATE", "SELECT Z_PK FROM ZCAR WHERE Z_ENT IN (2, 3)")
+        let ownCount = try FetchSpecification(entity: "Car", includesSubentities: false).countSQL(in: schema, dialect: .sqlite)
+        #expect(try db.read { try Int.fetchOne($0, sql: ownCount.sql, arguments: ownCount.arguments) } == 115)
         #expect(try lowered(schema, "Car", "isLimitedEdition == YES")?.code == .unknownKey)
         #expect(try lowered(schema, "Car", "color == nil")?.code == .unsupported)
         #expect(try lowered(schema, "Person", "isDriving == YES")?.message.contains("transient") == true)
@@ -128,6 +135,11 @@ struct CoreDataStoreTests {
         // A parent's fetch returns its sub-entities' rows.
         try compare(db, schema, "Book", "price > 10", "SELECT Z_PK FROM ZBOOK WHERE Z_ENT IN (1, 2) AND ZPRICE > 10")
         try compare(db, schema, "GraphicNovel", "isBlackAndWhite == YES", "SELECT Z_PK FROM ZBOOK WHERE Z_ENT = 2 AND ZISBLACKANDWHITE = 1")
+        try compare(db, schema, "Book", "TRUEPREDICATE", "SELECT Z_PK FROM ZBOOK WHERE Z_ENT = 1", includesSubentities: false)
+        // An abstract entity has no objects of its own.
+        try compare(db, schema, "Writer", "TRUEPREDICATE", "SELECT Z_PK FROM ZWRITER WHERE Z_ENT = 5 -- none",
+                    includesSubentities: false)
+        try compare(db, schema, "Writer", "TRUEPREDICATE", "SELECT Z_PK FROM ZWRITER")
         try compare(db, schema, "Author", "books.@count >= 1 AND alias != nil",
                     "SELECT w.Z_PK FROM ZWRITER w WHERE w.Z_ENT = 6 AND w.ZALIAS IS NOT NULL AND EXISTS (SELECT 1 FROM ZBOOK b WHERE b.ZAUTHOR = w.Z_PK)")
         try compare(db, schema, "Page", "book.title ENDSWITH 'author 1' AND isBookmarked == NO",

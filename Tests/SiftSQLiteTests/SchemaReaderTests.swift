@@ -327,6 +327,21 @@ struct SchemaReaderTests {
         #expect(schema.entity(named: "Task")?.discriminator == Discriminator(column: "Z_ENT", values: [4, 5]))
         #expect(schema.entity(named: "Note")?.discriminator == Discriminator(column: "Z_ENT", values: [3]))
         #expect(schema.entity(named: "Folder")?.discriminator == nil)
+        #expect(schema.entities.map(\.entityNumber) == [1, 2, 3, 4, 5])
+        // Without sub-entities, each entity reads only the rows of its own number.
+        let own = try FetchSpecification(entity: "Task", includesSubentities: false).sql(in: schema, dialect: .sqlite)
+        #expect(own.statement.sql.contains("\"Z_ENT\" = 4"), "\(own.statement.sql)")
+        let family = try FetchSpecification(entity: "Task").sql(in: schema, dialect: .sqlite)
+        #expect(family.statement.sql.contains("\"Z_ENT\" IN (4, 5)"), "\(family.statement.sql)")
+        var unnumbered = schema
+        unnumbered.entities = unnumbered.entities.map { var e = $0; e.entityNumber = nil; return e }
+        #expect(throws: SQLLoweringError.self) {
+            try FetchSpecification(entity: "Task", includesSubentities: false).sql(in: unnumbered, dialect: .sqlite)
+        }
+        // A schema written before entity numbers were recorded still decodes.
+        let plain = try JSONDecoder().decode(StoreSchema.self, from: JSONEncoder().encode(unnumbered))
+        #expect(plain == unnumbered)
+        #expect(try JSONDecoder().decode(StoreSchema.self, from: JSONEncoder().encode(schema)) == schema)
         let task = try #require(schema.entity(named: "Task"))
         #expect(task.table == "ZITEM")
         #expect(task.attributes.map(\.name) == ["done", "due", "title", "title1", "size", "data"])

@@ -6,7 +6,9 @@
 /// The SQL lowering of the same request gives the same rows.
 public struct FetchSpecification: Sendable, Hashable {
     /// The entity: objects of a ``KeyValueReadable`` type whose name differs
-    /// are left out. Dictionaries have no entity and always qualify.
+    /// are left out, except, while ``includesSubentities`` is true, objects
+    /// of a subclass of the class so named. Dictionaries have no entity and
+    /// always qualify.
     public var entity: String?
     /// Which objects to fetch; nil fetches all of them.
     public var filter: Filter?
@@ -23,12 +25,20 @@ public struct FetchSpecification: Sendable, Hashable {
     /// path (as written, `author.name`) to its value, like Core Data's
     /// dictionary result type.
     public var properties: [String]?
+    /// Whether the entity's sub-entities' objects are fetched too, as Core
+    /// Data's `includesSubentities` (true by default, as there). In SQL the
+    /// sub-entities are the schema's (a Core Data store's `Z_ENT` numbers);
+    /// in memory, the subclasses of a ``KeyValueReadable`` class, found
+    /// through its superclass mirrors. A struct or a dictionary has no
+    /// sub-entities.
+    public var includesSubentities: Bool
 
     /// A request; every part is optional and defaults to "all, in input order".
     public init(
         entity: String? = nil, filter: Filter? = nil, sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil,
-        distinct: Bool = false, properties: [String]? = nil
+        distinct: Bool = false, properties: [String]? = nil, includesSubentities: Bool = true
     ) {
+        self.includesSubentities = includesSubentities
         self.entity = entity
         self.filter = filter
         self.sort = sort
@@ -89,7 +99,8 @@ public struct FetchSpecification: Sendable, Hashable {
     /// sort keys, through the type's key table.
     ///
     /// A class's objects may be of subclasses, whose entity names differ:
-    /// with an ``entity``, they take the path of values, which checks each.
+    /// with an ``entity``, they take the path of values, which checks each
+    /// (``includesSubentities`` decides whether a subclass's object qualifies).
     @inlinable
     public func execute<Element: KeyValueReadable>(on elements: [Element]) throws(EvaluationError) -> [Element] {
         if let entity {
@@ -129,6 +140,6 @@ public struct FetchSpecification: Sendable, Hashable {
 
     private func qualifies(_ object: Value) -> Bool {
         guard let entity, case .object(let o) = object else { return true }
-        return o.typeName == entity
+        return o.isOfEntity(entity, includingSubentities: includesSubentities)
     }
 }

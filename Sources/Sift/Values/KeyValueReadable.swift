@@ -303,6 +303,22 @@ public struct ObjectValue: Sendable, Hashable, CustomStringConvertible {
     /// The name of the object's type, which a ``FetchSpecification``'s entity is compared with.
     public var typeName: String { String(describing: type(of: base)) }
 
+    /// Whether the object is of the type named `entity` or, when
+    /// `includingSubentities`, of a subclass of the class so named, as a
+    /// Core Data fetch of an entity includes its sub-entities' objects.
+    /// Superclasses are found through the object's mirror (a class that
+    /// makes its own `customMirror` decides what they are).
+    public func isOfEntity(_ entity: String, includingSubentities: Bool) -> Bool {
+        if typeName == entity { return true }
+        guard includingSubentities, type(of: base) is AnyClass else { return false }
+        var mirror = Mirror(reflecting: base).superclassMirror
+        while let m = mirror {
+            if String(describing: m.subjectType) == entity { return true }
+            mirror = m.superclassMirror
+        }
+        return false
+    }
+
     /// The object's own description.
     public var description: String { String(describing: base) }
 

@@ -157,6 +157,22 @@ struct FetchLowering {
         root = SelectScope(entity: entity, alias: ctx.alias())
     }
 
+    /// Which of the shared table's rows are the entity's: its own and its
+    /// sub-entities' numbers, or only its own when the request leaves
+    /// sub-entities out (``FetchSpecification/includesSubentities``).
+    func discriminator() throws(SQLLoweringError) -> Discriminator? {
+        guard var d = entity.discriminator, !request.includesSubentities else { return entity.discriminator }
+        guard let own = entity.entityNumber else {
+            throw SQLLoweringError(
+                .unsupported,
+                "the schema does not say which of the entity numbers \(d.values) is \(entity.name)'s own, so its "
+                    + "sub-entities cannot be left out: read the schema from the store again",
+                entity: entity.name, range: SourceRange(0, 0), source: ctx.source)
+        }
+        d.values = [own]
+        return d
+    }
+
     func select(counting: Bool) throws(SQLLoweringError) -> SQLQuery {
         let l = lowering
         // Selected columns first: their joins come before the WHERE
@@ -184,7 +200,7 @@ struct FetchLowering {
             }
         }
         var conditions: [SQLFragment] = []
-        if let d = entity.discriminator { conditions.append(SelectScope.discriminate(d, alias: root.alias)) }
+        if let d = try discriminator() { conditions.append(SelectScope.discriminate(d, alias: root.alias)) }
         var conjuncts: [Lowering.Conjunct] = []
         if let filter = request.filter {
             try l.conjuncts(filter.predicate, root, negated: false, into: &conjuncts)

@@ -222,13 +222,17 @@ public struct Entity: Sendable, Hashable, Codable {
     /// transient attributes), each with the reason given when a key path
     /// names it.
     public var unsupportedKeys: [UnsupportedKey]
+    /// Core Data's number for the entity (its `Z_ENT` in `Z_PRIMARYKEY`),
+    /// read from a store; nil in other schemas.
+    public var entityNumber: Int?
 
     /// An entity; `table` defaults to `name` and the primary key to `id`.
     public init(
         _ name: String, table: String? = nil, primaryKey: String = "id", attributes: [Attribute],
         relationships: [Relationship] = [], composites: [Composite] = [], discriminator: Discriminator? = nil,
-        parent: String? = nil, isAbstract: Bool = false, unsupportedKeys: [UnsupportedKey] = []
+        parent: String? = nil, isAbstract: Bool = false, unsupportedKeys: [UnsupportedKey] = [], entityNumber: Int? = nil
     ) {
+        self.entityNumber = entityNumber
         self.name = name
         self.table = table ?? name
         self.primaryKey = primaryKey
@@ -290,7 +294,7 @@ public struct Entity: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case name, table, primaryKey, attributes, relationships, composites, discriminator, parent, abstract,
-            unsupportedKeys
+            unsupportedKeys, entityNumber
     }
 
     /// Decodes an entity from the JSON form described at ``StoreSchema``; left-out parts take their
@@ -307,10 +311,11 @@ public struct Entity: Sendable, Hashable, Codable {
         parent = try c.decodeIfPresent(String.self, forKey: .parent)
         isAbstract = try c.decodeIfPresent(Bool.self, forKey: .abstract) ?? false
         unsupportedKeys = try c.decodeIfPresent([UnsupportedKey].self, forKey: .unsupportedKeys) ?? []
+        entityNumber = try c.decodeIfPresent(Int.self, forKey: .entityNumber)
     }
 
     /// The keys read by ``init(from:)``; those of Core Data's model (parent,
-    /// abstract, unsupported keys) only when they say something, so that a
+    /// abstract, unsupported keys, entity number) only when they say something, so that a
     /// plain schema's JSON is as it was.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -324,6 +329,7 @@ public struct Entity: Sendable, Hashable, Codable {
         try c.encodeIfPresent(parent, forKey: .parent)
         if isAbstract { try c.encode(true, forKey: .abstract) }
         if !unsupportedKeys.isEmpty { try c.encode(unsupportedKeys, forKey: .unsupportedKeys) }
+        try c.encodeIfPresent(entityNumber, forKey: .entityNumber)
     }
 }
 
