@@ -55,6 +55,16 @@ extension FetchSpecification {
         return try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { $0[0] }
     }
 
+    /// The identifiers of the matching rows, in order: Core Data's object ID
+    /// URIs on a Core Data store, else the primary keys as text (see
+    /// `StoreSchema.objectID(of:in:)`).
+    public func fetchObjectIDs(_ db: Database, schema: StoreSchema) throws -> [String] {
+        let query = try objectIDSQL(in: schema, dialect: .sqlite)
+        return try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { row in
+            schema.objectID(of: query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }, in: query)
+        }
+    }
+
     /// How many rows the request fetches.
     public func fetchCount(_ db: Database, schema: StoreSchema) throws -> Int {
         let statement = try countSQL(in: schema, dialect: .sqlite)

@@ -136,6 +136,9 @@ extension StoreSchema {
     /// - Relationships: a to-one is its column; a to-many is its inverse
     ///   to-one's column, else a join table `Z_<n><NAME>` (many-to-many);
     ///   a one-to-one is a to-one on each side.
+    /// - Identity: each entity's `Z_ENT` number (`Entity.entityNumber`)
+    ///   and the store's `Z_UUID` (`StoreSchema.storeIdentifier`), which
+    ///   object IDs carry.
     /// - Fetched properties, transient properties, and a to-many the store
     ///   keeps nowhere are `Entity.unsupportedKeys`: a key path naming one
     ///   gets an error saying why. Tables of entities the model does not
@@ -144,13 +147,14 @@ extension StoreSchema {
     public static func read(from db: Database, model: CoreDataModel?) throws -> StoreSchema {
         let tables = try SchemaReading.tables(db)
         let names = Set(tables.map { $0.name.uppercased() })
-        let schema: StoreSchema
+        var schema: StoreSchema
         if names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA") {
             if let model = try model ?? cachedModel(db, hasCache: names.contains("Z_MODELCACHE")) {
                 schema = try CoreDataModelMapping(db: db, tables: tables, model: model).read()
             } else {
                 schema = try CoreDataSchemaReader(db: db, tables: tables).read()
             }
+            schema.storeIdentifier = try storeIdentifier(db)
         } else {
             guard model == nil else {
                 throw StoreSchemaError("a model describes a Core Data store (tables Z_PRIMARYKEY and Z_METADATA); this database is not one")
@@ -176,6 +180,13 @@ extension StoreSchema {
         let coreDataModel = try model.map { url throws(StoreSchemaError) in try CoreDataModel(contentsOf: url) }
         let queue = try ReadOnlyDatabase.open(path: path, configuration: Configuration())
         return try queue.read { try read(from: $0, model: coreDataModel) }
+    }
+
+    /// The store's identifier, the `Z_UUID` of `Z_METADATA` (nil when it
+    /// has no such column or row).
+    private static func storeIdentifier(_ db: Database) throws -> String? {
+        guard try db.columns(in: "Z_METADATA").contains(where: { $0.name.uppercased() == "Z_UUID" }) else { return nil }
+        return try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA WHERE Z_UUID IS NOT NULL LIMIT 1")
     }
 
     /// The model a store caches in `Z_MODELCACHE`, if it has one.

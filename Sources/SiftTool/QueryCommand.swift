@@ -52,6 +52,10 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "How to print the rows; by default a table on a terminal, else jsonl.")
     var output: RowOutput?
 
+    @Flag(help: ArgumentHelp(
+        "Print each row's identifier instead: its Core Data object ID (x-coredata://…/Entity/p3) on a Core Data store, else its primary key."))
+    var ids = false
+
     @OptionGroup var policy: PolicyOptions
 
     func run() throws {
@@ -77,12 +81,20 @@ struct QueryCommand: ParsableCommand {
 
         let query: SQLQuery
         do {
-            query = try request.sql(in: store.schema, dialect: store.dialect)
+            query = try ids
+                ? request.objectIDSQL(in: store.schema, dialect: store.dialect)
+                : request.sql(in: store.schema, dialect: store.dialect)
         } catch {
             throw error.report()
         }
         let rows = try store.rows(query)
         var out = OutputBuffer()
+        if ids {
+            for row in rows { out.write(store.schema.objectID(of: row, in: query)) }
+            out.flush()
+            if rows.isEmpty { throw ExitCode(1) }
+            return
+        }
         switch output ?? .default {
         case .jsonl:
             for row in rows { out.write(RowFormatting.object(query, row).jsonText) }

@@ -328,6 +328,18 @@ struct SchemaReaderTests {
         #expect(schema.entity(named: "Note")?.discriminator == Discriminator(column: "Z_ENT", values: [3]))
         #expect(schema.entity(named: "Folder")?.discriminator == nil)
         #expect(schema.entities.map(\.entityNumber) == [1, 2, 3, 4, 5])
+        #expect(schema.storeIdentifier == "x")
+        let objectIDs = try DatabaseQueue(path: path).read { db in
+            try FetchSpecification(entity: "Item", filter: Filter("title != 'c'")).fetchObjectIDs(db, schema: schema)
+        }
+        #expect(objectIDs == ["x-coredata://x/Note/p1", "x-coredata://x/Task/p2", "x-coredata://x/Note/p4",
+                              "x-coredata://x/UrgentTask/p5"])
+        let folders = try DatabaseQueue(path: path).read { try FetchSpecification(entity: "Folder").fetchObjectIDs($0, schema: schema) }
+        #expect(folders == ["x-coredata://x/Folder/p1"])
+        var plainStore = schema
+        plainStore.storeIdentifier = nil
+        let keys = try DatabaseQueue(path: path).read { try FetchSpecification(entity: "Task").fetchObjectIDs($0, schema: plainStore) }
+        #expect(keys == ["2", "3", "5"])
         // Without sub-entities, each entity reads only the rows of its own number.
         let own = try FetchSpecification(entity: "Task", includesSubentities: false).sql(in: schema, dialect: .sqlite)
         #expect(own.statement.sql.contains("\"Z_ENT\" = 4"), "\(own.statement.sql)")

@@ -22,6 +22,24 @@ extension CommandLineTests {
             #expect(mine.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 == String(try rows("SELECT count(*) FROM ZCAR WHERE Z_ENT = \(own)")))
         }
+        // Object IDs name each row's own entity, with the store's UUID.
+        let expected = try db.read {
+            try String.fetchAll($0, sql: """
+                SELECT 'x-coredata://' || (SELECT Z_UUID FROM Z_METADATA) || '/' || p.Z_NAME || '/p' || c.Z_PK
+                FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.ZMODEL IS NOT NULL ORDER BY c.Z_PK
+                """)
+        }
+        let ids = try sift(["query", path, "Car", "model != nil", "--ids"])
+        #expect(ids.status == 0, "\(ids.stderr)")
+        #expect(ids.stdout.split(separator: "\n").map(String.init) == expected)
+        #expect(Set(expected.map { $0.split(separator: "/")[2] }) == ["Car", "SportCar", "ExpensiveSportCar"])
+        // The example in Documentation/CLI.md, as written there.
+        let example = try sift(["query", path, "Car", "model == \"570GT\"", "--ids"])
+        #expect(example.stdout == """
+            x-coredata://753753D3-A961-4901-AB05-8CC48B1D3853/ExpensiveSportCar/p14
+            x-coredata://753753D3-A961-4901-AB05-8CC48B1D3853/SportCar/p75
+
+            """)
         let sql = try sift(["sql", "model != nil", "--schema", path, "--entity", "Car", "--exclude-subentities"])
         #expect(sql.status == 0, "\(sql.stderr)")
         #expect(sql.stdout.contains("\"Z_ENT\" = 1"), "\(sql.stdout)")

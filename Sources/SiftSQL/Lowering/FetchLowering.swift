@@ -88,6 +88,21 @@ extension FetchSpecification {
         try FetchLowering(request: self, schema: schema, dialect: dialect, options: options).select(counting: true)
             .statement
     }
+
+    /// The SQL that fetches the identities of this request's rows, in its
+    /// order: the primary key and, for a table its entity shares with
+    /// sub-entities, the entity number of each row (`Z_ENT`). Fetched
+    /// properties and `distinct` do not apply. ``StoreSchema/objectID(of:in:)``
+    /// turns each row into an identifier.
+    public func objectIDSQL(in schema: StoreSchema, dialect: Dialect, options: SQLLoweringOptions = .default)
+        throws(SQLLoweringError) -> SQLQuery
+    {
+        var request = self
+        request.properties = nil
+        request.distinct = false
+        return try FetchLowering(request: request, schema: schema, dialect: dialect, options: options)
+            .select(counting: false, identitiesOnly: true)
+    }
 }
 
 extension Filter {
@@ -173,13 +188,20 @@ struct FetchLowering {
         return d
     }
 
-    func select(counting: Bool) throws(SQLLoweringError) -> SQLQuery {
+    func select(counting: Bool, identitiesOnly: Bool = false) throws(SQLLoweringError) -> SQLQuery {
         let l = lowering
         // Selected columns first: their joins come before the WHERE
         // clause's.
         var columns: [SQLQuery.ResultColumn] = []
         var selected: [(SQLFragment, alias: String?)] = []
-        if let properties = request.properties {
+        if identitiesOnly {
+            selected.append((.column(root.alias, entity.primaryKey), nil))
+            columns.append(.init(name: entity.primaryKey, type: .integer, isPrimaryKey: true))
+            if let d = entity.discriminator {
+                selected.append((.column(root.alias, d.column), nil))
+                columns.append(.init(name: d.column, type: .integer, isPrimaryKey: false))
+            }
+        } else if let properties = request.properties {
             for p in properties {
                 let column = try propertyColumn(p)
                 selected.append((column.sql, p))

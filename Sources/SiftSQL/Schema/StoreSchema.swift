@@ -25,10 +25,14 @@ import Foundation
 public struct StoreSchema: Sendable, Hashable, Codable {
     /// The entities, in the order they were declared.
     public var entities: [Entity]
+    /// The Core Data store's identifier (the `Z_UUID` of its `Z_METADATA`),
+    /// which its object IDs carry; nil for other databases.
+    public var storeIdentifier: String?
 
     /// A schema of `entities`; relationships name their destination entities by ``Entity/name``.
-    public init(_ entities: [Entity]) {
+    public init(_ entities: [Entity], storeIdentifier: String? = nil) {
         self.entities = entities
+        self.storeIdentifier = storeIdentifier
     }
 
     /// The entity called `name`: its exact name first, then ignoring case,
