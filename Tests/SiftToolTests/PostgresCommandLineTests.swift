@@ -84,6 +84,9 @@ struct PostgresCommandLineTests {
             ]
 
             """)
+        // Off a Core Data store, a row's identifier is its primary key.
+        let ids = try sift(["query", url, "books", "year > 1900", "--sort", "year DESC", "--ids"])
+        #expect(ids.status == 0 && ids.stdout == "2\n4\n1\n", "\(ids)")
         let count = try sift(["query", url, "authors", "books.@count >= 1 AND name CONTAINS[cd] 'LEM'", "--count"])
         #expect(count.status == 0 && count.stdout == "1\n", "\(count)")
         let table = try sift(["query", url, "books", "year == nil", "--output", "table"])
