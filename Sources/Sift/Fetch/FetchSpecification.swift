@@ -32,13 +32,28 @@ public struct FetchSpecification: Sendable, Hashable {
     /// through its superclass mirrors. A struct or a dictionary has no
     /// sub-entities.
     public var includesSubentities: Bool
+    /// Key paths to group the matching objects by, as Core Data's
+    /// `propertiesToGroupBy` (to-one steps only): a request with a
+    /// grouping or ``expressions`` gives one dictionary per group. See
+    /// <doc:GroupedFetches>.
+    public var groupBy: [String]?
+    /// Named aggregates each group's dictionary holds, as Core Data's
+    /// `NSExpressionDescription`s in `propertiesToFetch`.
+    public var expressions: [ExpressionDescription]
+    /// A test of each group's dictionary, as Core Data's `havingPredicate`:
+    /// grouped key paths, and an expression's value as `$name` or `name`.
+    public var having: Filter?
 
     /// A request; every part is optional and defaults to "all, in input order".
     public init(
         entity: String? = nil, filter: Filter? = nil, sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil,
-        distinct: Bool = false, properties: [String]? = nil, includesSubentities: Bool = true
+        distinct: Bool = false, properties: [String]? = nil, includesSubentities: Bool = true,
+        groupBy: [String]? = nil, expressions: [ExpressionDescription] = [], having: Filter? = nil
     ) {
         self.includesSubentities = includesSubentities
+        self.groupBy = groupBy
+        self.expressions = expressions
+        self.having = having
         self.entity = entity
         self.filter = filter
         self.sort = sort
@@ -48,8 +63,15 @@ public struct FetchSpecification: Sendable, Hashable {
         self.properties = properties
     }
 
-    /// The matching values, sorted and sliced.
+    /// Whether the request groups its results (``groupBy`` or ``expressions``
+    /// is set): it then gives one dictionary per group.
+    public var isGrouped: Bool { groupBy != nil || !expressions.isEmpty }
+
+    /// The matching values, sorted and sliced; for a grouped request, one
+    /// dictionary per group.
     public func execute(on objects: [Value]) throws(EvaluationError) -> [Value] {
+        if isGrouped { return try GroupedFetch(request: self).execute(on: try matching(objects)) }
+        try GroupedFetch.requireGrouping(self)
         var rows = try matching(objects)
         rows = try Sorting.sorted(rows, by: sort)
         if let properties {
@@ -75,7 +97,8 @@ public struct FetchSpecification: Sendable, Hashable {
     /// The typed elements that match, sorted and sliced (`properties` and
     /// `distinct` apply to values; use ``execute(on:)`` for those).
     public func execute<Element: ValueConvertible>(on elements: [Element]) throws(EvaluationError) -> [Element] {
-        try execute(valuesOf: elements)
+        try requireUngrouped()
+        return try execute(valuesOf: elements)
     }
 
     /// The elements that match, each read through its value.
@@ -103,6 +126,7 @@ public struct FetchSpecification: Sendable, Hashable {
     /// (``includesSubentities`` decides whether a subclass's object qualifies).
     @inlinable
     public func execute<Element: KeyValueReadable>(on elements: [Element]) throws(EvaluationError) -> [Element] {
+        try requireUngrouped()
         if let entity {
             if Element.self is AnyClass { return try execute(valuesOf: elements) }
             guard String(describing: Element.self) == entity else { return [] }
@@ -128,6 +152,17 @@ public struct FetchSpecification: Sendable, Hashable {
             out.append(object)
         }
         return out
+    }
+
+    /// A grouped request gives dictionaries, not elements: it runs on values.
+    @usableFromInline
+    func requireUngrouped() throws(EvaluationError) {
+        if isGrouped {
+            throw EvaluationError(
+                .unsupported, "a grouped fetch gives one dictionary per group: run it on values, with execute(on: [Value])",
+                range: SourceRange(0, 0), source: "")
+        }
+        try GroupedFetch.requireGrouping(self)
     }
 
     /// The part of `rows` that `offset` and `limit` select.

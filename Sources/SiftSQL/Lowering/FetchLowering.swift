@@ -43,25 +43,8 @@ public struct SQLQuery: Sendable, Hashable {
             if composites[composite] == nil { order.append(composite) }
             composites[composite, default: [:]][column.name] = value
         }
-        for name in order { object[name] = Self.nested(composites[name] ?? [:]) }
+        for name in order { object[name] = Value.nested(paths: composites[name] ?? [:], nilWhenAllNil: true) }
         return object
-    }
-
-    /// Elements named by their paths (`place.city`) as nested dictionaries,
-    /// each nil when all its elements are.
-    private static func nested(_ elements: [String: Value]) -> Value {
-        guard !elements.values.allSatisfy(\.isNull) else { return .null }
-        var out: [String: Value] = [:]
-        var inner: [String: [String: Value]] = [:]
-        for (path, value) in elements {
-            guard let dot = path.firstIndex(of: ".") else {
-                out[path] = value
-                continue
-            }
-            inner[String(path[..<dot]), default: [:]][String(path[path.index(after: dot)...])] = value
-        }
-        for (name, elements) in inner { out[name] = nested(elements) }
-        return .dictionary(out)
     }
 }
 
@@ -166,6 +149,13 @@ struct FetchLowering {
                 entity: request.entity ?? "", range: SourceRange(0, 0), source: source)
         }
         self.entity = entity
+        if request.isGrouped || request.having != nil {
+            // Never lowered without its grouping: that would return rows
+            // where memory returns groups.
+            throw SQLLoweringError(
+                .unsupported, "a grouped fetch (groupBy, expressions, having) has no SQL form yet: run it in memory",
+                entity: entity.name, range: SourceRange(0, 0), source: source)
+        }
         ctx = LoweringContext(
             schema: schema, dialect: dialect, source: source, options: options,
             functionResultLimit: request.filter?.maximumFunctionResultLength ?? Filter.defaultMaximumFunctionResultLength)

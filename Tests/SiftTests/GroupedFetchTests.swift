@@ -1,0 +1,148 @@
+import Sift
+import Testing
+
+/// Grouped and aggregate fetches in memory, against answers worked out by
+/// hand from the rows below (Core Data's rules: nil values skipped and left
+/// out of the results, sum: of nothing 0, average: a double).
+struct GroupedFetchTests {
+    static func sale(_ title: String, _ category: String?, _ year: Int, _ price: Value, _ quantity: Value) -> Value {
+        .dictionary([
+            "title": .string(title), "category": category.map { .dictionary(["name": .string($0)]) } ?? .null,
+            "year": .int(year), "price": price, "quantity": quantity,
+        ])
+    }
+
+    let sales: [Value] = [
+        sale("Dune", "sf", 1965, .int(10), .int(2)),
+        sale("Emma", "classic", 1815, .double(7.5), .int(1)),
+        sale("Neuromancer", "sf", 1984, .null, .int(3)),
+        sale("Ulysses", nil, 1922, .int(12), .int(1)),
+        sale("Zed", "sf", 1984, .int(4), .null),
+        sale("\u{E9}mile", "classic", 1762, .null, .null),
+    ]
+
+    static func described(_ pairs: KeyValuePairs<String, String>) throws -> [ExpressionDescription] {
+        try pairs.map { try ExpressionDescription(name: $0.key, format: $0.value) }
+    }
+
+    @Test func groupsWithCoreDataRules() throws {
+        let request = FetchSpecification(
+            groupBy: ["category.name"],
+            expressions: try Self.described([
+                "n": "count:(price)", "total": "sum:(price)", "avg": "average:(price)", "first": "min:(title)",
+                "top": "max:(price)", "rows": "count:(SELF)",
+            ]))
+        let groups = try request.execute(on: sales)
+        #expect(groups == [
+            .dictionary([
+                "category.name": "sf", "n": 2, "total": 14, "avg": .double(7), "first": "Dune", "top": 10, "rows": 3,
+            ]),
+            .dictionary([
+                "category.name": "classic", "n": 1, "total": .double(7.5), "avg": .double(7.5), "first": "Emma",
+                "top": .double(7.5), "rows": 2,
+            ]),
+            // nil is a group of its own, and a nil value is left out.
+            .dictionary(["n": 1, "total": 12, "avg": .double(12), "first": "Ulysses", "top": 12, "rows": 1]),
+        ])
+        // Equal numbers of both kinds are equal values: the kinds are checked apart.
+        guard case .dictionary(let sf) = groups.first else { Issue.record("no groups"); return }
+        if case .double = sf["avg"] {} else { Issue.record("average: of integers is a double, not \(String(describing: sf["avg"]))") }
+        if case .int = sf["total"] {} else { Issue.record("sum: of integers is an integer, not \(String(describing: sf["total"]))") }
+        if case .int = sf["n"] {} else { Issue.record("count: is an integer") }
+    }
+
+    /// The example of the GroupedFetches article, as written there.
+    @Test func theArticlesExample() throws {
+        let sales: [Value] = [
+            ["title": "Dune", "category": ["name": "sf"], "price": 10],
+            ["title": "Emma", "category": ["name": "classic"], "price": 7.5],
+            ["title": "Neuromancer", "category": ["name": "sf"], "price": nil],
+            ["title": "Zed", "category": ["name": "sf"], "price": 4],
+        ]
+        let perCategory = FetchSpecification(
+            sort: [.descending("total")],
+            groupBy: ["category.name"],
+            expressions: [
+                try ExpressionDescription(name: "n", format: "count:(SELF)"),
+                try ExpressionDescription(name: "total", format: "sum:(price)"),
+            ],
+            having: try Filter("$n > 1"))
+        #expect(try perCategory.execute(on: sales) == [["category.name": "sf", "n": 3, "total": 14]])
+    }
+
+    @Test func aGroupOfOnlyNilsSumsToZero() throws {
+        let request = FetchSpecification(
+            filter: try Filter("year == 1762"), groupBy: ["year"],
+            expressions: try Self.described(["n": "count:(price)", "total": "sum:(price)", "avg": "average:(price)",
+                                             "top": "max:(price)"]))
+        #expect(try request.execute(on: sales) == [.dictionary(["year": 1762, "n": 0, "total": 0])])
+    }
+
+    @Test func anAggregateOnlyFetchGivesOneResult() throws {
+        let expressions = try Self.described(["n": "count:(price)", "total": "sum:(price)", "avg": "average:(price)"])
+        let all = FetchSpecification(expressions: expressions)
+        #expect(try all.execute(on: sales) == [.dictionary(["n": 4, "total": .double(33.5), "avg": .double(8.375)])])
+        let none = FetchSpecification(filter: try Filter("year > 3000"), expressions: expressions)
+        #expect(try none.execute(on: sales) == [.dictionary(["n": 0, "total": 0])])
+        // Sift takes any expression of one object inside an aggregate.
+        let revenue = FetchSpecification(
+            filter: try Filter("price != nil AND quantity != nil"),
+            expressions: [try ExpressionDescription(name: "revenue", format: "sum:(price * quantity)")])
+        #expect(try revenue.execute(on: sales) == [.dictionary(["revenue": .double(39.5)])])
+    }
+
+    @Test func havingSortAndPaging() throws {
+        let rows = try Self.described(["rows": "count:(SELF)", "total": "sum:(price)"])
+        func names(_ request: FetchSpecification) throws -> [Value?] {
+            try request.execute(on: sales).map { v -> Value? in
+                guard case .dictionary(let d) = v else { return .string("not a dictionary") }
+                return d["category.name"]
+            }
+        }
+        #expect(try names(FetchSpecification(groupBy: ["category.name"], expressions: rows, having: Filter("$rows > 1")))
+            == ["sf", "classic"])
+        #expect(try names(FetchSpecification(groupBy: ["category.name"], expressions: rows, having: Filter("rows > 1")))
+            == ["sf", "classic"])
+        #expect(try names(FetchSpecification(
+            groupBy: ["category.name"], expressions: rows, having: Filter("category.name BEGINSWITH 's'"))) == ["sf"])
+        // By an expression's name: 14, 12, 7.5.
+        #expect(try names(FetchSpecification(sort: [.descending("total")], groupBy: ["category.name"], expressions: rows))
+            == ["sf", nil, "classic"])
+        #expect(try names(FetchSpecification(
+            sort: [.descending("total")], offset: 1, limit: 1, groupBy: ["category.name"], expressions: rows)) == [nil])
+        // Grouped key paths alone, distinct by construction.
+        #expect(try FetchSpecification(sort: [.ascending("year")], groupBy: ["year"]).execute(on: sales).count == 5)
+    }
+
+    @Test func stringsOrderByTheirScalars() throws {
+        let words: [Value] = ["f", "e\u{301}", "Z", "\u{E9}"].map { .dictionary(["w": .string($0)]) }
+        let request = FetchSpecification(expressions: try Self.described(["lo": "min:(w)", "hi": "max:(w)"]))
+        #expect(try request.execute(on: words) == [.dictionary(["lo": "Z", "hi": "\u{E9}"])])
+    }
+
+    @Test func mistakesAreErrorsNamingThePart() throws {
+        func message(_ request: FetchSpecification) -> String? {
+            do {
+                _ = try request.execute(on: sales)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let count = try Self.described(["n": "count:(SELF)"])
+        #expect(message(FetchSpecification(properties: ["title"], groupBy: ["category.name"], expressions: count))?
+            .contains("title is fetched but not grouped") == true)
+        #expect(message(FetchSpecification(properties: ["title"], expressions: count))?.contains("without groupBy") == true)
+        #expect(message(FetchSpecification(groupBy: ["year"], expressions: try Self.described(["year": "count:(SELF)"])))?
+            .contains("names two fetched values") == true)
+        #expect(message(FetchSpecification(groupBy: ["year"], expressions: try Self.described(["p": "price"])))?
+            .contains("count:, sum:, average:, min: or max:") == true)
+        #expect(message(FetchSpecification(having: try Filter("TRUEPREDICATE")))?.contains("give the request a groupBy") == true)
+        #expect(message(FetchSpecification(expressions: try Self.described(["lo": "min:(category)"])))?
+            .contains("lo: min: and max: compare") == true)
+        // Typed arrays give elements, not groups.
+        #expect(throws: EvaluationError.self) {
+            try FetchSpecification(groupBy: ["wheels"]).execute(on: [Cart(wheels: 1)])
+        }
+    }
+}
