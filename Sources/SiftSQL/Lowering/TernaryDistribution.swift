@@ -24,7 +24,7 @@ import Sift
 /// Each distribution writes the test twice, and the test and the branches
 /// may hold TERNARYs of their own, so nested tests can double the SQL at
 /// each level: ``maximumDistributions`` bounds the distributions of one
-/// request. A `??` chain of n values takes n.
+/// request. A `??` chain of n values takes n − 1.
 extension Lowering {
     /// The most TERNARY operands distributed while lowering one request.
     static let maximumDistributions = 256
