@@ -107,15 +107,54 @@ struct DifferentialTests {
         "\(error)".contains("[s] searches compare characters")
     }
 
+    /// The rows of each of `formats` from memory, SQLite and (when it
+    /// runs) PostgreSQL, the same; with `informative`, each also matches
+    /// some books but not all.
+    static func compareFixed(_ title: String, _ formats: [String], informative: Bool = false) async throws {
+        let engines = try await Self.engines(seed: Self.seed)
+        defer { PostgresServer.close(engines.postgres) }
+        var compared = 0
+        for format in formats {
+            let request = FetchSpecification(entity: "Book", filter: try Filter(format))
+            guard let expected = Self.memoryIDs(request, engines.library.books) else {
+                Issue.record("\(format) raises in memory")
+                continue
+            }
+            if informative {
+                #expect(!expected.isEmpty && expected.count < engines.library.books.count, "\(format) tells no books apart")
+            }
+            let sqlite = try request.sql(in: Library.schema, dialect: .sqlite)
+            #expect(try Self.sqliteIDs(sqlite, engines.sqlite) == expected, "SQLite: \(format)")
+            if let pg = engines.postgres {
+                let postgres = try await Self.postgresIDs(request, Library.schema, pg)
+                #expect(postgres == expected, "PostgreSQL: \(format)")
+            }
+            compared += 1
+        }
+        print("\(title): \(compared) compared, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
+    }
+
     @Test func testGeneratedPredicates() async throws {
-        let seed = Self.seed
-        print("differential seed \(seed) (SIFT_SEED=\(seed) SIFT_CASES=\(Self.cases) reproduces)")
+        try await Self.compareGenerated(seed: Self.seed, cases: Self.cases, "differential", ternaries: false)
+    }
+
+    /// The same with `TERNARY` operands and `[FIRST]`/`[LAST]` of the
+    /// ordered relationships in half the leaves
+    /// (``PredicateGenerator/ternaryOrOrderedLeaf()``).
+    @Test func testGeneratedTernaryPredicates() async throws {
+        try await Self.compareGenerated(seed: Self.seed &+ 3, cases: Self.cases / 3, "differential TERNARY, [FIRST], [LAST]", ternaries: true)
+    }
+
+    /// `cases` generated predicates compared: memory's rows against
+    /// SQLite's and PostgreSQL's.
+    static func compareGenerated(seed: UInt64, cases: Int, _ title: String, ternaries: Bool) async throws {
+        print("\(title) seed \(seed) (SIFT_SEED=\(Self.seed) SIFT_CASES=\(Self.cases) reproduces)")
         let engines = try await Self.engines(seed: seed)
         defer { PostgresServer.close(engines.postgres) }
-        var generator = PredicateGenerator(seed: seed)
+        var generator = PredicateGenerator(seed: seed, ternaries: ternaries)
         var compared = 0, raised = 0, refusedPG = 0
         var failures: [String] = []
-        for n in 0..<Self.cases {
+        for n in 0..<cases {
             let (format, args) = generator.predicate()
             let filter: Filter
             do {
@@ -165,9 +204,9 @@ struct DifferentialTests {
             compared += 1
             if failures.count >= 15 { break }
         }
-        print("differential: \(compared) predicates compared, \(raised) raise in memory, \(refusedPG) MATCHES patterns and [s] searches refused on PostgreSQL, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
+        print("\(title): \(compared) predicates compared, \(raised) raise in memory, \(refusedPG) MATCHES patterns and [s] searches refused on PostgreSQL, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
         #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(15).joined(separator: "\n")))
-        #expect(compared > (Self.cases / 2))
+        #expect(compared > (cases / 2))
     }
 
     /// Sort orders (with their collations and nil placement), offsets,

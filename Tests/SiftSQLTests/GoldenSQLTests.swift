@@ -80,6 +80,8 @@ struct GoldenSQLTests {
         fetch("offset-only", "Book", "price != nil", offset: 3),
         fetch("projection-distinct", "Book", "ANY tags.name BEGINSWITH 'a'", sort: [.ascending("author.name")],
               distinct: true, properties: ["author.name", "year"]),
+        fetch("ternary-operands", "Book", "TERNARY(year != nil, year, 0) > 1995 OR NOT TERNARY(price > 5, title, code) BEGINSWITH[c] 'a'"),
+        fetch("first-last-ordered", "Book", "chapters[FIRST].pages > 10 AND tags[LAST].name != 'Ann'"),
     ]
 
     static let dialects: [Dialect] = [.sqlite, .postgreSQL]

@@ -18,8 +18,8 @@ package struct SeededRandom: RandomNumberGenerator {
     }
 }
 
-/// Books, their authors (to-one), chapters (to-many) and tags
-/// (many-to-many), with nils, empty relationships, non-ASCII text (ß, é in
+/// Books, their authors (to-one), chapters (ordered to-many) and tags
+/// (ordered many-to-many), with nils, empty relationships, non-ASCII text (ß, é in
 /// NFC and NFD, İ), `%`, `_`, `*` in strings and repeated sort keys.
 package struct Library {
     package static let schema = StoreSchema([
@@ -38,8 +38,12 @@ package struct Library {
             Attribute("code", .string, column: "isbn code"),
         ], relationships: [
             .toOne("author", "Author", column: "author_id"),
-            .toMany("chapters", "Chapter", inverseColumn: "book_id"),
-            .manyToMany("tags", "Tag", joinTable: "book_tags", sourceColumn: "book_id", destinationColumn: "tag_id"),
+            // Ordered, as the books' arrays are: `position` is each
+            // chapter's (and tag's) index in its book's array.
+            Relationship("chapters", "Chapter", .toMany(inverseColumn: "book_id"), ordered: true, orderColumn: "position"),
+            Relationship(
+                "tags", "Tag", .manyToMany(table: "book_tags", sourceColumn: "book_id", destinationColumn: "tag_id"),
+                ordered: true, orderColumn: "position"),
         ]),
         Entity("Chapter", table: "chapters", attributes: [
             Attribute("name", .string),
@@ -122,7 +126,7 @@ package struct Library {
                 let pages: Int? = maybe(0.15) ? nil : Int.random(in: 1...40, using: &rng)
                 rows.append(Row(table: "chapters", values: [
                     "id": .integer(Int64(chapterID)), "name": name.0, "pages": pages.map { .integer(Int64($0)) } ?? .null,
-                    "book_id": .integer(Int64(id)),
+                    "book_id": .integer(Int64(id)), "position": .integer(Int64(chapters.count)),
                 ]))
                 chapters.append(.dictionary(["id": .int(chapterID), "name": name.1, "pages": pages.map(Value.int) ?? .null]))
             }
@@ -131,7 +135,9 @@ package struct Library {
             for _ in 0..<Int.random(in: 0...3, using: &rng) {
                 let t = Int.random(in: 1...8, using: &rng)
                 guard used.insert(t).inserted else { continue }
-                rows.append(Row(table: "book_tags", values: ["book_id": .integer(Int64(id)), "tag_id": .integer(Int64(t))]))
+                rows.append(Row(table: "book_tags", values: [
+                    "book_id": .integer(Int64(id)), "tag_id": .integer(Int64(t)), "position": .integer(Int64(bookTags.count)),
+                ]))
                 bookTags.append(tags[t] ?? .null)
             }
             books.append(.dictionary([

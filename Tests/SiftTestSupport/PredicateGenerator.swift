@@ -4,11 +4,19 @@ import Sift
 /// Random predicates over ``Library``'s books: every operator, option and
 /// modifier, nil constants, NOT over nil, ALL/NONE over empty
 /// relationships, aggregates and SUBQUERY (with keys of the book and of the
-/// chapter inside), nested up to three levels.
+/// chapter inside), nested up to three levels; with ``ternaries``, also
+/// `TERNARY` operands and `[FIRST]`/`[LAST]` of the ordered relationships.
 package struct PredicateGenerator {
     package var rng: SeededRandom
+    /// Whether leaves are also drawn from ``ternaryOrOrderedLeaf()`` (half
+    /// of them). Off, the generator draws exactly what it drew before it
+    /// had them, so the other suites' cases stay the same.
+    package var ternaries = false
 
-    package init(seed: UInt64) { rng = SeededRandom(seed: seed) }
+    package init(seed: UInt64, ternaries: Bool = false) {
+        rng = SeededRandom(seed: seed)
+        self.ternaries = ternaries
+    }
 
     package mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
     package mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
@@ -129,7 +137,54 @@ package struct PredicateGenerator {
         }
     }
 
+    /// A comparison with a `TERNARY` operand (as `??` and a `? :` giving a
+    /// value convert to: tests, branches and the other side drawn from the
+    /// keys, nested, under ANY/ALL/NONE, inside SUBQUERY) or on a key of the
+    /// first or last chapter or tag (`chapters[FIRST].pages`).
+    package mutating func ternaryOrOrderedLeaf() -> (String, [any FormatArgumentConvertible]) {
+        let ordered: [(String, Kind)] = [
+            ("chapters[FIRST].pages", .integer), ("chapters[LAST].pages", .integer), ("chapters[FIRST].name", .string),
+            ("chapters[LAST].name", .string), ("tags[FIRST].name", .string), ("tags[LAST].name", .string),
+        ]
+        func coalesced(_ key: String, _ kind: Kind) -> (String, [any FormatArgumentConvertible]) {
+            let (c, args) = constant(kind)
+            return ("TERNARY(\(key) != nil, \(key), \(c))", args)
+        }
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0:
+            let (key, kind) = pick(Self.scalarKeys + ordered)
+            let (operand, args) = coalesced(key, kind)
+            let (c, more) = comparison(operand, kind)
+            return (c, args + more)
+        case 1:
+            let (test, args) = predicate(depth: 3)
+            let (key, kind) = pick(Self.scalarKeys + ordered)
+            let other = Self.scalarKeys.filter { $0.1 == kind }.map(\.0)
+            let (otherwise, more) = chance(0.5) ? (pick(other), []) : chance(0.5) ? coalesced(pick(other), kind) : constant(kind)
+            let (c, rest) = comparison("TERNARY(\(test), \(key), \(otherwise))", kind)
+            return (c, args + more + rest)
+        case 2:
+            let (test, args) = predicate(depth: 3)
+            let (a, b) = chance(0.5) ? ("chapters.name", "tags.name") : ("tags.name", "chapters.name")
+            let (c, more) = comparison("TERNARY(\(test), \(a), \(b))", .string)
+            return (pick(["ANY ", "ALL ", "NONE "]) + c, args + more)
+        case 3:
+            let (key, kind) = pick(ordered)
+            return comparison(key, kind)
+        case 4:
+            let (inner, args) = comparison(pick(["TERNARY($c.pages != nil, $c.pages, 5)", "TERNARY(year > 2000, $c.pages, chapters[LAST].pages)"]), .integer)
+            return ("SUBQUERY(chapters, $c, \(inner)).@count \(pick(["==", ">", "!="])) \(pick(["0", "1"]))", args)
+        default:
+            let (key, kind) = pick(Self.scalarKeys.filter { $0.1 == .integer || $0.1 == .double })
+            let (k2, _) = pick(Self.scalarKeys.filter { $0.1 == .integer || $0.1 == .double })
+            let (a, x) = coalesced(key, kind)
+            let (b, y) = coalesced(k2, kind)
+            return ("\(a) \(pick(["==", "!=", "<", "<=", ">", ">="])) \(b)", x + y)
+        }
+    }
+
     package mutating func leaf() -> (String, [any FormatArgumentConvertible]) {
+        if ternaries && chance(0.5) { return ternaryOrOrderedLeaf() }
         switch Int.random(in: 0..<20, using: &rng) {
         case 0..<9:
             let (key, kind) = pick(Self.scalarKeys)

@@ -9,7 +9,9 @@ import SiftSQL
 /// SQLite and PostgreSQL return. The key tables are hand-written, with key
 /// paths as readers, and their keys are the schema's attributes and
 /// relationships (`id`, the primary key, is not a key: SQL cannot read it);
-/// an optional property is a nullable column.
+/// an optional property is a nullable column. The arrays `chapters` and
+/// `tags` are stored in order (their relationships are ordered, with the
+/// order column `position`), so `.first` and `.last` compare exactly.
 ///
 /// ``Library`` makes 60 books with no negative or extreme numbers; this
 /// makes `books` of them (500 by default) with the same kinds of strings and
@@ -141,17 +143,22 @@ package struct SwiftLibrary {
                 let chapter = Chapter(
                     id: chapterID, name: pick(Self.strings),
                     pages: maybe(0.15) ? nil : maybe(0.1) ? pick(Self.edgeIntegers) : Int.random(in: 1...40, using: &rng))
-                book.chapters.append(chapter)
+                // Each chapter goes first, so that the order column, not the
+                // primary key, gives the array's order.
+                book.chapters.insert(chapter, at: 0)
                 rows.append(Library.Row(table: "chapters", values: [
                     "id": sql(chapterID), "name": sql(chapter.name), "pages": sql(chapter.pages), "book_id": sql(id),
+                    "position": sql(-chapterID),
                 ]))
             }
             var used: Set<Int> = []
             for _ in 0..<Int.random(in: 0...3, using: &rng) {
                 let tag = pick(tags)
                 guard used.insert(tag.id).inserted else { continue }
+                rows.append(Library.Row(table: "book_tags", values: [
+                    "book_id": sql(id), "tag_id": sql(tag.id), "position": sql(book.tags.count),
+                ]))
                 book.tags.append(tag)
-                rows.append(Library.Row(table: "book_tags", values: ["book_id": sql(id), "tag_id": sql(tag.id)]))
             }
             books.append(book)
         }

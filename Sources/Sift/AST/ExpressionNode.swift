@@ -126,7 +126,7 @@ extension ExpressionNode {
     /// path, and any other expression becomes the base of a path. Binding
     /// `%K` after a dot and substituting `$NAME` after a dot both build
     /// through here, so that they give the tree the plain spelling gives.
-    func appending(_ keys: [String], range: SourceRange?) -> ExpressionNode {
+    package func appending(_ keys: [String], range: SourceRange?) -> ExpressionNode {
         switch kind {
         case .keyPath(let components): return ExpressionNode(.keyPath(components + keys), range: range)
         case .evaluatedObject: return ExpressionNode(.keyPath(keys), range: range)

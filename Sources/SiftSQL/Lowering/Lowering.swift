@@ -69,6 +69,7 @@ struct Lowering {
             if parts.count == 1 { return parts[0] }
             return isAnd ? .and(parts) : .or(parts)
         case .comparison(let c):
+            if let distributed = try loweringTernary(c, range: p.range, scope, negated: negated) { return distributed }
             let first = ctx.bindings.count
             let sql = try comparison(c, range: p.range, scope, negated: negated)
             if ctx.bindingsOverLimit { throw bindingLimitError(entity: scope.entity, range: p.range) }
@@ -246,6 +247,8 @@ struct Lowering {
                 return try objectKey(components, scope, range: e.range)
             case .variableKey:
                 return try operand(base, scope)
+            case .index(let collection, let position):
+                return try orderedElement(collection, position, components, scope, range: e.range)
             default:
                 throw error(.unsupported, "this key path has no SQL form", entity: scope.entity, range: e.range)
             }
@@ -265,6 +268,13 @@ struct Lowering {
                 range: e.range)
         case .setOperation:
             return .constant(try constantSet(e, scope))
+        case .index(let collection, let position):
+            return try orderedElement(collection, position, [], scope, range: e.range)
+        case .ternary:
+            throw error(
+                .unsupported,
+                "TERNARY has a SQL form only as an operand of a comparison, or inside a key path, subscript, function or CAST "
+                    + "that is one", entity: scope.entity, range: e.range)
         default:
             throw error(
                 .unsupported, "this expression has no SQL form: compare key paths and constants", entity: scope.entity,
@@ -391,10 +401,12 @@ struct Lowering {
     // MARK: - Subqueries
 
     /// The rows of a to-many relationship: the source of a subquery over
-    /// them, the column holding the owner's key (`key`), the owner's key
-    /// (`owner`), and the discriminator test.
-    private func keyedRows(of many: ToMany, variable: String?, _ scope: SelectScope)
-        -> (child: SelectScope, from: SQLSelect.SQLSource?, key: SQLFragment, owner: SQLFragment, filter: SQLFragment?)
+    /// them, the column holding the owner's key (`key`, in the table
+    /// aliased `keyTable`, which holds an ordered relationship's order
+    /// column too), the owner's key (`owner`), and the discriminator test.
+    func keyedRows(of many: ToMany, variable: String?, _ scope: SelectScope)
+        -> (child: SelectScope, from: SQLSelect.SQLSource?, key: SQLFragment, keyTable: String, owner: SQLFragment,
+            filter: SQLFragment?)
     {
         let a = ctx.alias()
         let child = SelectScope(entity: many.destination, alias: a, variable: variable, parent: scope)
@@ -403,14 +415,14 @@ struct Lowering {
         let table = SQLTable(name: many.destination.table, alias: a)
         switch many.relationship.kind {
         case .toMany(let inverse):
-            return (child, .table(table), .column(a, inverse), owner, filter)
+            return (child, .table(table), .column(a, inverse), a, owner, filter)
         case .manyToMany(let linkTable, let source, let destination):
             let link = ctx.alias()
             let on = SQLFragment.binary(.column(a, many.destination.primaryKey), "=", .column(link, destination))
             return (child, .join(SQLTable(name: linkTable, alias: link), SQLJoin(left: false, table: table, on: on)),
-                    .column(link, source), owner, filter)
+                    .column(link, source), link, owner, filter)
         case .toOne:
-            return (child, nil, .boolean(false), owner, filter)
+            return (child, nil, .boolean(false), a, owner, filter)
         }
     }
 

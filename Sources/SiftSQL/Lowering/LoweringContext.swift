@@ -15,6 +15,8 @@ final class LoweringContext {
     /// limit on their number and the check for NUL characters.
     private(set) var bindings: [SQLValue] = []
     private var aliasCount = 0
+    /// The TERNARY operands distributed so far (``Lowering/maximumDistributions``).
+    var ternaryDistributions = 0
 
     init(
         schema: StoreSchema, dialect: Dialect, source: String, options: SQLLoweringOptions,

@@ -1,8 +1,8 @@
 extension StoreSchema {
     /// `CREATE TABLE` statements for the schema: each entity's table (primary
     /// key, attributes, to-one key columns and the key columns of to-many
-    /// relationships pointing at it) and each join table, with an index on
-    /// every key column. For new databases and tests; an existing database
+    /// relationships pointing at it, with their order columns) and each join
+    /// table, with an index on every key column. For new databases and tests; an existing database
     /// keeps its own tables.
     public func createStatements(dialect: Dialect) -> [String] {
         let q = dialect.quote
@@ -32,6 +32,7 @@ extension StoreSchema {
                     if let d = entity(named: r.destination) {
                         add(d.table, inverse, key)
                         indexes.append((d.table, inverse))
+                        if let order = r.orderColumn { add(d.table, order, hooks.columnType(.integer)) }
                     }
                 case .manyToMany(let table, let s, let d):
                     if !tables.contains(where: { $0.name == table }) {
@@ -39,6 +40,7 @@ extension StoreSchema {
                         indexes.append((table, s))
                         indexes.append((table, d))
                     }
+                    if let order = r.orderColumn { add(table, order, hooks.columnType(.integer)) }
                 }
             }
         }
