@@ -7,8 +7,9 @@ Corpus+Parts.swift, which lists the parts): `#Predicate<Book>` literals over
 a seeded grammar, each with what it is expected to give:
 
   .sql              converts, and lowers to SQLite and PostgreSQL
-  .memoryOnly       converts, but the lowering refuses it (arithmetic,
-                    TERNARY from `??` or a non-Boolean `? :`, [FIRST]/[LAST])
+  .memoryOnly       converts, but the lowering refuses it (TERNARY from
+                    `??` or a non-Boolean `? :`, arithmetic on it,
+                    [FIRST]/[LAST])
   .notOnPostgreSQL  converts and lowers to SQLite; PostgreSQL refuses it (a
                     search by character, [s], which it cannot do)
   .refused("Type")  conversion is refused with this `expressionType`
@@ -207,31 +208,34 @@ class Grammar:
         return self.pick(choices)(), SQL, 1
 
     def memory_leaf(self):
+        # Arithmetic on counts lowers (SQL); arithmetic with ?? stays MEM
+        # until TERNARY lowers.
         g = self
         choices = [
-            lambda: f"(b.year ?? 0) {g.order()} {g.r.randint(1990, 2010)}",
-            lambda: f"(b.year ?? {g.r.randint(1990, 2010)}) {g.order()} {g.pick(INT_EDGES)}",
-            lambda: f"(b.price ?? 0) {g.order()} {g.price()}",
-            lambda: f"(b.price ?? -1) {g.order()} {g.positive_price()}",
-            lambda: f"(b.author?.age ?? -1) {g.order()} {g.r.randint(20, 90)}",
-            lambda: f"(b.author?.rating ?? 0) {g.order()} {repr(g.r.randint(0, 50) / 10)}",
-            lambda: f"(b.published ?? {g.pick(DATES)}) {g.order()} {g.pick(DATES)}",
-            lambda: f"(b.author?.born ?? {g.pick(DATES)}) {g.order()} {g.pick(DATES)}",
-            lambda: f"b.chapters.count {g.pick(['+', '-', '*'])} {g.r.randint(1, 3)} {g.order()} {g.r.randint(0, 6)}",
-            lambda: f"b.tags.count * {g.pick(['minus1', 'minus44', '-3'])} {g.order()} {g.pick(['-1', 'minus44', '-3'])}",
-            lambda: f"b.chapters.count * 2 {g.order()} {g.r.randint(0, 8)}",
-            lambda: f"(b.price ?? 0) {g.pick(['+', '-', '*', '/'])} {g.positive_price()} {g.order()} {g.price()}",
-            lambda: f"(b.price ?? 1) / {g.pick(['2', '0.5', '3', 'pointThree', 'negZero', 'huge'])} {g.order()} {g.positive_price()}",
-            lambda: f"-(b.price ?? 0) {g.order()} {g.price()}",
+            (lambda: f"(b.year ?? 0) {g.order()} {g.r.randint(1990, 2010)}", MEM),
+            (lambda: f"(b.year ?? {g.r.randint(1990, 2010)}) {g.order()} {g.pick(INT_EDGES)}", MEM),
+            (lambda: f"(b.price ?? 0) {g.order()} {g.price()}", MEM),
+            (lambda: f"(b.price ?? -1) {g.order()} {g.positive_price()}", MEM),
+            (lambda: f"(b.author?.age ?? -1) {g.order()} {g.r.randint(20, 90)}", MEM),
+            (lambda: f"(b.author?.rating ?? 0) {g.order()} {repr(g.r.randint(0, 50) / 10)}", MEM),
+            (lambda: f"(b.published ?? {g.pick(DATES)}) {g.order()} {g.pick(DATES)}", MEM),
+            (lambda: f"(b.author?.born ?? {g.pick(DATES)}) {g.order()} {g.pick(DATES)}", MEM),
+            (lambda: f"b.chapters.count {g.pick(['+', '-', '*'])} {g.r.randint(1, 3)} {g.order()} {g.r.randint(0, 6)}", SQL),
+            (lambda: f"b.tags.count * {g.pick(['minus1', 'minus44', '-3'])} {g.order()} {g.pick(['-1', 'minus44', '-3'])}", SQL),
+            (lambda: f"b.chapters.count * 2 {g.order()} {g.r.randint(0, 8)}", SQL),
+            (lambda: f"(b.price ?? 0) {g.pick(['+', '-', '*', '/'])} {g.positive_price()} {g.order()} {g.price()}", MEM),
+            (lambda: f"(b.price ?? 1) / {g.pick(['2', '0.5', '3', 'pointThree', 'negZero', 'huge'])} {g.order()} {g.positive_price()}", MEM),
+            (lambda: f"-(b.price ?? 0) {g.order()} {g.price()}", MEM),
             # Not on year or age: they hold Int.max, and Swift traps on overflow.
-            lambda: f"b.tags.count + {g.r.randint(1, 3)} == {g.r.randint(1, 5)}",
-            lambda: f"(b.author == nil ? 0 : b.chapters.count) {g.order()} {g.r.randint(0, 4)}",
-            lambda: f"(b.year == nil ? b.tags.count : {g.r.randint(0, 3)}) {g.order()} {g.r.randint(0, 3)}",
-            lambda: f"b.chapters.first?.pages {g.equality()} {g.r.randint(1, 40)}",
-            lambda: f"b.chapters.last?.name == {g.string()}",
-            lambda: f"b.tags.first?.name {g.equality()} {g.string()}",
+            (lambda: f"b.tags.count + {g.r.randint(1, 3)} == {g.r.randint(1, 5)}", SQL),
+            (lambda: f"(b.author == nil ? 0 : b.chapters.count) {g.order()} {g.r.randint(0, 4)}", MEM),
+            (lambda: f"(b.year == nil ? b.tags.count : {g.r.randint(0, 3)}) {g.order()} {g.r.randint(0, 3)}", MEM),
+            (lambda: f"b.chapters.first?.pages {g.equality()} {g.r.randint(1, 40)}", MEM),
+            (lambda: f"b.chapters.last?.name == {g.string()}", MEM),
+            (lambda: f"b.tags.first?.name {g.equality()} {g.string()}", MEM),
         ]
-        return self.pick(choices)(), MEM, 1
+        make, cls = self.pick(choices)
+        return make(), cls, 1
 
     def refused_leaf(self):
         g = self
