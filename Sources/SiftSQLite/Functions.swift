@@ -44,7 +44,7 @@ enum SiftFunctions {
     /// The functions, with `sift_matches` held to `regexLimits` (connections
     /// with the default limits share one pattern cache).
     static func functions(regexLimits: RegexLimits) -> [DatabaseFunction] {
-        stringFunctions + [regexLimits == .default ? defaultMatches : matchesFunction(regexLimits)]
+        stringFunctions + [arithmetic, regexLimits == .default ? defaultMatches : matchesFunction(regexLimits)]
     }
 
     private static let defaultMatches = matchesFunction(.default)
@@ -69,6 +69,37 @@ enum SiftFunctions {
             return LikePattern.matches(s, p, options(args[2])) ? 1 : 0
         },
     ]
+
+    /// `sift_arithmetic(op, a, b)`: memory's `+ - * /` (``SQLiteFunctions/arithmetic``).
+    /// Memory's errors (overflow, division by zero) fail the statement, as they
+    /// fail an evaluation; NaN, which SQLite cannot hold, is NULL both ways.
+    static let arithmetic = DatabaseFunction(SQLiteFunctions.arithmetic, argumentCount: 3, pure: true) { args in
+        guard let op = Int.fromDatabaseValue(args[0]).flatMap(ArithmeticOperator.init(rawValue:)) else {
+            throw DatabaseError(message: "\(SQLiteFunctions.arithmetic): unknown operator")
+        }
+        let result: Value
+        do throws(ArithmeticFailure) {
+            result = try op.apply(number(args[1]), number(args[2]))
+        } catch {
+            throw DatabaseError(message: "\(SQLiteFunctions.arithmetic): \(error.message)")
+        }
+        switch result {
+        case .int(let i): return Int64(i)
+        case .double(let d): return d.isNaN ? nil : d
+        default: return nil
+        }
+    }
+
+    /// A SQLite value as an operand of `sift_arithmetic`.
+    private static func number(_ v: DatabaseValue) -> Value {
+        switch v.storage {
+        case .int64(let i): return .int(Int(i))
+        case .double(let d): return .double(d)
+        case .null: return .double(.nan)
+        case .string(let s): return .string(s)
+        case .blob(let d): return .data(d)
+        }
+    }
 
     /// MATCHES, with the compiled patterns cached.
     private static func matchesFunction(_ limits: RegexLimits) -> DatabaseFunction {

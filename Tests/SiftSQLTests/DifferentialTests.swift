@@ -134,6 +134,39 @@ struct DifferentialTests {
         print("\(title): \(compared) compared, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
     }
 
+    /// Whether `error` is SQL's arithmetic error (overflow, division by
+    /// zero) on a predicate that memory answered, because memory's left-to-right
+    /// short circuit skipped the rows where the arithmetic fails and the
+    /// database evaluated its conditions in another order: true only when a
+    /// comparison of the predicate holding arithmetic, evaluated alone, raises
+    /// in memory too (a documented difference; the rows are never different).
+    static func raisesPastShortCircuit(_ error: any Error, _ filter: Filter, _ books: [Value]) -> Bool {
+        let text = "\(error)"
+        guard ["overflow", "out of range", "division by zero"].contains(where: text.contains) else { return false }
+        func leaves(_ p: PredicateNode) -> [PredicateNode] {
+            switch p.kind {
+            case .and(let children), .or(let children): return children.flatMap(leaves)
+            case .not(let inner): return leaves(inner)
+            case .comparison(let c):
+                let arithmetic = [c.lhs, c.rhs].contains { e in
+                    if case .function = e.kind { return true }
+                    return false
+                }
+                return arithmetic ? [p] : []
+            default: return []
+            }
+        }
+        return leaves(filter.predicate).contains { leaf in
+            memoryIDs(FetchSpecification(entity: "Book", filter: Filter(leaf)), books) == nil
+        }
+    }
+
+    /// Whether PostgreSQL refused arithmetic on doubles that could raise
+    /// there (overflow, underflow, division by zero) where memory does not.
+    static func refusesDoubleArithmetic(_ error: any Error) -> Bool {
+        "\(error)".contains("has no PostgreSQL form: its doubles raise")
+    }
+
     @Test func testGeneratedPredicates() async throws {
         try await Self.compareGenerated(seed: Self.seed, cases: Self.cases, "differential", ternaries: false)
     }
@@ -152,7 +185,7 @@ struct DifferentialTests {
         let engines = try await Self.engines(seed: seed)
         defer { PostgresServer.close(engines.postgres) }
         var generator = PredicateGenerator(seed: seed, ternaries: ternaries)
-        var compared = 0, raised = 0, refusedPG = 0
+        var compared = 0, raised = 0, refusedPG = 0, arithmeticRefusedPG = 0, arithmetic = 0, pastShortCircuit = 0
         var failures: [String] = []
         for n in 0..<cases {
             let (format, args) = generator.predicate()
@@ -176,6 +209,8 @@ struct DifferentialTests {
                     if got != expected {
                         failures.append("\(label)\n  memory \(expected)\n  sqlite \(got)\n  \(q.statement)")
                     }
+                } catch where Self.raisesPastShortCircuit(error, filter, engines.library.books) {
+                    pastShortCircuit += 1
                 } catch {
                     failures.append("\(label): SQLite failed: \(error)\n  \(q.statement)")
                 }
@@ -190,9 +225,13 @@ struct DifferentialTests {
                         if got != expected {
                             failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement)")
                         }
+                    } catch where Self.raisesPastShortCircuit(error, filter, engines.library.books) {
+                        pastShortCircuit += 1
                     } catch {
                         failures.append("\(label): PostgreSQL failed: \(error)\n  \(q.statement)")
                     }
+                } catch where Self.refusesDoubleArithmetic(error) {
+                    arithmeticRefusedPG += 1
                 } catch where error.code == .unsupported && filter.format.contains("MATCHES") || Self.refusesSwiftSearch(error) {
                     // Patterns whose meaning differs there, and [s] searches,
                     // have no PostgreSQL form.
@@ -202,9 +241,10 @@ struct DifferentialTests {
                 }
             }
             compared += 1
+            if ["+ ", "- ", "* ", "/ "].contains(where: filter.format.contains) { arithmetic += 1 }
             if failures.count >= 15 { break }
         }
-        print("\(title): \(compared) predicates compared, \(raised) raise in memory, \(refusedPG) MATCHES patterns and [s] searches refused on PostgreSQL, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
+        print("\(title): \(compared) predicates compared (\(arithmetic) with arithmetic), \(raised) raise in memory, \(refusedPG) MATCHES patterns and [s] searches and \(arithmeticRefusedPG) double arithmetic refused on PostgreSQL, \(pastShortCircuit) arithmetic errors in SQL on rows memory's short circuit skipped, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
         #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(15).joined(separator: "\n")))
         #expect(compared > (cases / 2))
     }
@@ -245,6 +285,7 @@ struct DifferentialTests {
                 let c = try request.countSQL(in: Library.schema, dialect: .sqlite)
                 let count = try Self.sqliteCount(c, engines.sqlite)
                 if count != expectedCount { failures.append("\(label): count memory \(expectedCount) sqlite \(count ?? -1)\n  \(c)") }
+            } catch where filter.map({ Self.raisesPastShortCircuit(error, $0, engines.library.books) }) == true {
             } catch {
                 failures.append("\(label): SQLite: \(error)")
             }
@@ -257,7 +298,9 @@ struct DifferentialTests {
                     if count != expectedCount {
                         failures.append("\(label): count memory \(expectedCount) postgres \(count)")
                     }
-                } catch where Self.refusesSwiftSearch(error) {
+                } catch where Self.refusesSwiftSearch(error) || Self.refusesDoubleArithmetic(error)
+                    || filter.map({ Self.raisesPastShortCircuit(error, $0, engines.library.books) }) == true
+                {
                 } catch {
                     failures.append("\(label): PostgreSQL: \(error)")
                 }
@@ -304,6 +347,7 @@ struct DifferentialTests {
             do {
                 let got = Self.projectionRows(try Self.sqliteProjection(request, engines.sqlite), properties)
                 if !same(got, expected) { failures.append("\(label)\n  memory \(expected)\n  sqlite \(got)") }
+            } catch where filter.map({ Self.raisesPastShortCircuit(error, $0, engines.library.books) }) == true {
             } catch {
                 failures.append("\(label): SQLite: \(error)")
             }
@@ -311,7 +355,9 @@ struct DifferentialTests {
                 do {
                     let got = Self.projectionRows(try await request.fetchValues(pg, schema: Library.schema), properties)
                     if !same(got, expected) { failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)") }
-                } catch where Self.refusesSwiftSearch(error) {
+                } catch where Self.refusesSwiftSearch(error) || Self.refusesDoubleArithmetic(error)
+                    || filter.map({ Self.raisesPastShortCircuit(error, $0, engines.library.books) }) == true
+                {
                 } catch {
                     failures.append("\(label): PostgreSQL: \(error)")
                 }

@@ -23,8 +23,10 @@ struct SQLConcurrencyTests {
         var filters: [Filter] = []
         while filters.count < 60 {
             let (format, args) = generator.predicate()
+            // Lowered, and not failing on its rows (arithmetic can overflow).
             guard let f = try? Filter(format, arguments: args),
-                (try? FetchSpecification(entity: "Book", filter: f).sql(in: Library.schema, dialect: .sqlite)) != nil
+                let q = try? FetchSpecification(entity: "Book", filter: f).sql(in: Library.schema, dialect: .sqlite),
+                (try? await pool.read({ try Int.fetchAll($0, sql: q.statement.sql, arguments: q.statement.arguments) })) != nil
             else { continue }
             filters.append(f)
         }

@@ -4,8 +4,9 @@ import Sift
 /// Random predicates over ``Library``'s books: every operator, option and
 /// modifier, nil constants, NOT over nil, ALL/NONE over empty
 /// relationships, aggregates and SUBQUERY (with keys of the book and of the
-/// chapter inside), nested up to three levels; with ``ternaries``, also
-/// `TERNARY` operands and `[FIRST]`/`[LAST]` of the ordered relationships.
+/// chapter inside), arithmetic on counts with edge numbers, nested up to
+/// three levels; with ``ternaries``, also `TERNARY` operands and
+/// `[FIRST]`/`[LAST]` of the ordered relationships.
 package struct PredicateGenerator {
     package var rng: SeededRandom
     /// Whether leaves are also drawn from ``ternaryOrOrderedLeaf()`` (half
@@ -183,9 +184,36 @@ package struct PredicateGenerator {
         }
     }
 
+    /// Numbers at the edges of arithmetic: Int.max and Int.min (overflow),
+    /// 2^53 + 1 (no double equals it), ±1e308 (a double overflows to
+    /// infinity), the least subnormal (one underflows to 0), 0 and 0.0
+    /// (division by zero), -0.0.
+    package static let arithmeticConstants = [
+        "0", "1", "2", "-1", "3", "0.5", "1.5", "0.0", "-0.0", "9223372036854775807", "-9223372036854775807",
+        "9007199254740993", "9007199254740992.0", "1e308", "-1e308", "5e-324", "1e300",
+    ]
+
+    /// Numbers of a book that are never nil (arithmetic on nil is an error
+    /// in memory, which SQL refuses): its counts.
+    package static let countOperands = [
+        "chapters.@count", "tags.@count", "SUBQUERY(chapters, $c, $c.pages > 10).@count",
+    ]
+
+    /// `+ - * /` with a count on at least one side of each operation (so
+    /// that no operation is of constants alone), nested once at most.
+    package mutating func arithmetic(depth: Int = 0) -> String {
+        let op = pick(["+", "-", "*", "/"])
+        let count = depth < 1 && chance(0.3) ? "(\(arithmetic(depth: depth + 1)))" : pick(Self.countOperands)
+        let other = chance(0.25) ? pick(Self.countOperands) : pick(Self.arithmeticConstants)
+        return chance(0.5) ? "\(count) \(op) \(other)" : "\(other) \(op) \(count)"
+    }
+
     package mutating func leaf() -> (String, [any FormatArgumentConvertible]) {
         if ternaries && chance(0.5) { return ternaryOrOrderedLeaf() }
-        switch Int.random(in: 0..<20, using: &rng) {
+        switch Int.random(in: 0..<22, using: &rng) {
+        case 20, 21:
+            let comparand = chance(0.2) ? arithmetic(depth: 1) : pick(Self.arithmeticConstants + ["2.5", "nil"])
+            return ("\(arithmetic()) \(pick(["==", "!=", "<", "<=", ">", ">="])) \(comparand)", [])
         case 0..<9:
             let (key, kind) = pick(Self.scalarKeys)
             return comparison(key, kind)

@@ -267,9 +267,12 @@ struct BuiltinFunctionTableTests {
             #expect(f.arity == selector.filter { $0 == ":" }.count, "\(selector)")
             #expect((OperatorTable.infix(f)?.spelling ?? f.row.prefix?.spelling) == op, "\(selector)")
             #expect(f.isAllowedForUntrusted == untrusted, "\(selector)")
-            guard case .refused(let reason) = f.sql, !reason.isEmpty else {
-                Issue.record("\(selector) has no SQL fact")
-                continue
+            switch f.sql {
+            case .refused(let reason):
+                #expect(!reason.isEmpty && ArithmeticOperator(f) == nil, "\(selector) is refused")
+            case .exact(let operands):
+                // + - * / lower where exact (ArithmeticSQLTests).
+                #expect(!operands.isEmpty && ArithmeticOperator(f) != nil, "\(selector) lowers")
             }
         }
     }

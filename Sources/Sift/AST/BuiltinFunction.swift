@@ -150,11 +150,15 @@ extension BuiltinFunction {
             return Row(.numbersIn, gives: .element, sql: .refused("SQLite and PostgreSQL have no \(rawValue)"))
         case .stddev:
             return Row(.numbersIn, gives: .number, sql: .refused("SQLite has no standard deviation"))
-        case .add: return Row(.numbers, gives: .number, untrusted: true, infix: (.plus, "+", .additive))
+        case .add: return Row(.numbers, gives: .number, untrusted: true, sql: Self.arithmetic, infix: (.plus, "+", .additive))
         case .subtract:
-            return Row(.numbers, gives: .number, untrusted: true, infix: (.minus, "-", .additive), prefix: (.minus, "-"))
-        case .multiply: return Row(.numbers, gives: .number, untrusted: true, infix: (.star, "*", .multiplicative))
-        case .divide: return Row(.numbers, gives: .number, untrusted: true, infix: (.slash, "/", .multiplicative))
+            return Row(
+                .numbers, gives: .number, untrusted: true, sql: Self.arithmetic, infix: (.minus, "-", .additive),
+                prefix: (.minus, "-"))
+        case .multiply:
+            return Row(.numbers, gives: .number, untrusted: true, sql: Self.arithmetic, infix: (.star, "*", .multiplicative))
+        case .divide:
+            return Row(.numbers, gives: .number, untrusted: true, sql: Self.arithmetic, infix: (.slash, "/", .multiplicative))
         case .modulus, .abs, .floor, .ceiling, .trunc: return Row(.numbers, gives: .number, untrusted: true)
         case .raise: return Row(.numbers, gives: .number, infix: (.starStar, "**", .power))
         case .sqrt, .log, .ln, .exp: return Row(.numbers, gives: .number)
@@ -182,6 +186,8 @@ extension BuiltinFunction {
     private static let useCollectionOperators =
         "write it as a collection operator on a to-many key path (@sum, @count, @avg, @min, @max)"
     private static let differsEachTime = "its value differs on each evaluation"
+    private static let arithmetic = SQLForm.exact(
+        "operands that are never nil; on PostgreSQL, doubles only where they cannot overflow, underflow or divide by zero")
 
     /// What the language says of one function, besides its selector.
     struct Row {
@@ -258,5 +264,8 @@ extension BuiltinFunction {
     public enum SQLForm: Sendable, Hashable {
         /// No SQL form, for the reason given.
         case refused(String)
+        /// A SQL form with memory's exact value, for the operands described
+        /// (the SQL lowering refuses the others, saying why).
+        case exact(String)
     }
 }

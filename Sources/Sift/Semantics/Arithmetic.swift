@@ -115,3 +115,47 @@ enum Arithmetic {
         }
     }
 }
+
+/// `+ - * /` for the SQL side: the one rule of what they compute, which the
+/// SQL lowering folds constants with and `sift_arithmetic` (registered by
+/// `SiftSQLite`) runs on SQLite, so that SQL computes exactly as memory does.
+package enum ArithmeticOperator: Int, Sendable, CaseIterable {
+    case add, subtract, multiply, divide
+
+    /// The operator of `f`, if it is one of the four.
+    package init?(_ f: BuiltinFunction) {
+        switch f {
+        case .add: self = .add
+        case .subtract: self = .subtract
+        case .multiply: self = .multiply
+        case .divide: self = .divide
+        default: return nil
+        }
+    }
+
+    /// The built-in function it is.
+    package var function: BuiltinFunction {
+        switch self {
+        case .add: return .add
+        case .subtract: return .subtract
+        case .multiply: return .multiply
+        case .divide: return .divide
+        }
+    }
+
+    /// `a op b` as memory computes it; memory's error, by its message.
+    package func apply(_ a: Value, _ b: Value) throws(ArithmeticFailure) -> Value {
+        do throws(Failure) {
+            return try Arithmetic.apply(function, a, b)
+        } catch {
+            throw ArithmeticFailure(message: error.message)
+        }
+    }
+}
+
+/// The error memory raises for an arithmetic operation (overflow, division
+/// by zero, an operand that is not a number).
+package struct ArithmeticFailure: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
+}

@@ -119,6 +119,12 @@ protocol DialectHooks: Sendable {
     /// than anything. Nil where no stored value is NaN (SQLite stores NaN
     /// as NULL).
     func notNaN(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment?
+    /// Whether the dialect computes `+ - * /` with the evaluator's own
+    /// arithmetic (`sift_arithmetic` on SQLite), so that any operands have an
+    /// exact form; otherwise only those whose standard SQL form cannot raise
+    /// where memory does not (see `Lowering.arithmetic`). False unless the
+    /// dialect says so.
+    var computesArithmetic: Bool { get }
     /// `lhs` equals one of `values` (of the column's `type`), bound.
     func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment
     /// A key compared in a membership test that the planner should not
@@ -226,6 +232,8 @@ extension DialectHooks {
     func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment {
         .inList(lhs, values.map(ctx.bind))
     }
+
+    var computesArithmetic: Bool { false }
 
     func unindexedKey(_ key: SQLFragment) -> SQLFragment { key }
 

@@ -19,6 +19,12 @@ public enum SQLiteFunctions {
     /// `sift_matches(text, pattern, options)`: 1 or 0 (PCRE2, whole
     /// string); 0 for NULL.
     public static let matches = "sift_matches"
+    /// `sift_arithmetic(op, a, b)`: `a + b`, `a - b`, `a * b` or `a / b`
+    /// (op 0 to 3, ``ArithmeticOperator``) as memory computes them: two
+    /// integers give an integer, and overflow or division by zero fails the
+    /// statement with memory's message; a double gives a double, NULL for
+    /// NaN (which SQLite cannot hold). A NULL operand is read as NaN.
+    public static let arithmetic = "sift_arithmetic"
     /// The collation of each sort comparison.
     public static func collation(_ comparison: SortKey.Comparison) -> String {
         switch comparison {
@@ -77,6 +83,9 @@ struct SQLiteDialect: DialectHooks {
     }
 
     func notNaN(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment? { nil }
+
+    /// `sift_arithmetic`, the evaluator's own arithmetic.
+    var computesArithmetic: Bool { true }
 
     /// Up to 32 members as a list of placeholders; more as one JSON array
     /// read with `json_each`, which keeps the statement short and bound as

@@ -109,6 +109,17 @@ extension Lowering {
         _ c: Column, _ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions, negated: Bool,
         range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
+        if !c.isRelationship, let mixed = Self.mixedNumber(op, v, c.type) {
+            switch mixed {
+            case .compare(let exactOp, let exactValue):
+                return try columnConstant(c, exactOp, exactValue, options, negated: negated, range: range, scope)
+            case .always(let answer):
+                // Equality answers so for nil too; an ordering is false for nil.
+                if case .equality = op.family { return polarity(answer, negated) }
+                guard answer, c.nullable || c.nanIsNull else { return polarity(answer, negated) }
+                return .isNull(c.sql, negated: !negated)
+            }
+        }
         let folds = c.type == .string && Self.folds(options)
         // A search, a pattern or membership with nil is false (a type test
         // has no SQL form, nil or not).
@@ -134,7 +145,7 @@ extension Lowering {
             let (lhs, value) = folds ? (fold(c.sql, options), SQLValue.text(fold(v, options))) : (c.sql, bound)
             let p = ctx.bind(value)
             if !neg { return .binary(lhs, ComparisonOperator.equalTo.sqlOperator, p) }
-            if !c.nullable { return .binary(lhs, ComparisonOperator.notEqualTo.sqlOperator, p) }
+            if !c.nullable && !c.nanIsNull { return .binary(lhs, ComparisonOperator.notEqualTo.sqlOperator, p) }
             return hooks.notEqualOrNull(lhs, p, column: c.sql)
 
         case .ordering(_, let inclusive):
@@ -150,8 +161,8 @@ extension Lowering {
                 return negated ? .notTrue(condition) : condition
             }
             let op = Self.numericOperator(op, v, c.type)
-            let number = op == .greaterThan || op == .greaterThanOrEqualTo ? hooks.notNaN(c.sql, c.type) : nil
-            if negated && !c.nullable && hooks.notNaN(c.sql, c.type) == nil {
+            let number = op == .greaterThan || op == .greaterThanOrEqualTo ? notNaN(c) : nil
+            if negated && !c.nullable && notNaN(c) == nil {
                 return .binary(numeric(c), op.negatedOrdering.sqlOperator, ctx.bind(bound))
             }
             var condition = SQLFragment.binary(numeric(c), op.sqlOperator, ctx.bind(bound))
@@ -229,7 +240,9 @@ extension Lowering {
         case .equality(let equal):
             let neg = negated != !equal
             guard same else {
-                // Values of different kinds are never equal; nil equals nil.
+                // Values of different kinds are never equal; nil equals nil
+                // (NaN, NULL on SQLite, is not nil).
+                if a.nanIsNull || b.nanIsNull { return polarity(false, neg) }
                 let bothNil = SQLFragment.and([.isNull(a.sql, negated: false), .isNull(b.sql, negated: false)])
                 return neg ? .notTrue(bothNil) : bothNil
             }
@@ -237,9 +250,10 @@ extension Lowering {
             let x = folds ? fold(a.sql, options) : numeric(a)
             let y = folds ? fold(b.sql, options) : numeric(b)
             // NaN equals nothing in memory, itself included; PostgreSQL
-            // says NaN = NaN.
-            if let number = hooks.notNaN(a.sql, a.type) {
-                let equal = SQLFragment.and([.nullSafeEqual(x, y, negated: false), number], grouped: true)
+            // says NaN = NaN, and SQLite's NULL for a computed NaN IS NULL.
+            let numbers = [notNaN(a), b.nanIsNull ? notNaN(b) : nil].compactMap { $0 }
+            if !numbers.isEmpty {
+                let equal = SQLFragment.and([.nullSafeEqual(x, y, negated: false)] + numbers, grouped: true)
                 return neg ? .notTrue(equal) : equal
             }
             return .nullSafeEqual(x, y, negated: neg)
@@ -254,7 +268,7 @@ extension Lowering {
                 ? hooks.stringOrdering(a.sql, op.sqlOperator, .column(b.sql), options, ctx)
                 : .binary(numeric(a), op.sqlOperator, numeric(b))
             // NaN is neither greater nor less than anything in memory.
-            let numbers = [hooks.notNaN(a.sql, a.type), hooks.notNaN(b.sql, b.type)].compactMap { $0 }
+            let numbers = [notNaN(a), notNaN(b)].compactMap { $0 }
             if !numbers.isEmpty { condition = .and([condition] + numbers, grouped: true) }
             if inclusive, a.nullable, b.nullable {
                 condition = .or([condition, .and([.isNull(a.sql, negated: false), .isNull(b.sql, negated: false)])])
@@ -398,8 +412,70 @@ extension Lowering {
             Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .gmt))
     }
 
+    /// What an equality or ordering of a column of `type` with the number
+    /// `v` becomes when the column is an integer and `v` a double, or the
+    /// reverse. Memory compares them exactly; PostgreSQL compares a bigint
+    /// with a double as two doubles, so that 2^53 + 1 would equal 2^53. A
+    /// whole double is compared as the integer it is; a double beyond every
+    /// integer, or NaN, gives the same answer for every row; an integer no
+    /// double equals is compared with the double next to it on the side that
+    /// keeps the answer. Nil when nothing changes.
+    static func mixedNumber(_ op: ComparisonOperator, _ v: Value, _ type: AttributeType) -> MixedNumber? {
+        let greater: Bool
+        switch op.family {
+        case .equality(let equal):
+            switch (type, v) {
+            case (.integer, .double(let d)):
+                if let i = Int(exactly: d) { return .compare(op, .int(i)) }
+                return d.isNaN || abs(d) >= 9_223_372_036_854_775_808.0 ? .always(!equal) : nil
+            case (.double, .int(let i)):
+                return Int(exactly: Double(i)) == i ? nil : .always(!equal)
+            default:
+                return nil
+            }
+        case .ordering(let isGreater, _):
+            greater = isGreater
+        default:
+            return nil
+        }
+        switch (type, v) {
+        case (.integer, .double(let d)):
+            if let i = Int(exactly: d) { return .compare(op, .int(i)) }
+            if d.isNaN { return .always(false) }
+            // 2^63 is above every integer, -2^63 - 1 below.
+            guard abs(d) >= 9_223_372_036_854_775_808.0 else { return nil }
+            return .always(greater == (d < 0))
+        case (.double, .int(let i)):
+            let t = Double(i)
+            guard let exact = Int(exactly: t), exact == i else {
+                // t is i rounded: the doubles next to i are t and its neighbour.
+                let below = Int(exactly: t).map { $0 < i } ?? false
+                let (lo, hi) = below ? (t, t.nextUp) : (t.nextDown, t)
+                return .compare(greater ? .greaterThanOrEqualTo : .lessThanOrEqualTo, .double(greater ? hi : lo))
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// See ``mixedNumber(_:_:_:)``.
+    enum MixedNumber {
+        /// The comparison to make instead.
+        case compare(ComparisonOperator, Value)
+        /// The answer for every value that is not nil.
+        case always(Bool)
+    }
+
     /// A column as a number: where booleans are not numbers, cast.
     func numeric(_ c: Column) -> SQLFragment { hooks.numeric(c.sql, c.type) }
+
+    /// The condition that `c` is not NaN (nil where it cannot be): the
+    /// dialect's for a stored number (``DialectHooks/notNaN(_:_:)``), `IS NOT
+    /// NULL` for a computed double whose NaN is NULL (``Column/nanIsNull``).
+    func notNaN(_ c: Column) -> SQLFragment? {
+        c.nanIsNull ? .isNull(c.sql, negated: true) : hooks.notNaN(c.sql, c.type)
+    }
 }
 
 /// The SQL of the comparison operators that SQL writes as operators, in

@@ -262,7 +262,8 @@ struct Lowering {
             throw error(
                 .unsupported, "$\(name) stands for an object: compare one of its keys, as in $\(name).name",
                 entity: scope.entity, range: e.range)
-        case .function(let f, _):
+        case .function(let f, let arguments):
+            if let op = ArithmeticOperator(f) { return try arithmetic(e, op, arguments, scope) }
             throw error(
                 .unsupported, "\(f) has no SQL form yet: compare key paths and constants", entity: scope.entity,
                 range: e.range)

@@ -66,6 +66,10 @@ struct Column {
     var isRelationship = false
     /// The key path as written, for messages.
     var key: String
+    /// Whether NULL here stands for NaN, not nil: a double computed by
+    /// `sift_arithmetic` on SQLite, which holds no NaN (see
+    /// `Lowering.arithmetic`). Such a value is never nil.
+    var nanIsNull = false
 }
 
 /// A to-many relationship reached by a key path, with the rest of the path

@@ -10,7 +10,7 @@ extension SwiftPredicateCorpus {
         entries.append(Entry(181, .notOnPostgreSQL, #Predicate<Book> { b in b.title.starts(with: "nope") }))
         entries.append(Entry(182, .sql, #Predicate<Book> { b in ((b.published ?? epoch) <= y2k) || !(prices1.contains(b.price)) }))
         entries.append(Entry(183, .sql, #Predicate<Book> { b in !((b.author == nil ? 0 : b.chapters.count) <= 1) }))
-        entries.append(Entry(184, .memoryOnly, #Predicate<Book> { b in b.chapters.count + 1 >= 4 }))
+        entries.append(Entry(184, .sql, #Predicate<Book> { b in b.chapters.count + 1 >= 4 }))
         entries.append(Entry(185, .sql, #Predicate<Book> { b in !(b.code == "emile") || (b.chapters.allSatisfy { c in c.name != "\u{130}stanbul" }) }))
         entries.append(Entry(186, .sql, #Predicate<Book> { b in (b.author == nil) && (b.chapters.filter { c in c.pages == 14 }.count == 2) }))
         entries.append(Entry(187, .sql, #Predicate<Book> { b in (others2.contains(b.title)) && !((1...2).contains(b.tags.count)) }))
@@ -48,7 +48,7 @@ extension SwiftPredicateCorpus {
         entries.append(Entry(219, .sql, #Predicate<Book> { b in (b.tags.contains { t in t.name == nil }) || (b.chapters.allSatisfy { c in c.pages == 18 || c.pages == nil }) }))
         entries.append(Entry(220, .refused("KeyPath"), #Predicate<Book> { b in (b.title != "x;y") && (b.title.count <= 4) }))
         entries.append(Entry(221, .sql, #Predicate<Book> { b in (b.chapters.contains { c in c.pages != nil || c.pages != nil }) && (years2.contains(b.year)) }))
-        entries.append(Entry(222, .memoryOnly, #Predicate<Book> { b in (b.chapters.count + 3 > 6) && (b.author?.name == nil) }))
+        entries.append(Entry(222, .sql, #Predicate<Book> { b in (b.chapters.count + 3 > 6) && (b.author?.name == nil) }))
         entries.append(Entry(223, .sql, #Predicate<Book> { b in !(b.title != "\u{F1}and\u{FA}") }))
         entries.append(Entry(224, .notOnPostgreSQL, #Predicate<Book> { b in (!(b.tags.allSatisfy { t in t.name != "\u{130}" }) || (b.title.contains("A\u{30A}"))) && (counts1.contains(b.chapters.count)) }))
         entries.append(Entry(225, .sql, #Predicate<Book> { b in ((b.price ?? -1) <= 0.75) || (b.title < "e\u{302}\u{323}") }))
@@ -95,7 +95,7 @@ extension SwiftPredicateCorpus {
         entries.append(Entry(266, .sql, #Predicate<Book> { b in b.tags.first?.name == "abc" }))
         entries.append(Entry(267, .sql, #Predicate<Book> { b in (b.chapters.filter { c in c.pages == nil && c.pages == intMin }.count >= 1) && (b.price != pointThree) }))
         entries.append(Entry(268, .sql, #Predicate<Book> { b in !(b.tags.isEmpty) ? (b.code != "x\u{37E}y") : (b.chapters.contains { c in c.pages == twoPow31 }) }))
-        entries.append(Entry(269, .memoryOnly, #Predicate<Book> { b in (b.chapters.count * 3 <= 3) || (b.tags.allSatisfy { t in t.name != "strasse" }) }))
+        entries.append(Entry(269, .sql, #Predicate<Book> { b in (b.chapters.count * 3 <= 3) || (b.tags.allSatisfy { t in t.name != "strasse" }) }))
         entries.append(Entry(270, .sql, #Predicate<Book> { b in ((b.tags.allSatisfy { t in t.name == "Ann" }) && (b.author?.age != nil)) || ((b.price ?? 0) <= -1.5) }))
         return entries
     }
