@@ -12,8 +12,8 @@ enum SwiftPredicateCorpus {
         /// Converts, and lowers to SQLite and PostgreSQL.
         case sql
         /// Converts, and the SQL lowering refuses it as unsupported: its
-        /// arithmetic, `TERNARY` (from `??` or a `? :` giving a value) or
-        /// `[FIRST]`/`[LAST]` has no SQL form yet.
+        /// arithmetic, `TERNARY` (from `??` or a `? :` giving a value),
+        /// `[FIRST]`/`[LAST]` or index has no SQL form yet.
         case memoryOnly
         /// Converts and lowers to SQLite; PostgreSQL refuses it as
         /// unsupported: a search by character (`[s]`), which it cannot do.
