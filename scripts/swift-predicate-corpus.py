@@ -8,7 +8,8 @@ a seeded grammar, each with what it is expected to give:
 
   .sql              converts, and lowers to SQLite and PostgreSQL
   .memoryOnly       converts, but the lowering refuses it (arithmetic on
-                    a value that may be nil, as `(b.price ?? 0) * 2`)
+                    a value that may be nil, as `(b.price ?? 0) * 2`; an
+                    index, which throws out of range in Swift and Sift)
   .notOnPostgreSQL  converts and lowers to SQLite; PostgreSQL refuses it (a
                     search by character, [s], which it cannot do)
   .refused("Type")  conversion is refused with this `expressionType`
@@ -246,18 +247,33 @@ class Grammar:
             (lambda: f"b.chapters.count / {g.r.randint(2, 3)} == {g.r.randint(0, 2)}", "IntDivision"),
             (lambda: f"(b.year ?? 0) % {g.r.randint(2, 9)} == 0", "IntRemainder"),
             (lambda: f"b.year! > {g.r.randint(1990, 2010)}", "ForcedUnwrap"),
-            (lambda: f"b.chapters[0].pages == {g.r.randint(1, 40)}", "CollectionIndexSubscript"),
+            (lambda: f"b.chapters[0..<{g.r.randint(1, 2)}].isEmpty", "CollectionRangeSubscript"),
+            (lambda: f"b.title.contains(/{g.pick(['A.n', 'a+', 'x;y', 'K'])}/)", "StringContainsRegex"),
             (lambda: f"b.author.flatMap {{ _ in 1 }} == 1", "OptionalFlatMap"),
             (lambda: f"b.code?.count == {g.r.randint(1, 6)}", "OptionalFlatMap"),
         ]
         make, type_name = self.pick(choices)
         return make(), type_name, 1
 
+    def subscript_leaf(self):
+        """An index into chapters or tags (memory only: out of range it throws,
+        in Swift and in Sift), or a regular expression of plain characters
+        (CONTAINS[s]): (text, class, leaves)."""
+        g = self
+        choices = [
+            (lambda: f"b.chapters[{g.r.randint(0, 1)}].pages {g.equality()} {g.r.randint(1, 40)}", MEM, 1),
+            (lambda: f"!b.chapters.isEmpty && b.chapters[0].name {g.equality()} {g.string()}", MEM, 2),
+            (lambda: f"b.tags.count < 2 || b.tags[1].name == {g.string()}", MEM, 2),
+            (lambda: f"b.title.contains(/{g.pick(['Ann', 'ab', 'file', 'e', 'ss', '100%'])}/)", SQLITE, 1),
+        ]
+        make, cls, leaves = self.pick(choices)
+        return make(), cls, leaves
+
     def leaf(self, kind):
         if kind == "refused":
             return self.refused_leaf()
         if kind == MEM:
-            return self.memory_leaf()
+            return self.subscript_leaf() if self.chance(0.2) else self.memory_leaf()
         if self.chance(0.3):
             return self.relationship()
         return self.sql_leaf()

@@ -42,6 +42,8 @@ import struct SiftTestSupport.SeededRandom
         var level: Level = .low
         var serial: UInt64 = 0
         var initial: Character = "e"
+        var codes: [Int: Int] = [:]
+        var maybes: [String: Int?] = [:]
 
         static let keyTable = KeyTable<Item>(typed: [
             "title": .string(\.title),
@@ -83,6 +85,8 @@ import struct SiftTestSupport.SeededRandom
                 editor: chance(3) ? nil : Person(name: pick(texts), age: Int(rng.next() % 90)),
                 people: people,
                 stamp: Date(timeIntervalSinceReferenceDate: Double(rng.next() % 1000) - 500),
+                extra: Dictionary((0..<Int(rng.next() % 3)).map { _ in (pick(["a", "b", "caf\u{E9}", "cafe\u{301}"]), Int(rng.next() % 3)) },
+                                  uniquingKeysWith: { a, _ in a }),
                 weight: Float(pick(doubles)), initial: pick(["e", "\u{E9}", "e\u{301}", "a", "\r\n"]))
         }
     }
@@ -162,6 +166,16 @@ import struct SiftTestSupport.SeededRandom
         (#Predicate<Item> { $0.stamp > when }, "stamp > CAST(0, \"NSDate\")"),
         (#Predicate<Item> { $0.price == 0 }, "price == 0.0"),
         (#Predicate<Item> { $0.price > -1e300 }, "price > -1e+300"),
+        // Dictionaries find a key by canonical equivalence in both.
+        (#Predicate<Item> { $0.extra["a"] == 1 }, "extra[\"a\"] == 1"),
+        (#Predicate<Item> { $0.extra["caf\u{E9}"] != nil }, "extra[\"café\"] != nil"),
+        (#Predicate<Item> { $0.extra[$0.title] == nil }, "extra[title] == nil"),
+        (#Predicate<Item> { $0.extra["b", default: 1] > 0 },
+         "TERNARY(extra[\"b\"] != nil, extra[\"b\"], 1) > 0"),
+        // A pattern of plain ASCII characters is found as the string is.
+        (#Predicate<Item> { $0.title.contains(/af/) }, "title CONTAINS[s] \"af\""),
+        (#Predicate<Item> { $0.title.contains(/e/) }, "title CONTAINS[s] \"e\""),
+        (#Predicate<Item> { $0.title.contains(/Ann/) }, "title CONTAINS[s] \"Ann\""),
     ]
 
     @Test func convertedPredicatesAnswerAsSwift() throws {
@@ -200,6 +214,7 @@ import struct SiftTestSupport.SeededRandom
     @Test func refusalsNameTheExpression() {
         let high = Level.high
         let big = UInt64.max
+        let ignoringCase = /ann/.ignoresCase()
         let refused: [(Predicate<Item>, String)] = [
             (#Predicate<Item> { $0.title.count > 2 }, "KeyPath"),
             (#Predicate<Item> { $0.tags.max() == "b" }, "SequenceMaximum"),
@@ -209,8 +224,19 @@ import struct SiftTestSupport.SeededRandom
             (#Predicate<Item> { $0.year % 3 == 0 }, "IntRemainder"),
             (#Predicate<Item> { $0.editor!.age > 3 }, "ForcedUnwrap"),
             (#Predicate<Item> { $0.editor.flatMap { _ in 1 } == 1 }, "OptionalFlatMap"),
-            (#Predicate<Item> { $0.scores[0] == 1 }, "CollectionIndexSubscript"),
             (#Predicate<Item> { $0.scores[0..<1].isEmpty }, "CollectionRangeSubscript"),
+            (#Predicate<Item> { item in item.people.contains { p in p.age == item.scores[0] } }, "CollectionIndexSubscript"),
+            (#Predicate<Item> { item in item.people.allSatisfy { p in p.age == item.scores[1] } }, "CollectionIndexSubscript"),
+            (#Predicate<Item> { $0.codes[1] == 2 }, "DictionaryKeySubscript"),
+            (#Predicate<Item> { $0.maybes["a"] == nil }, "DictionaryKeySubscript"),
+            (#Predicate<Item> { $0.maybes["a", default: nil] == nil }, "DictionaryKeyDefaultValueSubscript"),
+            (#Predicate<Item> { $0.codes[1, default: 0] == 2 }, "DictionaryKeyDefaultValueSubscript"),
+            (#Predicate<Item> { $0.title.contains(/x;y/) }, "StringContainsRegex"),
+            (#Predicate<Item> { $0.title.contains(/K/) }, "StringContainsRegex"),
+            (#Predicate<Item> { $0.title.contains(/caf\u{E9}/) }, "StringContainsRegex"),
+            (#Predicate<Item> { $0.title.contains(ignoringCase) }, "StringContainsRegex"),
+            (#Predicate<Item> { ($0.year...2000).contains(1990) }, "ClosedRange"),
+            (#Predicate<Item> { (2000..<1990).contains($0.year) }, "Range"),
             (#Predicate<Item> { $0.title.contains { c in c == c } }, "SequenceContainsWhere"),
             (#Predicate<Item> { $0.title.allSatisfy { c in c != c } }, "SequenceAllSatisfy"),
             (#Predicate<Item> { $0.level < high }, "Comparison"),
@@ -219,19 +245,168 @@ import struct SiftTestSupport.SeededRandom
             (#Predicate<Item> { $0.serial == big }, "Equal"),
             (#Predicate<Item> { [big].contains($0.serial) }, "SequenceContains"),
             (#Predicate<Item> { $0.extra == ["a": 1] }, "Equal"),
-            (#Predicate<Item> { $0.extra["a"] == 1 }, "DictionaryKeySubscript"),
-            (#Predicate<Item> { $0.extra["a", default: 0] == 1 }, "DictionaryKeyDefaultValueSubscript"),
             (#Predicate<Item> { $0.title.contains(/a+b/) }, "StringContainsRegex"),
             (#Predicate<Item> { ($0.rating as Any?) is Int }, "TypeCheck"),
             (#Predicate<Item> { (($0.rating as Any?) as? Int) == 1 }, "ConditionalCast"),
             (#Predicate<Item> { (($0.rating as Any?) as! Int?) == 1 }, "ForceCast"),
         ]
         for (predicate, type) in refused {
-            #expect {
+            #expect("\(type): \(String(describing: try? Filter(predicate).format))") {
                 _ = try Filter(predicate)
             } throws: { error in
                 guard let error = error as? PredicateConversionError else { return false }
                 return error.expressionType == type && error.description.contains(type)
+            }
+        }
+    }
+
+    /// What an evaluation gives: its answer, or nil when it throws.
+    static func outcome(_ evaluate: () throws -> Bool) -> Bool? { try? evaluate() }
+
+    /// An index out of range throws in Swift and in Sift alike, and `&&`,
+    /// `||` and `? :` skip the same operands in both: the outcome (answer
+    /// or error) is the same on every object.
+    @Test func indexSubscriptsThrowAsSwift() throws {
+        let items = Self.items(count: 600, seed: 5)
+        let low = Self.low
+        let predicates: [(Predicate<Item>, String)] = [
+            (#Predicate<Item> { $0.scores[0] == 1 }, "scores[0] == 1"),
+            (#Predicate<Item> { !$0.scores.isEmpty && $0.scores[0] > 2 }, "(NOT scores.@count == 0) AND scores[0] > 2"),
+            (#Predicate<Item> { $0.scores.count < 3 || $0.scores[2] < 0 }, "scores.@count < 3 OR scores[2] < 0"),
+            (#Predicate<Item> { $0.people[1].age > 30 }, "people[1].age > 30"),
+            (#Predicate<Item> { $0.tags.isEmpty ? false : $0.tags[0] == "b" }, ""),
+            (#Predicate<Item> { !$0.scores.isEmpty && $0.scores[$0.scores.count - 1] > 3 },
+             "(NOT scores.@count == 0) AND scores[scores.@count - 1] > 3"),
+            (#Predicate<Item> { $0.scores[low] == 1 }, "scores[-3] == 1"),
+            // filter tests every element in Swift too.
+            (#Predicate<Item> { item in item.people.filter { p in p.age > item.scores[0] }.count > 0 }, ""),
+        ]
+        for (predicate, format) in predicates {
+            let filter = try Filter(predicate)
+            if !format.isEmpty { #expect(filter.format == format) }
+            let typed = filter.compiled(for: Item.self)
+            let dynamic = filter.compiled()
+            var outcomes: [Bool?: Int] = [:]
+            for item in items {
+                let expected = Self.outcome { try predicate.evaluate(item) }
+                outcomes[expected, default: 0] += 1
+                #expect(Self.outcome { try typed.evaluate(with: item) } == expected, "\(filter.format) typed on \(item)")
+                #expect(Self.outcome { try dynamic.evaluate(with: item.predicateValue) } == expected, "\(filter.format) on values")
+            }
+            // Every predicate but the negative index answers some objects.
+            #expect(outcomes.count >= 2 || format == "scores[-3] == 1", "\(filter.format): \(outcomes)")
+        }
+    }
+
+    struct Text: KeyValueReadable {
+        var text: String
+        static let keyTable = KeyTable<Text>(typed: ["text": .string(\.text)])
+    }
+
+    /// Strings where Swift's Regex and Sift's searches could part: marks
+    /// after a letter, either composition, CR LF, emoji with modifiers and
+    /// joiners, flags, the three scalars that decompose to ASCII, Hangul
+    /// jamo, a virama.
+    static let hardTexts = [
+        "", "Ann", "ann", "ANN", "café", "cafe\u{301}", "cafe", "e", "e\u{301}", "\u{301}", "Kelvin", "\u{212A}elvin",
+        "x;y", "x\u{37E}y", "a`b", "a\u{1FEF}b", "\r\n", "a\r\nb", "a\rb", "a\nb", "👍🏽", "👍", "👍\u{200D}x", "🇫🇷", "a b",
+        "a\tb", "ab\u{301}c", "abc\u{301}", "\u{1100}\u{1161}", "\u{915}\u{94D}\u{937}", "file10", "a/b#c", "ß", "ss",
+        "Å", "A\u{30A}", "\u{212B}", "e\u{323}\u{302}", "\u{1EC7}", "i\u{307}", "İ",
+    ]
+
+    /// A pattern of plain ASCII characters matches where the string is
+    /// found, grapheme clusters respected; the outcome is Swift's on every
+    /// hard string and on random ones.
+    @Test func regexOfPlainCharacters() throws {
+        let nothing = try Regex("")
+        let cr = try Regex("\r")
+        let lf = try Regex("\n")
+        let tab = try Regex("a\tb")
+        let predicates: [(Predicate<Text>, String)] = [
+            (#Predicate<Text> { $0.text.contains(/e/) }, "text CONTAINS[s] \"e\""),
+            (#Predicate<Text> { $0.text.contains(/elvin/) }, "text CONTAINS[s] \"elvin\""),
+            (#Predicate<Text> { $0.text.contains(/a b/) }, "text CONTAINS[s] \"a b\""),
+            (#Predicate<Text> { $0.text.contains(/b#c/) }, "text CONTAINS[s] \"b#c\""),
+            (#Predicate<Text> { $0.text.contains(/ab/) }, "text CONTAINS[s] \"ab\""),
+            (#Predicate<Text> { $0.text.contains(/ss/) }, "text CONTAINS[s] \"ss\""),
+            (#Predicate<Text> { $0.text.contains(/i/) }, "text CONTAINS[s] \"i\""),
+            (#Predicate<Text> { $0.text.contains(/A/) }, "text CONTAINS[s] \"A\""),
+            (#Predicate<Text> { $0.text.contains(nothing) }, "text CONTAINS[s] \"\""),
+            (#Predicate<Text> { $0.text.contains(cr) }, "text CONTAINS[s] \"\r\""),
+            (#Predicate<Text> { $0.text.contains(lf) }, #"text CONTAINS[s] "\n""#),
+            (#Predicate<Text> { $0.text.contains(tab) }, "text CONTAINS[s] \"a\tb\""),
+        ]
+        var rng = SeededRandom(seed: 41)
+        let texts = Self.hardTexts + (0..<400).map { _ in
+            (0..<Int(rng.next() % 5)).map { _ in Self.hardTexts[Int(rng.next() % UInt64(Self.hardTexts.count))] }.joined()
+        }
+        for (predicate, format) in predicates {
+            let filter = try Filter(predicate)
+            #expect(filter.format == format)
+            let typed = filter.compiled(for: Text.self)
+            var matched = 0
+            for text in texts.map(Text.init) {
+                let expected = try predicate.evaluate(text)
+                if expected { matched += 1 }
+                #expect(try typed.evaluate(with: text) == expected, "\(format) on \(Array(text.text.unicodeScalars))")
+            }
+            #expect(matched > 0)
+        }
+    }
+
+    /// The patterns refused are those Swift matches otherwise than the
+    /// string: `K` is not found in KELVIN SIGN by Regex, though `==` takes
+    /// them for equal (as for `;` and GREEK QUESTION MARK).
+    @Test func regexDiffersFromStringOnDecomposingScalars() throws {
+        let kelvin = Text(text: "\u{212A}elvin"), question = Text(text: "x\u{37E}y")
+        #expect(try !#Predicate<Text> { $0.text.contains(/K/) }.evaluate(kelvin))
+        #expect(try #Predicate<Text> { $0.text.contains("K") }.evaluate(kelvin))
+        #expect(try !#Predicate<Text> { $0.text.contains(/x;y/) }.evaluate(question))
+        #expect(try #Predicate<Text> { $0.text.contains("x;y") }.evaluate(question))
+    }
+
+    /// `.lexical`, the only `String.StandardComparator` on Linux, measured
+    /// against every Sift comparison on hard strings (case, marks in either
+    /// composition, digits, ß, the Kelvin sign, CJK, Arabic, emoji, the
+    /// empty string) and random joins of them: it answers as Swift's `<` and
+    /// `>` do, and `swiftCompare:`, the closest, parts from it exactly on the
+    /// unequal pairs `<` orders neither way, so it is refused.
+    @Test func lexicalComparatorIsMeasured() throws {
+        var rng = SeededRandom(seed: 29)
+        let pieces = Self.hardTexts + ["file2", "File10", "a-b", "a_b", "Z", "z", "0", "10", "2", "ä", "a\u{308}", "Æ", "ﬁ", "ａ", "中", "日本", "Ω", "\u{2126}", "ا", "."]
+        let random = (0..<300).map { _ in (0..<Int(rng.next() % 4)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined() }
+        let strings = pieces + random
+        var disagreements: [SortKey.Comparison: Int] = [:]
+        var unordered = 0
+        for x in strings {
+            for y in strings {
+                let lexical = String.StandardComparator.lexical.compare(x, y)
+                let swift: ComparisonResult = x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+                #expect(lexical == swift)
+                let neitherWay = x != y && !(x < y) && !(y < x)
+                if neitherWay { unordered += 1 }
+                for comparison in SortKey.Comparison.allCases where comparison.order(x, y) != lexical {
+                    disagreements[comparison, default: 0] += 1
+                    if comparison == .swift { #expect(neitherWay, "\(Array(x.unicodeScalars)) vs \(Array(y.unicodeScalars))") }
+                }
+            }
+        }
+        // The pair of the refusal's reason.
+        #expect(!("cafe\u{301}" < "caf\u{E9}e") && !("caf\u{E9}e" < "cafe\u{301}") && "cafe\u{301}" != "caf\u{E9}e")
+        #expect(unordered > 0 && disagreements[.swift] == unordered, "\(disagreements)")
+        for comparison in SortKey.Comparison.allCases {
+            #expect((disagreements[comparison] ?? 0) > 0, "\(comparison) orders as .lexical")
+        }
+        let refused = [
+            SortDescriptor(\Person.name, comparator: .lexical),
+            SortDescriptor(\Person.name, comparator: .lexical, order: .reverse),
+            SortDescriptor(\Person.name, comparator: String.StandardComparator(.lexical, order: .reverse)),
+        ]
+        for descriptor in refused {
+            #expect {
+                _ = try SortKey(descriptor)
+            } throws: { error in
+                (error as? PredicateConversionError)?.description.contains("lexical answers orderedSame") == true
             }
         }
     }

@@ -84,6 +84,12 @@ struct PredicateConverter {
     /// How many SUBQUERY variables are in scope, for their names (`$x`,
     /// then `$x2` inside it).
     var depth = 0
+    /// The closure being converted, when Swift stops calling it at the
+    /// first element that decides (`contains(where:)`, `allSatisfy`) while
+    /// SUBQUERY tests every element: an expression that can throw (an
+    /// index out of range) is refused there, since Sift would throw on an
+    /// element Swift never reaches.
+    var stopsEarly: String?
 
     func term(of expression: Any) throws(PredicateConversionError) -> ConvertedTerm {
         guard let convertible = expression as? any SiftConvertibleExpression else {

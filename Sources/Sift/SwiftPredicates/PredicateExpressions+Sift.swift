@@ -279,14 +279,34 @@ protocol RangeBounds {
 
 extension PredicateExpressions.ClosedRange: RangeBounds {
     func bounds(_ c: PredicateConverter) throws(PredicateConversionError) -> (ExpressionNode, ExpressionNode, Bool) {
-        (try c.expression(of: lower), try c.expression(of: upper), true)
+        (try orderedBounds(self, lower, upper, c), try c.expression(of: upper), true)
     }
 }
 
 extension PredicateExpressions.Range: RangeBounds {
     func bounds(_ c: PredicateConverter) throws(PredicateConversionError) -> (ExpressionNode, ExpressionNode, Bool) {
-        (try c.expression(of: lower), try c.expression(of: upper), false)
+        (try orderedBounds(self, lower, upper, c), try c.expression(of: upper), false)
     }
+}
+
+/// The lower bound of a range whose bounds are constants in order. Swift
+/// throws for `a..<b` and stops the program for `a...b` when `a > b`
+/// (NaN too), and evaluates both bounds, where Sift's two comparisons are
+/// false and skip the upper bound when the first fails: bounds read from
+/// an object are refused.
+private func orderedBounds<L: PredicateExpression, U: PredicateExpression>(
+    _ range: Any, _ lower: L, _ upper: U, _ c: PredicateConverter
+) throws(PredicateConversionError) -> ExpressionNode where L.Output == U.Output, L.Output: Comparable {
+    let low = try c.expression(of: lower), high = try c.expression(of: upper)
+    // Both are constants (or a minus before one), which evaluate without the input.
+    if case .constant = low.kind, case .constant = high.kind,
+        let a = try? lower.evaluate(PredicateBindings()), let b = try? upper.evaluate(PredicateBindings()), a <= b
+    {
+        return low
+    }
+    throw refuse(
+        range,
+        "only bounds written as constants, the lower not above the upper, convert: Swift throws or stops when the lower is above the upper, where Sift's comparisons are false")
 }
 
 // MARK: - String searches
@@ -418,14 +438,16 @@ extension PredicateExpressions.SequenceContains: SiftConvertibleExpression {
 
 extension PredicateExpressions.SequenceContainsWhere: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        let matching = try subquery(self, sequence, of: LHS.Output.self, binding: variable.key, test, c)
+        let matching = try subquery(
+            self, sequence, of: LHS.Output.self, binding: variable.key, test, stopsEarly: "contains(where:)", c)
         return .predicate(.compare(matching.appending(["@count"], range: nil), .greaterThan, .constant(.int(0))))
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
-        let failing = try subquery(self, sequence, of: LHS.Output.self, binding: variable.key, test, negated: true, c)
+        let failing = try subquery(
+            self, sequence, of: LHS.Output.self, binding: variable.key, test, negated: true, stopsEarly: "allSatisfy", c)
         return .predicate(.compare(failing.appending(["@count"], range: nil), .equalTo, .constant(.int(0))))
     }
 }
@@ -438,11 +460,12 @@ extension PredicateExpressions.Filter: SiftConvertibleExpression {
 
 /// `SUBQUERY(sequence, $x, test)` for a closure over `sequence` whose
 /// variable is `id` (`$x`, then `$x2` inside it), the test negated for
-/// `allSatisfy`. A string's characters are no collection SUBQUERY can go
-/// through: refused.
+/// `allSatisfy`; `stopsEarly` names the Swift method that stops at the
+/// first element that decides. A string's characters are no collection
+/// SUBQUERY can go through: refused.
 private func subquery(
     _ expression: Any, _ sequence: Any, of sequenceType: Any.Type, binding id: PredicateExpressions.VariableID,
-    _ test: Any, negated: Bool = false, _ c: PredicateConverter
+    _ test: Any, negated: Bool = false, stopsEarly: String? = nil, _ c: PredicateConverter
 ) throws(PredicateConversionError) -> ExpressionNode {
     if SwiftTypes.isString(sequenceType) {
         throw refuse(expression, "a string's characters are no collection SUBQUERY can go through")
@@ -451,6 +474,7 @@ private func subquery(
     let name = c.depth == 0 ? "x" : "x\(c.depth + 1)"
     var inner = c
     inner.depth += 1
+    inner.stopsEarly = stopsEarly ?? c.stopsEarly
     inner.bindings[id] = .variable(name)
     let predicate = try inner.predicate(of: test)
     return ExpressionNode(.subquery(collection, variable: name, negated ? .not(predicate) : predicate))
@@ -475,5 +499,113 @@ extension PredicateExpressions.SequenceMinimum: SiftConvertibleExpression {
 extension PredicateExpressions.SequenceMaximum: SiftConvertibleExpression {
     func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
         try extreme(self, elements, of: Elements.Output.Element.self, "@max", c)
+    }
+}
+
+// MARK: - Subscripts
+
+extension PredicateExpressions.CollectionIndexSubscript: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        // Swift throws for an index outside the array, as Sift's `[n]`
+        // does (a negative one too); `&&`, `||`, `? :` and `??` skip the
+        // same operands in both.
+        guard Wrapped.Output.self is any ArrayMarker.Type else {
+            throw refuse(
+                self, "only an array's indexes are the integers from 0 that Sift's [n] reads (a slice keeps its base's)")
+        }
+        if let closure = c.stopsEarly {
+            throw refuse(
+                self,
+                "inside \(closure) Swift stops at the first element that decides, where SUBQUERY tests every element: an index out of range on a later element would throw in Sift only")
+        }
+        let array = try c.expression(of: wrapped)
+        return .expression(ExpressionNode(.index(array, .expression(try c.expression(of: index)))))
+    }
+}
+
+extension PredicateExpressions.CollectionRangeSubscript: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        throw refuse(self, "Sift has no expression for a run of an array's elements (a slice)")
+    }
+}
+
+/// The dictionary of a key subscript, refused unless Sift looks the key
+/// up as Swift does: string keys (Sift's dictionaries have no others;
+/// both find a key by canonical equivalence), values that are not
+/// optional (Swift tells a key holding nil from a missing key, Sift
+/// gives nil for both), and a dictionary read from an object (one
+/// written in the predicate has no format-string form).
+private func dictionary(
+    _ expression: Any, _ wrapped: Any, keyType: Any.Type, valueType: Any.Type, _ c: PredicateConverter
+) throws(PredicateConversionError) -> ExpressionNode {
+    guard keyType == String.self else {
+        throw refuse(
+            expression, "Sift's dictionaries have string keys, not \(PredicateConverter.typeName(keyType))")
+    }
+    if valueType is any OptionalMarker.Type {
+        throw refuse(
+            expression,
+            "a dictionary of optionals holds nil for some keys, which Swift tells apart from a missing key and Sift does not")
+    }
+    let node = try c.expression(of: wrapped)
+    if case .constant = node.kind {
+        throw refuse(expression, "a dictionary written in the predicate has no format-string form")
+    }
+    return node
+}
+
+extension PredicateExpressions.DictionaryKeySubscript: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let base = try dictionary(self, wrapped, keyType: Key.Output.self, valueType: Value.self, c)
+        return .expression(ExpressionNode(.index(base, .expression(try c.expression(of: key)))))
+    }
+}
+
+extension PredicateExpressions.DictionaryKeyDefaultValueSubscript: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        let base = try dictionary(self, wrapped, keyType: Key.Output.self, valueType: Default.Output.self, c)
+        // A value is never nil (values are not optional): nil means no key.
+        let value = ExpressionNode(.index(base, .expression(try c.expression(of: key))))
+        let fallback = try c.expression(of: `default`)
+        return .expression(ExpressionNode(.ternary(.compare(value, .notEqualTo, .constant(.null)), value, fallback)))
+    }
+}
+
+// MARK: - Regular expressions
+
+/// Why a regular expression other than plain characters is refused.
+private let regexReason =
+    "Swift's Regex matches grapheme clusters where Sift's MATCHES (PCRE2) matches code points; only a pattern of plain ASCII characters without ; ` and K (which other characters decompose to) converts, to CONTAINS[s]"
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+extension PredicateExpressions.StringContainsRegex: SiftConvertibleExpression {
+    func converted(_ c: inout PredicateConverter) throws(PredicateConversionError) -> ConvertedTerm {
+        guard let constant = regex as? PredicateExpressions.Value<PredicateExpressions.PredicateRegex> else {
+            throw refuse(self, "only a regular expression written in or captured by the predicate converts")
+        }
+        // The pattern Swift prints parses to the same regex: options it
+        // was given (`.ignoresCase()`, `.matchingSemantics(_:)`) appear in
+        // it as groups, so plain characters are matched as written.
+        let pattern = constant.value.stringRepresentation
+        guard SwiftRegexPattern.isPlainCharacters(pattern) else { throw refuse(self, regexReason) }
+        return .predicate(
+            .compare(try c.expression(of: subject), .contains, .constant(.string(pattern)), options: .swiftString))
+    }
+}
+
+/// What conversion knows of Swift regular expressions' patterns.
+enum SwiftRegexPattern {
+    /// The characters with a meaning in a pattern (outside a class).
+    static let metacharacters: Set<Character> = ["\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}"]
+
+    /// Whether `pattern` matches itself and nothing else, as
+    /// `String.contains(_:)` finds a string: ASCII characters that are no
+    /// metacharacters. Swift's Regex does not match KELVIN SIGN with `K` or
+    /// GREEK QUESTION MARK with `;` (measured), which Swift's `==` takes for
+    /// equal, so those (and the grave accent, which GREEK VARIA
+    /// decomposes to) are refused too. (`SwiftPredicateTests` checks the
+    /// rest on hard strings.)
+    static func isPlainCharacters(_ pattern: String) -> Bool {
+        SwiftTypes.isCanonicallyUnique(pattern) && !pattern.contains(where: metacharacters.contains)
     }
 }

@@ -9,9 +9,10 @@ extension SortKey {
     /// `compare:` as Swift's `<` orders them, with nil first, as Swift's
     /// optional comparator puts it; strings by `swiftCompare:`, Swift's `<`
     /// (``SortKey/Comparison/swift``). A descriptor with a
-    /// `String.StandardComparator` (`.lexical`, `.localized`) is refused:
-    /// no Sift comparison orders as Foundation's string comparison does
-    /// (<doc:SwiftPredicates>).
+    /// `String.StandardComparator` is refused: `.lexical` (the only one on
+    /// Linux) parts from `swiftCompare:` on strings Swift's `<` does not
+    /// order, and `.localized` and `.localizedStandard` (Apple platforms
+    /// only) collate in the current locale (<doc:SwiftPredicates>).
     ///
     /// - Throws: ``PredicateConversionError`` when the key path is not in a
     ///   table or the order has no exact Sift form.
@@ -22,10 +23,10 @@ extension SortKey {
                 reason: "it compares with a comparator of its own rather than a key path's values")
         }
         let valueType = type(of: keyPath).valueType
-        if descriptor.stringComparator != nil {
+        if let comparator = descriptor.stringComparator {
             throw PredicateConversionError(
                 expressionType: "SortDescriptor", keyPath: String(describing: keyPath),
-                reason: "a String.StandardComparator orders by Foundation's string comparison (ICU collation when localized), which no Sift comparison reproduces exactly; sort with the default comparator (Swift's <)")
+                reason: comparator == .lexical ? lexicalReason : localizedReason)
         }
         guard SwiftTypes.ordersAsSwift(valueType) else {
             throw PredicateConversionError(
@@ -69,3 +70,17 @@ extension FetchSpecification {
             sort: try [SortKey](sortBy), offset: fetchOffset ?? 0, limit: fetchLimit)
     }
 }
+
+/// Why `String.StandardComparator.lexical` is refused, as measured by
+/// `SwiftPredicateTests.lexicalComparatorIsMeasured`: on Linux it is
+/// `compare(_:options: [])`, which answers with Swift's `<` and `>`, and
+/// those order neither way two strings such as `"cafe\u{301}"` and
+/// `"caf\u{E9}e"` that are not equal, where `swiftCompare:` puts the first
+/// after the second.
+private let lexicalReason =
+    "String.StandardComparator.lexical answers orderedSame for unequal strings that Swift's < orders neither way (\"cafe\\u{301}\" and \"caf\\u{E9}e\"), where swiftCompare: and every other Sift comparison orders them"
+
+/// Why the localized comparators are refused (Apple platforms only: Linux's
+/// Foundation neither has nor decodes them).
+private let localizedReason =
+    "a localized String.StandardComparator collates in Locale.current, where Sift's localized comparisons use the root collation"

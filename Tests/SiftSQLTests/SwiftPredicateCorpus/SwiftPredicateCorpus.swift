@@ -12,7 +12,7 @@ enum SwiftPredicateCorpus {
         /// Converts, and lowers to SQLite and PostgreSQL.
         case sql
         /// Converts, and the SQL lowering refuses it as unsupported: its
-        /// arithmetic has no SQL form yet.
+        /// arithmetic on a value that may be nil, or an index, has no SQL form.
         case memoryOnly
         /// Converts and lowers to SQLite; PostgreSQL refuses it as
         /// unsupported: a search by character (`[s]`), which it cannot do.
