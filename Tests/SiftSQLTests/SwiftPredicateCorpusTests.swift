@@ -122,7 +122,7 @@ struct SwiftPredicateCorpusTests {
         print("""
             Swift predicate corpus: \(entries.count) predicates on \(books.count) books; \
             \(counts[.sql] ?? 0) compared on SQLite and \(postgres == nil ? "not on PostgreSQL (not available)" : "PostgreSQL"), \
-            \(counts[.notOnPostgreSQL] ?? 0) on SQLite only ([s] searches), \
+            \(counts[.notOnPostgreSQL] ?? 0) on SQLite only ([s] searches and orderings), \
             \(counts[.memoryOnly] ?? 0) in memory only, \(refused.values.reduce(0, +)) refused \
             (\(refused.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))); \
             \(informative) match some books but not all, \(throwing) throw on some (an index out of range); disagreements: typed \(disagreements.typed), \

@@ -20,6 +20,8 @@ struct SwiftStringOptionTests {
         "👍", "👍🏽", "👩‍💻", "👩", "🇫🇷", "🇺🇸🇫🇷", "🇸🇫", "\u{1100}\u{1161}", "\u{1100}", "\u{AC00}", "K",
         "\u{212A}", "Kelvin", "\u{212A}elvin", "\u{FFFF}", "\u{10000}", "\u{E000}", "a\u{308}\u{301}", "a\u{301}\u{308}",
         "ß", "ss", "İ", "i\u{307}",
+        // Swift's < orders these neither way against "e\u{301}" and "cafe\u{301}".
+        "\u{E9}e", "\u{E9}a", "cafe\u{301}", "caf\u{E9}e",
         // Runs of marks longer than the bound past which [s] decomposes first.
         "a" + String(repeating: "\u{301}\u{316}", count: 20), "a" + String(repeating: "\u{316}\u{301}", count: 20),
         "a" + String(repeating: "\u{316}", count: 40) + "x", "a\u{316}",

@@ -9,10 +9,31 @@ import Foundation
 /// equivalent exactly when their decompositions are equal): only the order
 /// and the searches are Swift's own.
 enum SwiftStrings {
-    /// Swift's order: the Unicode scalars of the NFC forms, lexicographically.
+    /// What Swift's `==` and `<` say of `a` and `b`, for `[s]`'s `<`,
+    /// `<=`, `>`, `>=` and BETWEEN: ascending when `a < b`, descending when
+    /// `b < a`, and the same otherwise. Swift's `<` is meant to order the
+    /// Unicode scalars of the NFC forms, but orders a few pairs of unequal
+    /// strings neither way (`"e\u{301}"` and `"\u{E9}e"`): for them `a < b`
+    /// and `a > b` are false and `a <= b` and `a >= b` true, as in Swift
+    /// (`<=` is `!(b < a)`). `==[s]` is canonical equivalence, apart.
     static func compare(_ a: String, _ b: String) -> ComparisonResult {
         let (x, y) = (bounded(a), bounded(b))
-        return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
+        if x == y { return .orderedSame }
+        if x < y { return .orderedAscending }
+        return y < x ? .orderedDescending : .orderedSame
+    }
+
+    /// The order `swiftCompare:` sorts by: the Unicode scalars of the NFC
+    /// forms, lexicographically (the bytes of their UTF-8, as PostgreSQL's
+    /// `normalize(x, NFC) COLLATE "C"` orders them). It is Swift's `<`
+    /// wherever Swift's `<` orders a pair; a sort needs an order of every
+    /// pair, so it orders too the few that Swift's `<` orders neither way,
+    /// whose place in Swift's `sorted(using:)` depends on its algorithm.
+    static func order(_ a: String, _ b: String) -> ComparisonResult {
+        let x = bounded(a).precomposedStringWithCanonicalMapping.unicodeScalars
+        let y = bounded(b).precomposedStringWithCanonicalMapping.unicodeScalars
+        if x.elementsEqual(y) { return .orderedSame }
+        return x.lexicographicallyPrecedes(y) ? .orderedAscending : .orderedDescending
     }
 
     /// `s`, or its canonical decomposition when it has a run of combining

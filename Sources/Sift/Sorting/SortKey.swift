@@ -96,7 +96,7 @@ extension SortKey.Comparison {
     package func order(_ x: String, _ y: String) -> ComparisonResult {
         switch self {
         case .compare: return StringSemantics.compare(x, y, [])
-        case .swift: return StringSemantics.compare(x, y, .swiftString)
+        case .swift: return SwiftStrings.order(x, y)
         case .caseInsensitive: return StringSemantics.compare(x, y, [.caseInsensitive])
         case .localized: return x.compare(y, options: [], range: nil, locale: SortKey.locale)
         case .localizedCaseInsensitive:

@@ -76,7 +76,7 @@ extension FetchSpecification {
 /// `compare(_:options: [])`, which answers with Swift's `<` and `>`, and
 /// those order neither way two strings such as `"cafe\u{301}"` and
 /// `"caf\u{E9}e"` that are not equal, where `swiftCompare:` puts the first
-/// after the second.
+/// before the second (the order of their NFC forms).
 private let lexicalReason =
     "String.StandardComparator.lexical answers orderedSame for unequal strings that Swift's < orders neither way (\"cafe\\u{301}\" and \"caf\\u{E9}e\"), where swiftCompare: and every other Sift comparison orders them"
 

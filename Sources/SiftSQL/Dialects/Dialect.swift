@@ -76,10 +76,12 @@ public struct Dialect: Sendable, Hashable, Codable, CaseIterable, CustomStringCo
 protocol DialectHooks: Sendable {
     /// The name `Dialect(rawValue:)` reads and the command line takes.
     var name: String { get }
-    /// Whether the dialect's search finds what `[s]` searches (characters,
-    /// grapheme clusters): only one with the evaluator's own functions
-    /// (false unless the dialect says so).
-    var searchesCharacters: Bool { get }
+    /// Whether the dialect answers `[s]` searches and orderings as Swift
+    /// does: searches by characters (grapheme clusters), orderings by
+    /// Swift's own `<`, which orders a few pairs of unequal strings neither
+    /// way. Only a dialect with the evaluator's own functions does (false
+    /// unless the dialect says so).
+    var comparesSwiftStrings: Bool { get }
 
     // MARK: Rendering
 

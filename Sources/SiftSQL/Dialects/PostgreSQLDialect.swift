@@ -71,17 +71,7 @@ struct PostgreSQLDialect: DialectHooks {
     func stringOrdering(
         _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) -> SQLFragment {
-        if options.contains(.swiftString) {
-            // Swift's order: the code points of the NFC forms, which the
-            // bytes of their UTF-8 ("C" collation) order the same way.
-            let nfc = { (s: SQLFragment) in SQLFragment.function("normalize", [s, .sql("NFC")]) }
-            let right: SQLFragment
-            switch rhs {
-            case .column(let sql): right = nfc(sql)
-            case .text(let t): right = ctx.bind(.text(t.precomposedStringWithCanonicalMapping))
-            }
-            return .binary(codePointOrder(nfc(lhs)), op, right)
-        }
+        // `[s]` orderings never come here (see comparesSwiftStrings).
         return .binary(codePointOrder(fold(lhs, options)), op, side(rhs, options, ctx))
     }
 

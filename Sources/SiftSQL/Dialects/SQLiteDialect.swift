@@ -20,7 +20,7 @@ public enum SQLiteFunctions {
     /// string); 0 for NULL.
     public static let matches = "sift_matches"
     /// `sift_arithmetic(op, a, b)`: `a + b`, `a - b`, `a * b` or `a / b`
-    /// (op 0 to 3, ``ArithmeticOperator``) as memory computes them: two
+    /// (op 0 to 3, `ArithmeticOperator`) as memory computes them: two
     /// integers give an integer, and overflow or division by zero fails the
     /// statement with memory's message; a double gives a double, NULL for
     /// NaN (which SQLite cannot hold). A NULL operand is read as NaN.
@@ -49,7 +49,7 @@ public enum SQLiteFunctions {
 struct SQLiteDialect: DialectHooks {
     var name: String { "sqlite" }
     /// `sift_search` searches as the evaluator does, `[s]` included.
-    var searchesCharacters: Bool { true }
+    var comparesSwiftStrings: Bool { true }
 
     func placeholder(_ n: Int) -> String { "?\(n)" }
 

@@ -156,8 +156,8 @@ extension Lowering {
             }
             guard !c.isRelationship, let bound = orderingValue(v, for: c.type) else { throw mismatch(op, c, v, scope, range) }
             if c.type == .string {
-                let condition = hooks.stringOrdering(
-                    c.sql, op.sqlOperator, .text(bound: v.stringValue ?? ""), options, ctx)
+                let condition = try stringOrdering(
+                    c.sql, op.sqlOperator, .text(bound: v.stringValue ?? ""), options, scope, range: range)
                 return negated ? .notTrue(condition) : condition
             }
             let op = Self.numericOperator(op, v, c.type)
@@ -181,12 +181,12 @@ extension Lowering {
             let condition: SQLFragment
             if c.type == .string {
                 condition = .and([
-                    hooks.stringOrdering(
+                    try stringOrdering(
                         c.sql, ComparisonOperator.greaterThanOrEqualTo.sqlOperator, .text(bound: bounds[0].stringValue ?? ""),
-                        options, ctx),
-                    hooks.stringOrdering(
+                        options, scope, range: range),
+                    try stringOrdering(
                         c.sql, ComparisonOperator.lessThanOrEqualTo.sqlOperator, .text(bound: bounds[1].stringValue ?? ""),
-                        options, ctx),
+                        options, scope, range: range),
                 ])
             } else {
                 let from = Self.numericOperator(.greaterThanOrEqualTo, bounds[0], c.type)
@@ -265,7 +265,7 @@ extension Lowering {
             }
             var condition =
                 a.type == .string
-                ? hooks.stringOrdering(a.sql, op.sqlOperator, .column(b.sql), options, ctx)
+                ? try stringOrdering(a.sql, op.sqlOperator, .column(b.sql), options, scope, range: range)
                 : .binary(numeric(a), op.sqlOperator, numeric(b))
             // NaN is neither greater nor less than anything in memory.
             let numbers = [notNaN(a), notNaN(b)].compactMap { $0 }

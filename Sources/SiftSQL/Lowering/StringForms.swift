@@ -2,7 +2,7 @@ import Foundation
 import Sift
 
 extension DialectHooks {
-    var searchesCharacters: Bool { false }
+    var comparesSwiftStrings: Bool { false }
 }
 
 extension Lowering {
@@ -27,7 +27,7 @@ extension Lowering {
         if options.contains(.swiftString) {
             // Swift searches grapheme clusters, which only the registered
             // functions of SQLite can find.
-            guard hooks.searchesCharacters else {
+            guard hooks.comparesSwiftStrings else {
                 throw error(
                     .unsupported,
                     "[s] searches compare characters (grapheme clusters), which \(hooks.name) cannot find in its text",
@@ -40,6 +40,24 @@ extension Lowering {
             if let condition = prefixRange(column, n, options) { return negated ? .notTrue(condition) : condition }
         }
         return hooks.search(haystack, needle, kind, options, negated: negated, ctx)
+    }
+
+    /// `lhs op rhs` on strings under `options`. `[s]` orders by Swift's own
+    /// `<`, which orders a few pairs of unequal strings neither way
+    /// (`"e\u{301}"` and `"\u{E9}e"`, where their NFC forms order): only the
+    /// registered functions of SQLite answer as it does.
+    func stringOrdering(
+        _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ scope: SelectScope,
+        range: SourceRange?
+    ) throws(SQLLoweringError) -> SQLFragment {
+        if options.contains(.swiftString) && !hooks.comparesSwiftStrings {
+            throw error(
+                .unsupported,
+                "[s] orderings are Swift's <, which orders some unequal strings neither way (\"e\u{301}\" and "
+                    + "\"\u{E9}e\"); \(hooks.name) orders every pair",
+                entity: scope.entity, range: range)
+        }
+        return hooks.stringOrdering(lhs, op, rhs, options, ctx)
     }
 
     /// BEGINSWITH without `[c]`/`[d]` as index ranges. With `[n]` the

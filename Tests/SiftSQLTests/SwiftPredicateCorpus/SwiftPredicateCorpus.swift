@@ -15,7 +15,7 @@ enum SwiftPredicateCorpus {
         /// arithmetic on a value that may be nil, or an index, has no SQL form.
         case memoryOnly
         /// Converts and lowers to SQLite; PostgreSQL refuses it as
-        /// unsupported: a search by character (`[s]`), which it cannot do.
+        /// unsupported: a search by character or an ordering with `[s]`, which it cannot do.
         case notOnPostgreSQL
         /// Conversion refuses it, naming this `PredicateExpressions` type.
         case refused(String)
