@@ -58,6 +58,11 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    func validate() throws {
+        if ids && fetch.count { throw ValidationError("--ids prints identifiers and --count a count: give one of them") }
+        if ids && output != nil { throw ValidationError("--ids prints one identifier a line: --output does not apply") }
+    }
+
     func run() throws {
         let filter = try input.filter()
         try policy.check(filter)

@@ -114,6 +114,36 @@ struct GroupedFetchTests {
         #expect(try FetchSpecification(sort: [.ascending("year")], groupBy: ["year"]).execute(on: sales).count == 5)
     }
 
+    @Test func nilNSNullAndNaNAreOneGroup() throws {
+        let rows: [Value] = [
+            ["k": .null, "v": 1], ["k": .nsNull, "v": 2], ["k": .double(.nan), "v": 4], ["v": 8],
+            ["k": 1, "v": .double(.nan)], ["k": .double(1), "v": 16],
+        ]
+        let request = FetchSpecification(
+            groupBy: ["k"], expressions: try Self.described(["n": "count:(SELF)", "s": "sum:(v)", "c": "count:(v)"]))
+        #expect(try request.execute(on: rows) == [.dictionary(["n": 4, "s": 15, "c": 4]), .dictionary(["k": 1, "n": 2, "s": 16, "c": 1])])
+    }
+
+    @Test func havingAndSortReadGroupedKeysNotFetched() throws {
+        let request = FetchSpecification(
+            sort: [.descending("year")], properties: ["category.name"], groupBy: ["category.name", "year"],
+            expressions: try Self.described(["n": "count:(SELF)"]), having: try Filter("year > 1900"))
+        #expect(try request.execute(on: sales) == [
+            ["category.name": "sf", "n": 2], ["category.name": "sf", "n": 1], ["n": 1],
+        ])
+        #expect(try request.count(on: sales) == 3)
+    }
+
+    @Test func collectionsAreRefused() throws {
+        let tagged: [Value] = [["tags": ["a", "b"], "n": 1]]
+        #expect(throws: EvaluationError.self) { try FetchSpecification(groupBy: ["tags"]).execute(on: tagged) }
+        #expect(throws: EvaluationError.self) {
+            try FetchSpecification(expressions: try Self.described(["c": "count:(tags)"])).execute(on: tagged)
+        }
+        #expect(try FetchSpecification(expressions: try Self.described(["c": "sum:(tags.@count)"])).execute(on: tagged)
+            == [["c": 2]])
+    }
+
     @Test func stringsOrderByTheirScalars() throws {
         let words: [Value] = ["f", "e\u{301}", "Z", "\u{E9}"].map { .dictionary(["w": .string($0)]) }
         let request = FetchSpecification(expressions: try Self.described(["lo": "min:(w)", "hi": "max:(w)"]))

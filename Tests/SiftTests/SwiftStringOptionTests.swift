@@ -62,6 +62,22 @@ struct SwiftStringOptionTests {
         }
     }
 
+    /// `swiftCompare:` sorts by the NFC forms' scalars, which Swift's `<`
+    /// follows wherever it orders a pair.
+    @Test func swiftCompareSortsByTheNFCForms() throws {
+        let words = Self.strings
+        let nfc = words.map { Array($0.precomposedStringWithCanonicalMapping.unicodeScalars) }
+        let expected = words.indices.sorted { a, b in
+            nfc[a].lexicographicallyPrecedes(nfc[b]) || nfc[a].elementsEqual(nfc[b]) && a < b
+        }
+        let values: [Value] = words.enumerated().map { .dictionary(["i": .int($0.offset), "w": .string($0.element)]) }
+        let sorted = try FetchSpecification(sort: [.ascending("w", .swift)]).execute(on: values)
+        #expect(sorted.map { v -> Int in
+            guard case .dictionary(let d) = v, case .int(let i)? = d["i"] else { return -1 }
+            return i
+        } == expected)
+    }
+
     /// A run of 120,000 combining marks, which Swift's own comparison takes
     /// seconds to put in order, is compared, searched and sorted in linear
     /// time, and canonically (the two runs are equivalent).

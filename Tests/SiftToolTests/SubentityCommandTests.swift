@@ -40,6 +40,10 @@ extension CommandLineTests {
             x-coredata://753753D3-A961-4901-AB05-8CC48B1D3853/SportCar/p75
 
             """)
+        for extra in [["--count"], ["--output", "json"]] {
+            let both = try sift(["query", path, "Car", "TRUEPREDICATE", "--ids"] + extra)
+            #expect(both.status != 0 && both.stderr.contains("--ids"), "\(both)")
+        }
         let sql = try sift(["sql", "model != nil", "--schema", path, "--entity", "Car", "--exclude-subentities"])
         #expect(sql.status == 0, "\(sql.stderr)")
         #expect(sql.stdout.contains("\"Z_ENT\" = 1"), "\(sql.stdout)")

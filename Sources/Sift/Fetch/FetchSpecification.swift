@@ -137,7 +137,9 @@ public struct FetchSpecification: Sendable, Hashable {
         return page(indices).map { elements[$0] }
     }
 
-    /// How many values match (offset and limit apply, as to a count fetch).
+    /// How many values match (offset and limit apply, as to a count fetch);
+    /// for a grouped request, how many dictionaries it gives (one for an
+    /// ungrouped fetch of aggregates, even when nothing matches).
     public func count(on objects: [Value]) throws(EvaluationError) -> Int {
         var request = self
         request.sort = []

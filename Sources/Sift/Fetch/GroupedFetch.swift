@@ -15,12 +15,15 @@ import Foundation
 /// - `count:(x)` counts the objects whose `x` is not nil (`count:(SELF)`
 ///   counts the objects); `sum:` of no values is 0 (SQLite's `total()`,
 ///   which Core Data uses); `average:`, `min:` and `max:` of no values are
-///   nil. Nil values are skipped. `average:` is a double. `min:` and `max:`
+///   nil. Nil values (and NaN, which SQLite stores as nil) are skipped.
+///   `average:` is a double. `min:` and `max:`
 ///   order numbers by value, dates by time, and strings by their Unicode
 ///   scalars (SQLite's and PostgreSQL's `"C"` order of UTF-8 text).
 /// - ``FetchSpecification/having`` then tests each result: its key paths
-///   read the grouped values, and `$name` (or `name`) an expression's value.
-///   Sorting reads the same keys; `distinct`, `offset` and `limit` apply last.
+///   read the grouped values (fetched or not), and `$name` (or `name`) an
+///   expression's value. Sorting reads the same keys; `offset` and `limit`
+///   apply last, and `distinct` not at all (Core Data writes no DISTINCT
+///   beside a GROUP BY).
 struct GroupedFetch {
     let request: FetchSpecification
 
@@ -47,7 +50,7 @@ struct GroupedFetch {
         for object in objects {
             var groupKey: [Value] = []
             groupKey.reserveCapacity(keys.count)
-            for k in keys { groupKey.append(try Self.read(object, k)) }
+            for k in keys { groupKey.append(try Self.groupValue(try Self.read(object, k), k)) }
             if members[groupKey] == nil { order.append(groupKey) }
             members[groupKey, default: []].append(object)
         }
@@ -58,18 +61,24 @@ struct GroupedFetch {
         var results: [(flat: [String: Value], nested: Value, variables: [String: Value])] = []
         for groupKey in order {
             let group = members[groupKey] ?? []
+            // `flat` is the result; `readable` also holds the grouped keys
+            // not fetched, which `having` and the sort may read.
             var flat: [String: Value] = [:]
+            var readable: [String: Value] = [:]
             var variables: [String: Value] = [:]
-            for k in fetched {
-                guard let i = keys.firstIndex(of: k), !groupKey[i].isNull else { continue }
-                flat[k] = groupKey[i]
+            for (i, k) in keys.enumerated() where !groupKey[i].isNull {
+                readable[k] = groupKey[i]
+                if fetched.contains(k) { flat[k] = groupKey[i] }
             }
             for a in aggregates {
                 let value = try Self.aggregate(a, over: group, source: request.expressionSource(a.name))
                 variables[a.name] = value
-                if !value.isNull { flat[a.name] = value }
+                if !value.isNull {
+                    flat[a.name] = value
+                    readable[a.name] = value
+                }
             }
-            results.append((flat, Value.nested(paths: flat, nilWhenAllNil: false), variables))
+            results.append((flat, Value.nested(paths: readable, nilWhenAllNil: false), variables))
         }
         if let having = request.having {
             let compiled = having.compiled()
@@ -78,9 +87,9 @@ struct GroupedFetch {
             results = kept
         }
         let order2 = try Sorting.permutation(results.map(\.nested), by: request.sort)
-        var rows = order2.map { Value.dictionary(results[$0].flat) }
-        if request.distinct { rows = KeyValueAccess.distinct(rows) }
-        return request.page(rows)
+        // `distinct` does not apply: Core Data writes no DISTINCT beside a
+        // GROUP BY, and each group is one result already.
+        return request.page(order2.map { Value.dictionary(results[$0].flat) })
     }
 
     /// `having` tests groups, so it needs a grouping, as Core Data's
@@ -144,7 +153,19 @@ struct GroupedFetch {
         values.reserveCapacity(group.count)
         for object in group {
             let v = try argument(object)
-            if !v.isNull { values.append(v) }
+            switch v {
+            case .array, .set:
+                // Core Data counts (and sums) a to-many's related rows
+                // through a join; a key path's value here is the collection.
+                throw EvaluationError(
+                    .unsupported,
+                    "\(a.name): its argument is a collection; aggregate one of its keys per object, as in sum:(tags.@count)",
+                    range: SourceRange(0, source.utf8.count), source: source)
+            case .double(let d) where d.isNaN:
+                continue  // nil, as SQLite stores NaN
+            default:
+                if !v.isNull { values.append(v) }
+            }
         }
         do throws(Failure) {
             switch a.function {
@@ -176,6 +197,20 @@ struct GroupedFetch {
         case (.date(let x), .date(let y)): return x < y
         default:
             throw Failure(.typeMismatch, "min: and max: compare numbers, dates or strings, not \(Functions.describe(a)) with \(Functions.describe(b))")
+        }
+    }
+
+    /// A grouped key's value as the group is told by: NSNull is nil, and
+    /// NaN is nil too, as SQLite stores it (so all of them make one group,
+    /// where NaN equals nothing); a collection is an error, since a
+    /// grouping cannot cross a to-many relationship (Core Data's rule).
+    private static func groupValue(_ value: Value, _ path: String) throws(EvaluationError) -> Value {
+        switch value {
+        case .nsNull: return .null
+        case .double(let d) where d.isNaN: return .null
+        case .array, .set:
+            throw error(.unsupported, "\(path) is a collection: group by key paths through to-one relationships only", path)
+        default: return value
         }
     }
 

@@ -29,7 +29,12 @@ enum SwiftStrings {
     /// wherever Swift's `<` orders a pair; a sort needs an order of every
     /// pair, so it orders too the few that Swift's `<` orders neither way,
     /// whose place in Swift's `sorted(using:)` depends on its algorithm.
+    ///
+    /// Swift's `<` answers first, without making the NFC forms; only a pair
+    /// it orders neither way is normalized.
     static func order(_ a: String, _ b: String) -> ComparisonResult {
+        let c = compare(a, b)
+        guard c == .orderedSame, a != b else { return c }
         let x = bounded(a).precomposedStringWithCanonicalMapping.unicodeScalars
         let y = bounded(b).precomposedStringWithCanonicalMapping.unicodeScalars
         if x.elementsEqual(y) { return .orderedSame }

@@ -12,7 +12,9 @@ import Sift
 ///
 /// - An operand that may be nil (an optional attribute, `@min`, `@avg`) is
 ///   refused: memory raises for a nil operand, SQL would make NULL and drop
-///   the row. A Swift predicate's `x ?? 0` has no nil. `@sum` is refused too:
+///   the row. That includes `x` in a Swift predicate's `(x ?? 0) + 1`: the
+///   distributed TERNARY puts `x + 1` under `x != nil`, which this does not
+///   look at. `@sum` is refused too:
 ///   memory's sum of integers is an integer, SQL's `TOTAL` a double.
 /// - SQLite computes with `sift_arithmetic`, the evaluator's own code, so
 ///   every operand has an exact form there: overflow and division by zero fail

@@ -10,7 +10,11 @@ import Sift
 /// `c` (true or false, never nil) and compares the branch it picks, and
 /// the lowering's predicates are two-valued too (NOT is pushed down to
 /// leaves written for their polarity), so exactly one of the two sides can
-/// hold and it holds where the picked comparison does.
+/// hold and it holds where the picked comparison does. The database may
+/// compute the branch memory does not pick: arithmetic there can raise
+/// (a division by zero the test guarded), failing the statement, never
+/// changing its rows, as with arithmetic under any AND (see the SQL
+/// lowering's article, Arithmetic).
 ///
 /// The TERNARY is reached inside the operand through what memory evaluates
 /// unconditionally before using the value: a key path after it
