@@ -31,12 +31,14 @@ struct GroupedFetch {
     /// SQLite store has.
     static let aggregates: Set<BuiltinFunction> = [.count, .sum, .average, .min, .max]
 
-    /// One description, compiled: its function and how to read its
-    /// argument from one object (nil for `count:(SELF)`).
+    /// One description, compiled once: its function, how to read its
+    /// argument from one object (nil for `count:(SELF)`), and the text its
+    /// errors point into.
     struct Aggregate {
         var name: String
         var function: BuiltinFunction
-        var argument: ((Value) throws(EvaluationError) -> Value)?
+        var argument: Compiler<Value>.ValueFunction?
+        var source: String
     }
 
     func execute(on objects: [Value]) throws(EvaluationError) -> [Value] {
@@ -71,7 +73,7 @@ struct GroupedFetch {
                 if fetched.contains(k) { flat[k] = groupKey[i] }
             }
             for a in aggregates {
-                let value = try Self.aggregate(a, over: group, source: request.expressionSource(a.name))
+                let value = try Self.aggregate(a, over: group)
                 variables[a.name] = value
                 if !value.isNull {
                     flat[a.name] = value
@@ -134,25 +136,26 @@ struct GroupedFetch {
                     "\(d.name): a grouped fetch computes count:, sum:, average:, min: or max: of an expression, as in sum:(price)",
                     range: d.expression.range ?? SourceRange(0, source.utf8.count), source: source)
             }
+            let argument: Compiler<Value>.ValueFunction?
             if f == .count, case .evaluatedObject = args[0].kind {
-                out.append(Aggregate(name: d.name, function: f, argument: nil))
-                continue
+                argument = nil
+            } else {
+                argument = Compiler(source: source, root: .dynamic).expression(args[0])
             }
-            let argument = args[0]
-            out.append(Aggregate(name: d.name, function: f) { object throws(EvaluationError) in
-                try argument.value(with: object, source: source)
-            })
+            out.append(Aggregate(name: d.name, function: f, argument: argument, source: source))
         }
         return out
     }
 
     /// The aggregate of `group`: nil values skipped.
-    static func aggregate(_ a: Aggregate, over group: [Value], source: String) throws(EvaluationError) -> Value {
+    static func aggregate(_ a: Aggregate, over group: [Value]) throws(EvaluationError) -> Value {
         guard let argument = a.argument else { return .int(group.count) }
+        let source = a.source
+        let scope = EvaluationScope(variables: [:])
         var values: [Value] = []
         values.reserveCapacity(group.count)
         for object in group {
-            let v = try argument(object)
+            let v = try argument(object, scope)
             switch v {
             case .array, .set:
                 // Core Data counts (and sums) a to-many's related rows
@@ -225,12 +228,5 @@ struct GroupedFetch {
 
     private static func error(_ code: EvaluationError.Code, _ message: String, _ source: String) -> EvaluationError {
         EvaluationError(code, message, range: SourceRange(0, source.utf8.count), source: source)
-    }
-}
-
-extension FetchSpecification {
-    /// The text errors in the description called `name` point into.
-    func expressionSource(_ name: String) -> String {
-        expressions.first { $0.name == name }?.source ?? name
     }
 }
