@@ -142,12 +142,8 @@ struct ArithmeticSQLTests {
 
     @Test func testArithmeticOnEdgeValues() async throws {
         let sqlite = try DifferentialTests.sqliteDatabase(Self.schema, Library.inserts(Self.rows, .sqlite))
-        let postgres = try await PostgresServer.connect(schema: "sift_arithmetic")
+        let postgres = try await PostgresServer.connect(schema: "sift_arithmetic", tables: Self.schema, rows: Self.rows)
         defer { PostgresServer.close(postgres) }
-        if let pg = postgres {
-            try await PostgresServer.setUp(pg, Self.schema.createStatements(dialect: .postgreSQL))
-            try await PostgresServer.setUp(pg, Library.inserts(Self.rows, .postgreSQL))
-        }
         var failures: [String] = []
         for c in Self.cases {
             let request = FetchSpecification(entity: "Item", filter: try Filter(c.format))

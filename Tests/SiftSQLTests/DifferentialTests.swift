@@ -420,12 +420,8 @@ struct DifferentialTests {
             ]))
         }
         let sqlite = try Self.sqliteDatabase(Self.records, Library.inserts(rows, .sqlite))
-        let postgres = try await PostgresServer.connect(schema: "sift_subquery_outer")
+        let postgres = try await PostgresServer.connect(schema: "sift_subquery_outer", tables: Self.records, rows: rows)
         defer { PostgresServer.close(postgres) }
-        if let pg = postgres {
-            try await PostgresServer.setUp(pg, Self.records.createStatements(dialect: .postgreSQL))
-            try await PostgresServer.setUp(pg, Library.inserts(rows, .postgreSQL))
-        }
         let formats = [
             // The fuzz input: `name` is the record's.
             ("SUBQUERY(authors, $a, name BEGINSWITH 'C').@count == 0", [2, 3, 4, 5]),

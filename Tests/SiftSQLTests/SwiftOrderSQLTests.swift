@@ -42,18 +42,14 @@ struct SwiftOrderSQLTests {
     }
 
     @Test func swiftCompareSortsByTheNFCFormsScalarsEverywhere() async throws {
-        let nfc = Self.words.map { Array($0.precomposedStringWithCanonicalMapping.unicodeScalars) }
-        let expected = Self.words.indices.sorted { a, b in
-            nfc[a].lexicographicallyPrecedes(nfc[b]) || nfc[a].elementsEqual(nfc[b]) && a < b
-        }.map { $0 + 1 }
+        let expected = nfcOrder(Self.words).map { $0 + 1 }
         let request = FetchSpecification(entity: "Word", sort: [.ascending("text", .swift)])
         #expect(DifferentialTests.memoryIDs(request, Self.values) == expected)
         let db = try DifferentialTests.sqliteDatabase(Self.schema, Library.inserts(Self.rows, .sqlite))
         #expect(try DifferentialTests.sqliteIDs(try request.sql(in: Self.schema, dialect: .sqlite), db) == expected)
-        guard let pg = try await PostgresServer.connect() else { return }
+        guard let pg = try await PostgresServer.connect(schema: "sift_swift_order", tables: Self.schema, rows: Self.rows)
+        else { return }
         defer { PostgresServer.close(pg) }
-        try await PostgresServer.setUp(pg, ["DROP TABLE IF EXISTS swift_order_words"] + Self.schema.createStatements(dialect: .postgreSQL))
-        try await PostgresServer.setUp(pg, Library.inserts(Self.rows, .postgreSQL))
         #expect(try await DifferentialTests.postgresIDs(request, Self.schema, pg) == expected)
     }
 }

@@ -25,12 +25,9 @@ struct SwiftPredicateCorpusTests {
         let library = SwiftLibrary(seed: Self.seed)
         let books = library.books
         let sqlite = try DifferentialTests.sqliteDatabase(Library.schema, Library.inserts(library.rows, .sqlite))
-        let postgres = try await PostgresServer.connect(schema: "sift_swift_corpus")
+        let postgres = try await PostgresServer.connect(
+            schema: "sift_swift_corpus", tables: Library.schema, rows: library.rows)
         defer { PostgresServer.close(postgres) }
-        if let pg = postgres {
-            try await PostgresServer.setUp(pg, Library.schema.createStatements(dialect: .postgreSQL))
-            try await PostgresServer.setUp(pg, Library.inserts(library.rows, .postgreSQL))
-        }
         var failures: [String] = []
         var refused: [String: Int] = [:]
         var counts: [SwiftPredicateCorpus.Expectation: Int] = [:]

@@ -58,6 +58,17 @@ package enum PostgresServer {
         return connection
     }
 
+    /// The server's connection with the tables of `tables` in a schema of
+    /// their own, `name` (see ``connect(schema:)``), holding `rows`.
+    package static func connect(schema name: String, tables: StoreSchema, rows: [Library.Row]) async throws
+        -> PostgresConnection?
+    {
+        guard let connection = try await connect(schema: name) else { return nil }
+        try await setUp(connection, tables.createStatements(dialect: .postgreSQL))
+        try await setUp(connection, Library.inserts(rows, .postgreSQL))
+        return connection
+    }
+
     /// Runs `statements` (with their bindings) on `connection`, and closes
     /// it if one fails: a connection must be closed before it goes away.
     /// Tests close theirs with `defer { close(connection) }`.

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftTestSupport
 import Testing
 
 /// `[s]`, Swift's string semantics, against Swift itself: `==`, `<`,
@@ -66,10 +67,7 @@ struct SwiftStringOptionTests {
     /// follows wherever it orders a pair.
     @Test func swiftCompareSortsByTheNFCForms() throws {
         let words = Self.strings
-        let nfc = words.map { Array($0.precomposedStringWithCanonicalMapping.unicodeScalars) }
-        let expected = words.indices.sorted { a, b in
-            nfc[a].lexicographicallyPrecedes(nfc[b]) || nfc[a].elementsEqual(nfc[b]) && a < b
-        }
+        let expected = nfcOrder(words)
         let values: [Value] = words.enumerated().map { .dictionary(["i": .int($0.offset), "w": .string($0.element)]) }
         let sorted = try FetchSpecification(sort: [.ascending("w", .swift)]).execute(on: values)
         #expect(sorted.map { v -> Int in
