@@ -59,6 +59,8 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "How to print the records; by default a table on a terminal, else jsonl.")
     var output: RowOutput?
 
+    @OptionGroup var grouping: GroupingOptions
+
     @OptionGroup var policy: PolicyOptions
 
     @Option(help: ArgumentHelp(
@@ -109,6 +111,12 @@ struct FilterCommand: ParsableCommand {
             try policy.check(sort: sortKeys, parsedFrom: sort)
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        var grouped: (accumulator: GroupedFetchAccumulator, parsed: GroupingOptions.Parsed)?
+        if grouping.isGiven {
+            var request = FetchSpecification(sort: sortKeys, limit: limit)
+            let parsed = try grouping.apply(to: &request, policy: policy)
+            grouped = (try GroupedFetchAccumulator(request), parsed)
+        }
         if maxRecordSize < 1 { throw ValidationError("--max-record-size must be at least 1") }
 
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
@@ -132,7 +140,7 @@ struct FilterCommand: ParsableCommand {
         defer { stop() }
         // Stop reading once the limit is printed (or, with --limit 0, once
         // a match says what the exit status is); a sort needs every match.
-        let enough = sortKeys.isEmpty ? self.limit.map { max($0, 1) } : nil
+        let enough = sortKeys.isEmpty && grouped == nil ? self.limit.map { max($0, 1) } : nil
         // The options read for each match, read once here (a property
         // wrapper's getter is not free).
         let (count, shown) = (self.count, self.limit ?? .max)
@@ -141,7 +149,18 @@ struct FilterCommand: ParsableCommand {
                 switch event {
                 case .match(let range):
                     matched += 1
-                    if !sortKeys.isEmpty {
+                    if grouped != nil {
+                        // Memory grows with the groups, not the records.
+                        do {
+                            try grouped!.accumulator.add(try RecordPrinter.decode(result.bytes[range]).predicateValue)
+                        } catch let error as EvaluationError {
+                            progress.clear()
+                            Terminal.printError(
+                                grouped!.parsed.locate(error).rendered(colors: colors)
+                                    + "\nnote: the values of a matching record are not what the aggregate takes")
+                            throw ExitCode(2)
+                        }
+                    } else if !sortKeys.isEmpty {
                         let bytes = Array(result.bytes[range])
                         kept.append((bytes, try RecordPrinter.decode(bytes[...]).predicateValue))
                     } else if !count, matched <= shown {
@@ -165,6 +184,29 @@ struct FilterCommand: ParsableCommand {
             progress.update(bytes: result.inputOffset, records: records, matched: matched)
         }
         progress.clear()
+        if let grouped {
+            let results: [Value]
+            do {
+                results = try grouped.accumulator.results()
+            } catch {
+                Terminal.printError(grouped.parsed.locate(error).rendered(colors: colors))
+                throw ExitCode(2)
+            }
+            if count {
+                var out = OutputBuffer()
+                out.write(String(results.count))
+                out.flush()
+            } else {
+                GroupedOutput.print(
+                    GroupingOptions.rows(results, columns: grouped.parsed.columns), columns: grouped.parsed.columns,
+                    output: output ?? .default)
+            }
+            if skipped > 0 {
+                Terminal.printError("skipped \(skipped) record\(skipped == 1 ? "" : "s") (--on-error skip)")
+            }
+            if results.isEmpty { throw ExitCode(1) }
+            return
+        }
         if !sortKeys.isEmpty {
             let order: [Int]
             do {

@@ -44,6 +44,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var fetch: FetchOptions
 
+    @OptionGroup var grouping: GroupingOptions
+
     @Option(help: ArgumentHelp("A schema JSON file to use instead of the inferred schema.", valueName: "file"))
     var schema: String?
 
@@ -61,6 +63,7 @@ struct QueryCommand: ParsableCommand {
     func validate() throws {
         if ids && fetch.count { throw ValidationError("--ids prints identifiers and --count a count: give one of them") }
         if ids && output != nil { throw ValidationError("--ids prints one identifier a line: --output does not apply") }
+        if ids && grouping.isGiven { throw ValidationError("--ids prints objects' identifiers: a grouped fetch gives groups") }
     }
 
     func run() throws {
@@ -68,8 +71,9 @@ struct QueryCommand: ParsableCommand {
         try policy.check(filter)
         let store = try open()
         defer { store.close() }
-        let request = try fetch.request(entity: entity, filter: filter)
+        var request = try fetch.request(entity: entity, filter: filter)
         try policy.check(sort: request.sort, parsedFrom: fetch.sort)
+        let grouped = grouping.isGiven ? try grouping.apply(to: &request, policy: policy) : nil
 
         if fetch.count {
             let statement: BoundStatement
@@ -93,6 +97,14 @@ struct QueryCommand: ParsableCommand {
             throw error.report()
         }
         let rows = try store.rows(query)
+        if let grouped {
+            let results = rows.map { Value.dictionary(query.object($0)) }
+            GroupedOutput.print(
+                GroupingOptions.rows(results, columns: grouped.columns), columns: grouped.columns,
+                output: output ?? .default)
+            if rows.isEmpty { throw ExitCode(1) }
+            return
+        }
         var out = OutputBuffer()
         if ids {
             for row in rows { out.write(store.schema.objectID(of: row, in: query)) }

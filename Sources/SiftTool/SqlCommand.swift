@@ -41,14 +41,17 @@ struct SqlCommand: ParsableCommand {
 
     @OptionGroup var fetch: FetchOptions
 
+    @OptionGroup var grouping: GroupingOptions
+
     @OptionGroup var policy: PolicyOptions
 
     func run() throws {
         let filter = try input.filter()
         try policy.check(filter)
         let schema = try SchemaFile.load(self.schema, model: try model.load())
-        let request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
+        var request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
         try policy.check(sort: request.sort, parsedFrom: fetch.sort)
+        if grouping.isGiven { _ = try grouping.apply(to: &request, policy: policy) }
         let statement: BoundStatement
         do {
             statement = fetch.count

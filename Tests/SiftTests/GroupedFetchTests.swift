@@ -1,3 +1,4 @@
+import Foundation
 import Sift
 import Testing
 
@@ -174,5 +175,109 @@ struct GroupedFetchTests {
         #expect(throws: EvaluationError.self) {
             try FetchSpecification(groupBy: ["wheels"]).execute(on: [Cart(wheels: 1)])
         }
+    }
+
+    @Test func sumsAreExactPastOverflowAndWithDecimals() throws {
+        func sum(_ values: [Value]) throws -> Value? {
+            let request = FetchSpecification(expressions: try Self.described(["s": "sum:(v)"]))
+            guard case .dictionary(let d) = try request.execute(on: values.map { .dictionary(["v": $0]) }).first else {
+                return nil
+            }
+            return d["s"]
+        }
+        // Integers whose running sum leaves 64 bits and comes back: exact.
+        #expect(try sum([.int(.max), 1, -1]) == .int(.max))
+        #expect(try sum([.int(.min), -1, 2]) == .int(.min + 1))
+        // Past 64 bits at the end: the double sum, as with a double term.
+        if case .double(let d) = try sum([.int(.max), .int(.max)]) { #expect(d == 2 * Double(Int.max)) } else {
+            Issue.record("not a double")
+        }
+        // A decimal makes the sum a decimal: the integers exactly (even
+        // past 64 bits), the doubles as the decimal their sum stands for.
+        #expect(try sum([.int(.max), .int(.max), .decimal(Decimal(string: "0.5")!)])
+            == .decimal(Decimal(string: "18446744073709551614.5")!))
+        #expect(try sum([.double(0.1), .decimal(1), .double(0.2)]) == .decimal(Decimal(string: "1.3")! + Decimal(string: "0.00000000000000004")!))
+    }
+
+    @Test func havingReadsOnlyGroupedKeysAndNames() throws {
+        func problem(_ having: String) -> (String, String)? {
+            do throws(EvaluationError) {
+                let request = FetchSpecification(
+                    groupBy: ["category.name", "year"], expressions: (try? Self.described(["n": "count:(SELF)"])) ?? [],
+                    having: try? Filter(having))
+                _ = try request.execute(on: sales)
+                return nil
+            } catch {
+                let bytes = Array(error.source.utf8)
+                return (error.message, String(decoding: bytes[error.range.lowerBound..<error.range.upperBound], as: UTF8.self))
+            }
+        }
+        #expect(problem("$n > 1 AND year > 1900 AND n < 5 AND category.name != nil AND category != nil") == nil)
+        #expect(problem("year > 1 AND count:(SELF) > 1")?.1 == "count:(SELF)")
+        #expect(problem("year > 1 AND count:(SELF) > 1")?.0.contains("by its name") == true)
+        #expect(problem("$m > 1")?.1 == "$m")
+        #expect(problem("$m > 1")?.0.contains("names no expression of the request (n)") == true)
+        #expect(problem("titel == 'x'")?.1 == "titel")
+        #expect(problem("titel == 'x'")?.0.contains("neither grouped nor an expression's name") == true)
+        #expect(problem("category.label == 'x'")?.1 == "category.label")
+    }
+
+    @Test func aSelectionIsParsedWithItsPlaces() throws {
+        let s = try FetchSelection("category.name, n = count:(SELF),total=sum:(price * quantity)")
+        #expect(s.names == ["category.name", "n", "total"])
+        #expect(s.properties == ["category.name"])
+        #expect(s.expressions.map(\.source) == ["count:(SELF)", "sum:(price * quantity)"])
+        func caret(_ text: String) -> String? {
+            do {
+                _ = try FetchSelection(text)
+                return nil
+            } catch {
+                return String(decoding: Array(text.utf8)[error.range.lowerBound..<error.range.upperBound], as: UTF8.self)
+            }
+        }
+        #expect(caret("a, , b") == " ")
+        #expect(caret("a, n = sum:(x +)") == ")")
+        #expect(caret("a, price * 2") == "price * 2")
+        #expect(caret("a, n == 2") == "==")
+        #expect(throws: ParseError.self) { try FetchSelection("a, n = count:(SELF)").requireKeyPaths() }
+        // Errors a request raises about an item point at it in the list.
+        var request = FetchSpecification(groupBy: ["year"])
+        let listed = try FetchSelection("year, title, n = count:(SELF), n = max:(title)")
+        listed.apply(to: &request)
+        do {
+            _ = try GroupedFetchAccumulator(request)
+            Issue.record("no error")
+        } catch {
+            let located = listed.locate(error)
+            #expect(located.source == listed.source)
+            #expect(String(decoding: Array(listed.source.utf8)[located.range.lowerBound..<located.range.upperBound], as: UTF8.self) == "title")
+        }
+        request.properties = ["year"]
+        do {
+            _ = try GroupedFetchAccumulator(request)
+            Issue.record("no error")
+        } catch {
+            let located = listed.locate(error)
+            // The second n, which the message is about.
+            #expect(located.range.lowerBound == Array(listed.source.utf8).count - "n = max:(title)".utf8.count)
+        }
+    }
+
+    @Test func typedElementsGroupAsTheirValues() throws {
+        let carts = [Cart(wheels: 1), Cart(wheels: 2), Cart(wheels: 1)]
+        let request = FetchSpecification(groupBy: ["wheels"], expressions: try Self.described(["n": "count:(SELF)"]))
+        #expect(try request.groupedResults(on: carts) == [["wheels": 1, "n": 2], ["wheels": 2, "n": 1]])
+        #expect(throws: EvaluationError.self) { try FetchSpecification().groupedResults(on: carts) }
+    }
+
+    /// The accumulator's example in the GroupedFetches article, as written there.
+    @Test func theAccumulatorExample() throws {
+        let request = FetchSpecification(
+            groupBy: ["category.name"], expressions: [try ExpressionDescription(name: "n", format: "count:(SELF)")])
+        var groups = try GroupedFetchAccumulator(request)
+        try groups.add(["category": ["name": "sf"]])
+        try groups.add(["category": ["name": "sf"]])
+        #expect(try groups.results() == [["category.name": "sf", "n": 2]])
+        #expect(groups.groupCount == 1)
     }
 }

@@ -70,7 +70,7 @@ public struct FetchSpecification: Sendable, Hashable {
     /// The matching values, sorted and sliced; for a grouped request, one
     /// dictionary per group.
     public func execute(on objects: [Value]) throws(EvaluationError) -> [Value] {
-        if isGrouped { return try GroupedFetch(request: self).execute(on: try matching(objects)) }
+        if isGrouped { return try GroupedFetch.execute(self, on: try matching(objects)) }
         try GroupedFetch.requireGrouping(self)
         var rows = try matching(objects)
         rows = try Sorting.sorted(rows, by: sort)
@@ -137,6 +137,43 @@ public struct FetchSpecification: Sendable, Hashable {
         return page(indices).map { elements[$0] }
     }
 
+    /// A grouped request's dictionaries for elements of a ``KeyValueReadable``
+    /// type: the filter is compiled for `Element` and tests each element
+    /// where it is (as `execute(on:)` does for elements), and the
+    /// matches are grouped and aggregated through the type's key table. The
+    /// answer is the one `execute(on:)` gives for the elements' values.
+    public func groupedResults<Element: KeyValueReadable>(on elements: [Element]) throws(EvaluationError) -> [Value] {
+        guard isGrouped else { return try requireGroupedForDictionaries() }
+        // A class's objects may be of subclasses, whose entity names the
+        // values' path checks one by one.
+        if entity != nil && (Element.self is AnyClass || String(describing: Element.self) != entity) {
+            return try execute(on: elements.map(\.predicateValue))
+        }
+        var accumulator = try GroupedFetchAccumulator(self)
+        if let filter {
+            for i in try elements.indices(where: filter.compiled(for: Element.self)) {
+                try accumulator.add(elements[i].predicateValue)
+            }
+        } else {
+            for e in elements { try accumulator.add(e.predicateValue) }
+        }
+        return try accumulator.results()
+    }
+
+    /// A grouped request's dictionaries for elements read through their
+    /// values: `execute(on:)` on the values.
+    public func groupedResults<Element: ValueConvertible>(on elements: [Element]) throws(EvaluationError) -> [Value] {
+        guard isGrouped else { return try requireGroupedForDictionaries() }
+        return try execute(on: elements.map(\.predicateValue))
+    }
+
+    private func requireGroupedForDictionaries() throws(EvaluationError) -> [Value] {
+        try GroupedFetch.requireGrouping(self)
+        throw EvaluationError(
+            .unsupported, "the request is not grouped: give it a groupBy or expressions, or use execute(on:)",
+            range: SourceRange(0, 0), source: "")
+    }
+
     /// How many values match (offset and limit apply, as to a count fetch);
     /// for a grouped request, how many dictionaries it gives (one for an
     /// ungrouped fetch of aggregates, even when nothing matches).
@@ -161,7 +198,7 @@ public struct FetchSpecification: Sendable, Hashable {
     func requireUngrouped() throws(EvaluationError) {
         if isGrouped {
             throw EvaluationError(
-                .unsupported, "a grouped fetch gives one dictionary per group: run it on values, with execute(on: [Value])",
+                .unsupported, "a grouped fetch gives one dictionary per group: run it with groupedResults(on:), or on values",
                 range: SourceRange(0, 0), source: "")
         }
         try GroupedFetch.requireGrouping(self)

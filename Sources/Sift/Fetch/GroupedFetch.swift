@@ -24,8 +24,7 @@ import Foundation
 ///   expression's value. Sorting reads the same keys; `offset` and `limit`
 ///   apply last, and `distinct` not at all (Core Data writes no DISTINCT
 ///   beside a GROUP BY).
-struct GroupedFetch {
-    let request: FetchSpecification
+enum GroupedFetch {
 
     /// The aggregate functions a description may use: the ones Core Data's
     /// SQLite store has.
@@ -39,74 +38,81 @@ struct GroupedFetch {
         var function: BuiltinFunction
         var argument: Compiler<Value>.ValueFunction?
         var source: String
+
+        /// `failure` as an error of this description's, pointing at it.
+        func error(_ failure: Failure) -> EvaluationError {
+            EvaluationError(failure.code, "\(name): " + failure.message, range: SourceRange(0, source.utf8.count), source: source)
+        }
     }
 
-    func execute(on objects: [Value]) throws(EvaluationError) -> [Value] {
-        try Self.requireGrouping(request)
-        let keys = request.groupBy ?? []
-        let fetched = try fetchedKeys()
-        let aggregates = try compiledAggregates()
-        // Groups in the order their first object comes.
-        var order: [[Value]] = []
-        var members: [[Value]: [Value]] = [:]
-        for object in objects {
-            var groupKey: [Value] = []
-            groupKey.reserveCapacity(keys.count)
-            for k in keys { groupKey.append(try Self.groupValue(try Self.read(object, k), k)) }
-            if members[groupKey] == nil { order.append(groupKey) }
-            members[groupKey, default: []].append(object)
-        }
-        if request.groupBy == nil && order.isEmpty {
-            order = [[]]
-            members[[]] = []
-        }
-        var results: [(flat: [String: Value], nested: Value, variables: [String: Value])] = []
-        for groupKey in order {
-            let group = members[groupKey] ?? []
-            // `flat` is the result; `readable` also holds the grouped keys
-            // not fetched, which `having` and the sort may read.
-            var flat: [String: Value] = [:]
-            var readable: [String: Value] = [:]
-            var variables: [String: Value] = [:]
-            for (i, k) in keys.enumerated() where !groupKey[i].isNull {
-                readable[k] = groupKey[i]
-                if fetched.contains(k) { flat[k] = groupKey[i] }
-            }
-            for a in aggregates {
-                let value = try Self.aggregate(a, over: group)
-                variables[a.name] = value
-                if !value.isNull {
-                    flat[a.name] = value
-                    readable[a.name] = value
-                }
-            }
-            results.append((flat, Value.nested(paths: readable, nilWhenAllNil: false), variables))
-        }
-        if let having = request.having {
-            let compiled = having.compiled()
-            var kept: [(flat: [String: Value], nested: Value, variables: [String: Value])] = []
-            for r in results where try compiled.evaluate(with: r.nested, variables: r.variables) { kept.append(r) }
-            results = kept
-        }
-        let order2 = try Sorting.permutation(results.map(\.nested), by: request.sort)
-        // `distinct` does not apply: Core Data writes no DISTINCT beside a
-        // GROUP BY, and each group is one result already.
-        return request.page(order2.map { Value.dictionary(results[$0].flat) })
+    static func execute(_ request: FetchSpecification, on objects: [Value]) throws(EvaluationError) -> [Value] {
+        var accumulator = try GroupedFetchAccumulator(request)
+        for object in objects { try accumulator.add(object) }
+        return try accumulator.results()
     }
 
     /// `having` tests groups, so it needs a grouping, as Core Data's
     /// `havingPredicate` needs `propertiesToGroupBy`.
     static func requireGrouping(_ request: FetchSpecification) throws(EvaluationError) {
-        guard let having = request.having, request.groupBy == nil else { return }
+        guard let having = request.having else { return }
         let source = having.source ?? having.format
-        throw EvaluationError(
-            .unsupported, "having tests groups: give the request a groupBy", range: SourceRange(0, source.utf8.count),
-            source: source)
+        guard request.groupBy != nil else {
+            throw EvaluationError(
+                .unsupported, "having tests groups: give the request a groupBy", range: SourceRange(0, source.utf8.count),
+                source: source)
+        }
+        let names = Set(request.expressions.map(\.name))
+        let grouped = Set(request.groupBy ?? [])
+        if let (node, problem) = unreadable(in: .predicate(having.predicate), names: names, grouped: grouped) {
+            throw EvaluationError(.unsupported, problem, range: node.range ?? SourceRange(0, source.utf8.count), source: source)
+        }
+    }
+
+    /// The first part of a `having` predicate that a group's dictionary
+    /// cannot answer, and why: an aggregate function (the dictionary is
+    /// what `having` reads, so it would aggregate the dictionary, not the
+    /// group; Core Data's `havingPredicate` reads an aggregate as `$name`
+    /// too), a variable that names no expression, or a key path that is
+    /// neither grouped nor an expression's name (it would read nil, and
+    /// no group would match, where Core Data reports the key).
+    private static func unreadable(in node: SyntaxChild, names: Set<String>, grouped: Set<String>)
+        -> (ExpressionNode, String)?
+    {
+        switch node.node {
+        case .expression(let e):
+            switch e.kind {
+            case .function(let f, _) where aggregates.contains(f):
+                return (e, "having reads an aggregate by its name: fetch it as an expression (n = count:(SELF)) and test $n")
+            case .variable(let v) where !names.contains(v):
+                return (e, "$\(v) names no expression of the request" + Self.known(names))
+            case .keyPath(let keys) where node.binds == nil:
+                let path = keys.joined(separator: ".")
+                if names.contains(path) || grouped.contains(path) { return nil }
+                if keys.count == 1, grouped.contains(where: { $0.hasPrefix(path + ".") }) { return nil }
+                return (e, "\(path) is neither grouped nor an expression's name: having reads a group's keys" + Self.known(names.union(grouped)))
+            default:
+                break
+            }
+            for child in e.kind.children {
+                // A SUBQUERY's variable reads its own elements.
+                if child.binds != nil { continue }
+                if let found = unreadable(in: child, names: names, grouped: grouped) { return found }
+            }
+        case .predicate(let p):
+            for child in p.kind.children {
+                if let found = unreadable(in: child, names: names, grouped: grouped) { return found }
+            }
+        }
+        return nil
+    }
+
+    private static func known(_ names: Set<String>) -> String {
+        names.isEmpty ? "" : " (" + names.sorted().joined(separator: ", ") + ")"
     }
 
     /// The key paths each result holds: those fetched, each of which must
     /// be grouped, or the grouped ones.
-    private func fetchedKeys() throws(EvaluationError) -> [String] {
+    static func fetchedKeys(_ request: FetchSpecification) throws(EvaluationError) -> [String] {
         let keys = request.groupBy ?? []
         let fetched = request.properties ?? keys
         for p in fetched where !keys.contains(p) {
@@ -126,7 +132,7 @@ struct GroupedFetch {
         return fetched
     }
 
-    private func compiledAggregates() throws(EvaluationError) -> [Aggregate] {
+    static func compiledAggregates(_ request: FetchSpecification) throws(EvaluationError) -> [Aggregate] {
         var out: [Aggregate] = []
         for d in request.expressions {
             let source = d.source
@@ -147,59 +153,27 @@ struct GroupedFetch {
         return out
     }
 
-    /// The aggregate of `group`: nil values skipped.
-    static func aggregate(_ a: Aggregate, over group: [Value]) throws(EvaluationError) -> Value {
-        guard let argument = a.argument else { return .int(group.count) }
-        let source = a.source
-        let scope = EvaluationScope(variables: [:])
-        var values: [Value] = []
-        values.reserveCapacity(group.count)
-        for object in group {
-            let v = try argument(object, scope)
-            switch v {
-            case .array, .set:
-                // Core Data counts (and sums) a to-many's related rows
-                // through a join; a key path's value here is the collection.
-                throw EvaluationError(
-                    .unsupported,
-                    "\(a.name): its argument is a collection; aggregate one of its keys per object, as in sum:(tags.@count)",
-                    range: SourceRange(0, source.utf8.count), source: source)
-            case .double(let d) where d.isNaN:
-                continue  // nil, as SQLite stores NaN
-            default:
-                if !v.isNull { values.append(v) }
-            }
+    /// Adds `object`'s value to the running aggregate `a` of its group:
+    /// nil values (and NaN, which SQLite stores as nil) are skipped.
+    static func add(_ object: Value, to running: inout RunningAggregate, _ a: Aggregate) throws(EvaluationError) {
+        guard let argument = a.argument else {
+            running.countOne()
+            return
         }
-        do throws(Failure) {
-            switch a.function {
-            case .count: return .int(values.count)
-            case .sum: return values.isEmpty ? .int(0) : try Aggregates.sum(values, what: "sum:")
-            case .average: return try Aggregates.average(values)
-            case .min: return try extreme(values, smallest: true)
-            default: return try extreme(values, smallest: false)
-            }
-        } catch {
-            throw EvaluationError(error.code, "\(a.name): " + error.message, range: SourceRange(0, source.utf8.count), source: source)
-        }
-    }
-
-    /// The smallest or largest value: numbers by value, dates by time,
-    /// strings by their Unicode scalars; nil for none.
-    static func extreme(_ values: [Value], smallest: Bool) throws(Failure) -> Value {
-        guard var best = values.first else { return .null }
-        for v in values.dropFirst() {
-            if smallest ? try precedes(v, best) : try precedes(best, v) { best = v }
-        }
-        return best
-    }
-
-    private static func precedes(_ a: Value, _ b: Value) throws(Failure) -> Bool {
-        if let x = NumericValue(a), let y = NumericValue(b) { return NumericValue.compare(x, y) == .orderedAscending }
-        switch (a, b) {
-        case (.string(let x), .string(let y)): return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars)
-        case (.date(let x), .date(let y)): return x < y
+        let v = try argument(object, EvaluationScope(variables: [:]))
+        switch v {
+        case .array, .set:
+            // Core Data counts (and sums) a to-many's related rows
+            // through a join; a key path's value here is the collection.
+            throw EvaluationError(
+                .unsupported,
+                "\(a.name): its argument is a collection; aggregate one of its keys per object, as in sum:(tags.@count)",
+                range: SourceRange(0, a.source.utf8.count), source: a.source)
+        case .double(let d) where d.isNaN:
+            return
         default:
-            throw Failure(.typeMismatch, "min: and max: compare numbers, dates or strings, not \(Functions.describe(a)) with \(Functions.describe(b))")
+            if v.isNull { return }
+            do throws(Failure) { try running.add(v, a.function) } catch { throw a.error(error) }
         }
     }
 
@@ -207,7 +181,7 @@ struct GroupedFetch {
     /// NaN is nil too, as SQLite stores it (so all of them make one group,
     /// where NaN equals nothing); a collection is an error, since a
     /// grouping cannot cross a to-many relationship (Core Data's rule).
-    private static func groupValue(_ value: Value, _ path: String) throws(EvaluationError) -> Value {
+    static func groupValue(_ value: Value, _ path: String) throws(EvaluationError) -> Value {
         switch value {
         case .nsNull: return .null
         case .double(let d) where d.isNaN: return .null
@@ -218,7 +192,7 @@ struct GroupedFetch {
     }
 
     /// The value of key path `path` (as written, `author.name`) of `object`.
-    private static func read(_ object: Value, _ path: String) throws(EvaluationError) -> Value {
+    static func read(_ object: Value, _ path: String) throws(EvaluationError) -> Value {
         do throws(Failure) {
             return try KeyValueAccess.value(object, path: path.split(separator: ".").map(String.init))
         } catch {

@@ -24,7 +24,8 @@ extension ReplSession {
         case .success(let (f, _)): filter = f
         case .failure(let e): return e.reply(style)
         }
-        let request = FetchSpecification(entity: collection.name, filter: filter, sort: sort, limit: limit)
+        var request = FetchSpecification(entity: collection.name, filter: filter, sort: sort, limit: limit)
+        if let grouping { request = grouping.applied(to: request) }
         let query: SQLQuery
         do {
             query = try request.sql(in: schema, dialect: dialect)
@@ -37,6 +38,10 @@ extension ReplSession {
             return Reply(output: lines.joined(separator: "\n"))
         }
         // Run it on the database and compare with the evaluator's answer.
+        if let grouping {
+            lines.append(compareGroups(request, query, grouping, database))
+            return Reply(output: lines.joined(separator: "\n"))
+        }
         do {
             let sqlKeys = try database.read { try request.fetchPrimaryKeys($0, schema: schema) }
             var memory: [Int] = []
@@ -67,5 +72,40 @@ extension ReplSession {
             lines.append(style.red("SQLite: " + TerminalText.visible(SchemaFile.describe(error))))
         }
         return Reply(output: lines.joined(separator: "\n"))
+    }
+
+    /// A grouped fetch's results from SQLite against memory's: in order
+    /// when sorted, else as a multiset (group order is unspecified).
+    private func compareGroups(_ request: FetchSpecification, _ query: SQLQuery, _ g: ReplGrouping, _ database: DatabaseQueue)
+        -> String
+    {
+        do {
+            let sqlRows = try database.read { db in
+                try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { row in
+                    query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }
+                }
+            }
+            let sql = GroupingOptions.rows(sqlRows.map { Value.dictionary(query.object($0)) }, columns: g.columns)
+            var inMemory = request
+            let filter = try forRows(request.filter ?? Filter("TRUEPREDICATE"))
+            inMemory.filter = nil
+            inMemory.entity = nil
+            // In input order, as the objects come to a grouped fetch.
+            let matched = try matches(filter).sorted().map { collection.row($0) }
+            let memory = GroupingOptions.rows(try inMemory.execute(on: matched), columns: g.columns)
+            let same = request.sort.isEmpty
+                ? Dictionary(sql.map { ($0, 1) }, uniquingKeysWith: +) == Dictionary(memory.map { ($0, 1) }, uniquingKeysWith: +)
+                : sql == memory
+            let count = sql.count == 1 ? "1 group" : "\(sql.count) groups"
+            return same
+                ? style.green("SQLite: \(count), the same as in memory.")
+                : style.red("SQLite: \(count); in memory \(memory.count), not the same:\n")
+                    + RowFormatting.table(g.columns, sql).joined(separator: "\n") + "\nin memory:\n"
+                    + RowFormatting.table(g.columns, memory).joined(separator: "\n")
+        } catch let e as any SourceDiagnostic {
+            return e.rendered(colors: style.enabled)
+        } catch {
+            return style.red("SQLite: " + TerminalText.visible(SchemaFile.describe(error)))
+        }
     }
 }

@@ -28,6 +28,8 @@ final class ReplSession {
     var arguments: [Value] = []
     /// The last predicate that parsed, as typed.
     var lastSource: String?
+    /// The `:group` setting: predicates then answer with groups.
+    var grouping: ReplGrouping?
     let style: Style
     /// Columns of text available for tables.
     let width: Int
@@ -189,6 +191,7 @@ final class ReplSession {
             return failure(error)
         }
         lastSource = source
+        if let grouping { return runGrouped(filter, grouping) }
         if let server = dataset.server { return run(filter, on: server) }
         let matches: [Int]
         let clock = ContinuousClock()
@@ -315,6 +318,8 @@ final class ReplSession {
         Command(name: "sort", usage: ":sort KEY [ASC|DESC] [caseInsensitive], … | none", help: "the order of matches") {
             s, a in s.setSort(a)
         },
+        Command(name: "group", usage: ":group KEYS [SELECT key, n = count:(SELF), …] [HAVING pred] | none",
+                help: "one row per group, with aggregates (as sift filter --group-by)") { s, a in s.setGrouping(a) },
         Command(name: "limit", usage: ":limit N | none", help: "at most N matches (also in :sql)") { s, a in s.setLimit(a) },
         Command(name: "set", usage: ":set $NAME = value", help: "a $VARIABLE for predicates; :set lists them") { s, a in
             s.set(a)

@@ -1,0 +1,101 @@
+import Foundation
+
+/// One aggregate of one group, kept as the group's objects come, so that a
+/// grouped fetch holds a few numbers per group and never the group's
+/// objects (``GroupedFetchAccumulator``).
+///
+/// The values are those of ``GroupedFetch``'s rules, and the same as
+/// folding the group's values in the order they came:
+/// - `sum:` is an integer while every term is one and the sum fits 64
+///   bits, a double once a term is a double (or the integers overflow), and
+///   a decimal once a term is a decimal. A decimal sum adds the decimal
+///   terms and the integers exactly, and the double terms' double sum (in
+///   the order they came) as the decimal that double stands for. The
+///   doubles are not converted one by one, as `@sum` does: that would cost
+///   a conversion per term, and keeping them would make a group's memory
+///   grow with its objects.
+/// - `average:` divides the double sum of the terms by their number.
+/// - `min:` and `max:` keep the extreme so far.
+struct RunningAggregate {
+    private(set) var count = 0
+    /// The integer terms' exact sum: `wraps` × 2^64 + `integers`, where
+    /// `integers` is the sum wrapped to 64 bits (2^63 terms could not
+    /// overflow `wraps`).
+    private var integers = 0
+    private var wraps = 0
+    private var anyDouble = false
+    /// Every term as a double, in order: a double sum's value and an average's.
+    private var doubleSum = 0.0
+    /// The double terms alone, for a decimal sum.
+    private var doublesOnly = 0.0
+    private var decimals: Decimal?
+    private var extreme: Value = .null
+
+    /// Counts one object (`count:(SELF)`).
+    mutating func countOne() { count += 1 }
+
+    /// Takes one non-nil value (NaN and nil are skipped before), for `function`.
+    mutating func add(_ value: Value, _ function: BuiltinFunction) throws(Failure) {
+        switch function {
+        case .count:
+            count += 1
+        case .min, .max:
+            count += 1
+            if extreme.isNull {
+                extreme = value
+            } else if function == .min ? try Self.precedes(value, extreme) : try Self.precedes(extreme, value) {
+                extreme = value
+            }
+        default:
+            guard let n = NumericValue(value) else {
+                throw Failure(.typeMismatch, "\(function.rawValue) needs numbers, got \(Functions.describe(value))")
+            }
+            count += 1
+            switch n {
+            case .int(let i):
+                let (sum, overflow) = integers.addingReportingOverflow(i)
+                integers = sum
+                if overflow { wraps += i < 0 ? -1 : 1 }
+                doubleSum += Double(i)
+            case .double(let d):
+                anyDouble = true
+                doubleSum += d
+                doublesOnly += d
+            case .decimal(let d):
+                doubleSum += NSDecimalNumber(decimal: d).doubleValue
+                decimals = (decimals ?? 0) + d
+            }
+        }
+    }
+
+    /// The aggregate's value for the group.
+    func value(_ function: BuiltinFunction) throws(Failure) -> Value {
+        switch function {
+        case .count: return .int(count)
+        case .min, .max: return extreme
+        case .average: return count == 0 ? .null : .double(doubleSum / Double(count))
+        default:
+            if let decimals {
+                var total = decimals + Decimal(wraps) * Self.twoToThe64 + Decimal(integers)
+                if anyDouble { total += try Conversions.decimal(.double(doublesOnly)) }
+                return .decimal(try Conversions.checkedDecimal(total, "sum:"))
+            }
+            if !anyDouble, wraps == 0 { return .int(integers) }
+            return .double(doubleSum)
+        }
+    }
+
+    private static let twoToThe64 = Decimal(UInt64.max) + 1
+
+    /// Whether `a` comes before `b`: numbers by value, dates by time,
+    /// strings by their Unicode scalars.
+    static func precedes(_ a: Value, _ b: Value) throws(Failure) -> Bool {
+        if let x = NumericValue(a), let y = NumericValue(b) { return NumericValue.compare(x, y) == .orderedAscending }
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars)
+        case (.date(let x), .date(let y)): return x < y
+        default:
+            throw Failure(.typeMismatch, "min: and max: compare numbers, dates or strings, not \(Functions.describe(a)) with \(Functions.describe(b))")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Sift
+
+/// The options of a grouped fetch, the same for `sift filter`, `sift
+/// query` and `sift sql`: `--group-by`, `--select`, `--having`.
+struct GroupingOptions: ParsableArguments {
+    @Option(name: .customLong("group-by"), help: ArgumentHelp(
+        "Key paths to group by (through to-one relationships), e.g. 'category.name,year': one result per group.",
+        valueName: "keys"))
+    var groupBy: String?
+
+    @Option(help: ArgumentHelp(
+        "What each result holds, in order: grouped key paths and named aggregates, e.g. 'category.name,n=count:(SELF),total=sum:(price)' (count:, sum:, average:, min:, max:). By default the grouped key paths.",
+        valueName: "items"))
+    var select: String?
+
+    @Option(help: ArgumentHelp(
+        "A predicate each group must match: grouped key paths, and an aggregate by its name ($total or total), e.g. '$n > 1'.",
+        valueName: "predicate"))
+    var having: String?
+
+    /// Whether the options ask for a grouped fetch.
+    var isGiven: Bool { groupBy != nil || select != nil || having != nil }
+
+    /// The grouping as parsed: the selection (nil when none was given), and
+    /// the keys the results are shown under, in order.
+    struct Parsed {
+        var selection: FetchSelection?
+        var keys: FetchSelection?
+        var columns: [String]
+
+        /// `error`, pointed at in the option it comes from.
+        func locate(_ error: EvaluationError) -> EvaluationError {
+            var located = selection?.locate(error) ?? error
+            if located.source == error.source, let keys { located = keys.locate(error) }
+            return located
+        }
+    }
+
+    /// Sets `request`'s grouping from the options and checks it as a grouped
+    /// fetch does (every fetched key path grouped, names used once, an
+    /// aggregate in each expression), before anything is read. A mistake is
+    /// printed with a caret under it in the option's text and exits with 2.
+    /// `--having` is checked against the policy as the predicate is.
+    func apply(to request: inout FetchSpecification, policy: PolicyOptions) throws -> Parsed {
+        var parsed = Parsed(columns: [])
+        do {
+            if let groupBy {
+                let keys = try FetchSelection(groupBy)
+                try keys.requireKeyPaths()
+                request.groupBy = keys.properties
+                parsed.keys = keys
+                parsed.columns = keys.properties
+            }
+            if let select {
+                let selection = try FetchSelection(select)
+                selection.apply(to: &request)
+                parsed.selection = selection
+                parsed.columns = selection.names
+            }
+            if let having { request.having = try Filter(having) }
+        } catch {
+            throw Self.report(error)
+        }
+        if let having = request.having { request.having = try policy.check(having) }
+        if !request.isGrouped {
+            throw ValidationError(
+                request.having != nil
+                    ? "--having tests groups: give --group-by"
+                    : "--select without --group-by needs an aggregate (n=count:(SELF)); to print some keys of each record, group by them")
+        }
+        do {
+            _ = try GroupedFetchAccumulator(request)
+        } catch {
+            throw Self.report(parsed.locate(error))
+        }
+        return parsed
+    }
+
+    static func report(_ error: some SourceDiagnostic) -> ExitCode {
+        Terminal.printError(error.rendered(colors: Terminal.stderrIsTTY))
+        return ExitCode(2)
+    }
+
+    /// Grouped results (dictionaries) as rows of `columns`: a nil value,
+    /// which a result leaves out, is nil in its column.
+    static func rows(_ results: [Value], columns: [String]) -> [[Value]] {
+        results.map { result in
+            guard case .dictionary(let d) = result else { return columns.map { _ in .null } }
+            return columns.map { d[$0] ?? .null }
+        }
+    }
+}
+
+/// Prints grouped results: a table, JSON Lines or a JSON array, each result
+/// an object of the columns in order (nil as null).
+enum GroupedOutput {
+    static func print(_ rows: [[Value]], columns: [String], output: RowOutput) {
+        var out = OutputBuffer()
+        func object(_ row: [Value]) -> String {
+            JSONValue.object(JSONObject(zip(columns, row).map { ($0, RowFormatting.json($1)) })).jsonText
+        }
+        switch output {
+        case .jsonl: for row in rows { out.write(object(row)) }
+        case .json: out.write(rows.isEmpty ? "[]" : "[\n" + rows.map { "  " + object($0) }.joined(separator: ",\n") + "\n]")
+        case .table: for line in RowFormatting.table(columns, rows) { out.write(line) }
+        }
+        out.flush()
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// `--group-by`, `--select` and `--having` on `sift filter` (JSON Lines,
+/// streamed) and `sift sql`, with answers worked out by hand, and their
+/// mistakes shown with a caret in the option they are in.
+extension CommandLineTests {
+    static let sales = """
+        {"title":"Dune","category":{"name":"sf"},"price":10,"year":1965}
+        {"title":"Emma","category":{"name":"classic"},"price":7.5,"year":1815}
+        {"title":"Neuromancer","category":{"name":"sf"},"price":null,"year":1984}
+        {"title":"Zed","category":{"name":"sf"},"price":4,"year":1984}
+        {"title":"Nothing","price":3}
+
+        """
+
+    @Test func filterGroupsRecords() throws {
+        let select = "category.name, n = count:(SELF), total = sum:(price), avg = average:(price), first = min:(title)"
+        let run = try sift(["filter", "TRUEPREDICATE", "-", "--group-by", "category.name", "--select", select,
+                            "--sort", "total DESC", "--output", "jsonl"], input: Self.sales)
+        #expect(run.status == 0, "\(run.stderr)")
+        // Columns in the order selected; a nil group key prints as null.
+        #expect(run.stdout == """
+            {"category.name":"sf","n":3,"total":14,"avg":7.0,"first":"Dune"}
+            {"category.name":"classic","n":1,"total":7.5,"avg":7.5,"first":"Emma"}
+            {"category.name":null,"n":1,"total":3,"avg":3.0,"first":"Nothing"}
+
+            """)
+        // The example in Documentation/CLI.md, as written there.
+        let example = try sift(["filter", "TRUEPREDICATE", "-", "--group-by", "category.name",
+                                "--select", "category.name, n = count:(SELF), total = sum:(price)", "--sort", "total DESC"],
+                               input: Self.sales)
+        #expect(example.stdout == """
+            {"category.name":"sf","n":3,"total":14}
+            {"category.name":"classic","n":1,"total":7.5}
+            {"category.name":null,"n":1,"total":3}
+
+            """)
+        let mistake = try sift(["filter", "TRUEPREDICATE", "-", "--group-by", "year", "--select", "year, title, n = count:(SELF)"],
+                               input: Self.sales)
+        #expect(mistake.stderr == """
+            error: title is fetched but not grouped: a grouped fetch can only fetch the key paths it groups by and aggregates (column 7)
+             | year, title, n = count:(SELF)
+             |       ^~~~~
+
+            """)
+        let having = try sift(["filter", "year > 1900", "-", "--group-by", "category.name,year",
+                               "--select", "category.name,year,n=count:(SELF)", "--having", "$n > 1", "--output", "json"],
+                              input: Self.sales)
+        #expect(having.stdout == "[\n  {\"category.name\":\"sf\",\"year\":1984,\"n\":2}\n]\n", "\(having.stderr)")
+        // Aggregates alone: one result, even when nothing matches.
+        let none = try sift(["filter", "year > 3000", "-", "--select", "n=count:(SELF),total=sum:(price)"], input: Self.sales)
+        #expect(none.stdout == "{\"n\":0,\"total\":0}\n")
+        #expect(none.status == 0)
+        let count = try sift(["filter", "TRUEPREDICATE", "-", "--group-by", "category.name", "--count"], input: Self.sales)
+        #expect(count.stdout == "3\n")
+        let limited = try sift(["filter", "TRUEPREDICATE", "-", "--group-by", "year", "--sort", "year", "--limit", "2"],
+                               input: Self.sales)
+        #expect(limited.stdout == "{\"year\":null}\n{\"year\":1815}\n", "\(limited.stderr)")
+        let table = try sift(["filter", "TRUEPREDICATE", "-", "--group-by", "category.name",
+                              "--select", "category.name,n=count:(SELF)", "--sort", "n DESC", "--output", "table"],
+                             input: Self.sales)
+        #expect(table.stdout.hasPrefix("category.name  n\n-------------  -\nsf             3\n"), "\(table.stdout)")
+        // No group: exit status 1, as for no match.
+        let empty = try sift(["filter", "year > 3000", "-", "--group-by", "year"], input: Self.sales)
+        #expect(empty.status == 1 && empty.stdout.isEmpty)
+    }
+
+    @Test func groupingMistakesPointIntoTheirOption() throws {
+        func failure(_ options: [String]) throws -> String {
+            let run = try sift(["filter", "TRUEPREDICATE", "-"] + options, input: Self.sales)
+            #expect(run.status == 2, "\(options): \(run.stdout)")
+            return run.stderr
+        }
+        let notGrouped = try failure(["--group-by", "category.name", "--select", "category.name, title, n=count:(SELF)"])
+        #expect(notGrouped.contains("title is fetched but not grouped"))
+        #expect(notGrouped.contains(" | category.name, title, n=count:(SELF)\n |                ^~~~~\n"), "\(notGrouped)")
+        let twice = try failure(["--group-by", "year", "--select", "year, n=count:(SELF), n=sum:(price)"])
+        #expect(twice.contains(" | year, n=count:(SELF), n=sum:(price)\n |                       ^\n"), "\(twice)")
+        let notAggregate = try failure(["--group-by", "year", "--select", "year, p=price"])
+        #expect(notAggregate.contains(" |         ^~~~~\n"), "\(notAggregate)")
+        let syntax = try failure(["--group-by", "year", "--select", "year, t=sum:(price +)"])
+        #expect(syntax.contains(" | year, t=sum:(price +)\n |                     ^\n"), "\(syntax)")
+        let expressionKey = try failure(["--group-by", "year, n=count:(SELF)"])
+        #expect(expressionKey.contains("a key path is needed here"))
+        let having = try failure(["--group-by", "year", "--select", "year,n=count:(SELF)", "--having", "count:(SELF) > 1"])
+        #expect(having.contains("having reads an aggregate by its name"))
+        #expect(having.contains(" | count:(SELF) > 1\n | ^~~~~~~~~~~~\n"), "\(having)")
+        let unknown = try failure(["--group-by", "year", "--select", "year,n=count:(SELF)", "--having", "totl > 1"])
+        #expect(unknown.contains("totl is neither grouped nor an expression's name"))
+        let collection = try failure(["--group-by", "year", "--select", "year,n=sum:(title)"])
+        #expect(collection.contains("n: sum: needs numbers, got a string"), "\(collection)")
+        #expect(collection.contains(" | year,n=sum:(title)\n |        ^~~~~~~~~~~\n"), "\(collection)")
+        let bare = try sift(["filter", "TRUEPREDICATE", "-", "--select", "title,year"], input: Self.sales)
+        #expect(bare.status == 2 && bare.stderr.contains("--select without --group-by needs an aggregate"), "\(bare.stderr)")
+    }
+
+    @Test func sqlPrintsTheGroupedStatementOrItsRefusal() throws {
+        let schema = Self.temporaryPath("schema.json")
+        try Data(Self.schemaJSON.utf8).write(to: URL(fileURLWithPath: schema))
+        defer { try? FileManager.default.removeItem(atPath: schema) }
+        let run = try sift(["sql", "TRUEPREDICATE", "--schema", schema, "--entity", "Book", "--group-by", "year",
+                            "--select", "year, n=count:(SELF)"])
+        // Either the statement, or a lowering error with its reason: never
+        // the ungrouped statement.
+        #expect(run.status == 0 ? run.stdout.uppercased().contains("GROUP BY") : run.stderr.contains("group"), "\(run.stdout)\(run.stderr)")
+    }
+
+    /// Grouping streams: a file ten times longer, with the same groups,
+    /// takes about the same memory (the peak resident size of the process,
+    /// from `wait4`).
+    @Test func groupingMemoryGrowsWithGroupsNotRecords() throws {
+        func file(_ records: Int) throws -> URL {
+            var text = ""
+            text.reserveCapacity(records * 80)
+            for i in 0..<records {
+                text += "{\"id\":\(i),\"kind\":\"k\(i % 3)\",\"score\":\(i % 1000),\"note\":\"some words to make it longer\"}\n"
+            }
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("sift-groups-\(records)-\(UUID().uuidString).jsonl")
+            try Data(text.utf8).write(to: url)
+            return url
+        }
+        let small = try file(5_000)
+        let large = try file(50_000)
+        defer {
+            try? FileManager.default.removeItem(at: small)
+            try? FileManager.default.removeItem(at: large)
+        }
+        let options = ["--group-by", "kind", "--select", "kind,n=count:(SELF),total=sum:(score)", "--jobs", "1"]
+        let a = try peakMemory(["filter", "TRUEPREDICATE", small.path] + options)
+        let b = try peakMemory(["filter", "TRUEPREDICATE", large.path] + options)
+        #expect(a.status == 0 && b.status == 0)
+        // The large file is about 4 MB; kept as values its records would
+        // take some 35 MB more (as `--sort` keeps them).
+        #expect(b.kilobytes - a.kilobytes < 8_000, "\(a.kilobytes) KB then \(b.kilobytes) KB")
+    }
+
+    /// Runs `sift` with `arguments` (standard input and output to
+    /// /dev/null) and returns its exit status and peak resident size.
+    func peakMemory(_ arguments: [String]) throws -> (status: Int32, kilobytes: Int) {
+        let binary = try #require(Self.binary, "build the sift product first (swift build)")
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, environ)
+        try #require(spawned == 0, "posix_spawn: \(spawned)")
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return ((status >> 8) & 0xFF, usage.ru_maxrss)
+    }
+}
