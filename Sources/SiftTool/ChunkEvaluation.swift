@@ -56,6 +56,18 @@ struct ChunkResult: Sendable {
     /// Records read (matched or not, failures included).
     var records = 0
     var inputOffset: Int
+    /// For a grouped filter, each match decoded, in order, by the thread
+    /// that evaluated the chunk (nil where it could not be: the main
+    /// thread decodes it again and reports why).
+    var decoded: [Value?] = []
+
+    /// Decodes the matches into ``decoded``.
+    mutating func decodeMatches() {
+        decoded.reserveCapacity(events.count)
+        for case .match(let range) in events {
+            decoded.append((try? JSONValue(parsingUTF8: bytes[range]))?.predicateValue)
+        }
+    }
 }
 
 extension Chunk {

@@ -133,9 +133,17 @@ struct FilterCommand: ParsableCommand {
         var progress = Progress(total: reader.totalBytes)
         let (colors, stopAtFailure, limit) = (Terminal.stderrIsTTY, onError == .stop, maxRecordSize)
         // Each thread evaluates with a filter compiled for it (see ParallelChunks).
+        // Grouping decodes each match on the thread that found it; the
+        // main thread adds them to their groups in input order (which
+        // decides a double sum's rounding).
+        let decodes = grouped != nil
         let (results, stop) = ParallelChunks.results(of: reader, jobs: jobs) {
             let test = RecordTests.reading(parsed.compiled())
-            return { $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test) }
+            return {
+                var result = $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test)
+                if decodes { result.decodeMatches() }
+                return result
+            }
         }
         defer { stop() }
         // Stop reading once the limit is printed (or, with --limit 0, once
@@ -145,6 +153,7 @@ struct FilterCommand: ParsableCommand {
         // wrapper's getter is not free).
         let (count, shown) = (self.count, self.limit ?? .max)
         reading: while let result = results() {
+            var matchInChunk = 0
             for event in result.events {
                 switch event {
                 case .match(let range):
@@ -152,7 +161,9 @@ struct FilterCommand: ParsableCommand {
                     if grouped != nil {
                         // Memory grows with the groups, not the records.
                         do {
-                            try grouped!.accumulator.add(try RecordPrinter.decode(result.bytes[range]).predicateValue)
+                            let value = matchInChunk < result.decoded.count ? result.decoded[matchInChunk] : nil
+                            matchInChunk += 1
+                            try grouped!.accumulator.add(try value ?? RecordPrinter.decode(result.bytes[range]).predicateValue)
                         } catch let error as EvaluationError {
                             progress.clear()
                             Terminal.printError(
