@@ -192,9 +192,9 @@ enum GroupedFetch {
     }
 
     /// The value of key path `path` (as written, `author.name`) of `object`.
-    static func read(_ object: Value, _ path: String) throws(EvaluationError) -> Value {
+    static func read(_ object: Value, _ path: String, keys: [String]) throws(EvaluationError) -> Value {
         do throws(Failure) {
-            return try KeyValueAccess.value(object, path: path.split(separator: ".").map(String.init))
+            return try KeyValueAccess.value(object, path: keys)
         } catch {
             throw EvaluationError(error.code, error.message, range: SourceRange(0, path.utf8.count), source: path)
         }

@@ -19,6 +19,8 @@
 public struct GroupedFetchAccumulator {
     private let request: FetchSpecification
     private let keys: [String]
+    /// Each grouped key path's keys (`["category", "name"]`).
+    private let keyPaths: [[String]]
     private let fetched: Set<String>
     private let aggregates: [GroupedFetch.Aggregate]
     private var order: [[Value]] = []
@@ -39,6 +41,7 @@ public struct GroupedFetchAccumulator {
         }
         self.request = request
         keys = request.groupBy ?? []
+        keyPaths = keys.map { $0.split(separator: ".").map(String.init) }
         fetched = Set(try GroupedFetch.fetchedKeys(request))
         aggregates = try GroupedFetch.compiledAggregates(request)
         keyBuffer.reserveCapacity(keys.count)
@@ -50,7 +53,9 @@ public struct GroupedFetchAccumulator {
     /// Adds one object that matches the request to its group.
     public mutating func add(_ object: Value) throws(EvaluationError) {
         keyBuffer.removeAll(keepingCapacity: true)
-        for k in keys { keyBuffer.append(try GroupedFetch.groupValue(try GroupedFetch.read(object, k), k)) }
+        for (k, path) in zip(keys, keyPaths) {
+            keyBuffer.append(try GroupedFetch.groupValue(try GroupedFetch.read(object, k, keys: path), k))
+        }
         let g: Int
         if let existing = index[keyBuffer] {
             g = existing
