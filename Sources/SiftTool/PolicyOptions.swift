@@ -65,20 +65,10 @@ struct PolicyOptions: ParsableArguments {
     /// (the `--sort` option `keys` were parsed from), and exits with status 2.
     func check(sort keys: [SortKey], parsedFrom text: String?) throws {
         guard let policy, let text else { return }
-        // `SortKey.parse` reads one key between commas, its key path the
-        // first word.
-        var offset = 0
-        for (key, part) in zip(keys, text.split(separator: ",", omittingEmptySubsequences: false)) {
-            defer { offset += part.utf8.count + 1 }
-            do {
-                try policy.check([key])
-            } catch {
-                // The violation points into the key's own description; the
-                // user wants to see it in what they typed.
-                let start = offset + part.utf8.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }.count
-                let range = SourceRange(start + error.range.lowerBound, start + error.range.upperBound)
-                throw Self.report(PolicyViolation(error.part, error.message, range: range, source: text))
-            }
+        do {
+            try policy.check(keys, parsedFrom: text)
+        } catch {
+            throw Self.report(error)
         }
     }
 

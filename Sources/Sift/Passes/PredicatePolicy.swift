@@ -121,6 +121,25 @@ extension PredicatePolicy {
             try PolicyChecker.check(sortKey: key, by: self)
         }
     }
+
+    /// Throws for the first of `sort`, parsed from `text` by
+    /// ``SortKey/parse(_:)``, that the policy refuses, pointing into `text`.
+    public func check(_ sort: [SortKey], parsedFrom text: String) throws(PolicyViolation) {
+        // `SortKey.parse` reads one key between commas, its key path the
+        // first word.
+        var offset = 0
+        for (key, part) in zip(sort, text.split(separator: ",", omittingEmptySubsequences: false)) {
+            defer { offset += part.utf8.count + 1 }
+            do {
+                try check([key])
+            } catch {
+                // The violation points into the key's own description.
+                let start = offset + part.utf8.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }.count
+                let range = SourceRange(start + error.range.lowerBound, start + error.range.upperBound)
+                throw PolicyViolation(error.part, error.message, range: range, source: text)
+            }
+        }
+    }
 }
 
 extension Filter {
