@@ -156,7 +156,10 @@ extension Lowering {
     }
 
     /// `lowercase:`, `uppercase:` or `length:` of a string column that is
-    /// never nil.
+    /// never nil. Memory holds the case mappings to no length limit
+    /// (``Filter/maximumFunctionResultLength`` bounds the strings `FUNCTION`
+    /// makes, not these, which are at most three times as long as their
+    /// argument), so neither does SQL.
     private func stringFunction(
         _ f: BuiltinFunction, _ o: Operand, _ e: ExpressionNode, _ text: String, _ scope: SelectScope, range: SourceRange?
     ) throws(SQLLoweringError) -> Column {
