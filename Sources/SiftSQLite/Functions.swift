@@ -44,7 +44,7 @@ enum SiftFunctions {
     /// The functions, with `sift_matches` held to `regexLimits` (connections
     /// with the default limits share one pattern cache).
     static func functions(regexLimits: RegexLimits) -> [DatabaseFunction] {
-        stringFunctions + [arithmetic, regexLimits == .default ? defaultMatches : matchesFunction(regexLimits)]
+        stringFunctions + [arithmetic, function, regexLimits == .default ? defaultMatches : matchesFunction(regexLimits)]
     }
 
     private static let defaultMatches = matchesFunction(.default)
@@ -90,7 +90,29 @@ enum SiftFunctions {
         }
     }
 
-    /// A SQLite value as an operand of `sift_arithmetic`.
+    /// `sift_function(code, a…)`: a built-in function as memory applies it
+    /// (``SQLiteFunctions/function``). Its errors fail the statement; a
+    /// double NaN is NULL.
+    static let function = DatabaseFunction(SQLiteFunctions.function, pure: true) { args in
+        guard let code = args.first.flatMap(Int.fromDatabaseValue), let f = BuiltinFunction(code: code) else {
+            throw DatabaseError(message: "\(SQLiteFunctions.function): unknown function")
+        }
+        let result: Value
+        do throws(ArithmeticFailure) {
+            result = try f.apply(args.dropFirst().map(number))
+        } catch {
+            throw DatabaseError(message: "\(SQLiteFunctions.function): \(error.message)")
+        }
+        switch result {
+        case .int(let i): return Int64(i)
+        case .bool(let b): return Int64(b ? 1 : 0)
+        case .double(let d): return d.isNaN ? nil : d
+        case .string(let s): return s
+        default: throw DatabaseError(message: "\(SQLiteFunctions.function): \(f.rawValue) gave \(result.typeName)")
+        }
+    }
+
+    /// A SQLite value as an operand of `sift_arithmetic` and `sift_function`.
     private static func number(_ v: DatabaseValue) -> Value {
         switch v.storage {
         case .int64(let i): return .int(Int(i))

@@ -143,7 +143,7 @@ struct DifferentialTests {
     /// in memory too (a documented difference; the rows are never different).
     static func raisesPastShortCircuit(_ error: any Error, _ filter: Filter, _ books: [Value]) -> Bool {
         let text = "\(error)"
-        guard ["overflow", "out of range", "division by zero"].contains(where: text.contains) else { return false }
+        guard ["overflow", "out of range", "division by zero", "modulus by zero"].contains(where: text.contains) else { return false }
         func leaves(_ p: PredicateNode) -> [PredicateNode] {
             switch p.kind {
             case .and(let children), .or(let children): return children.flatMap(leaves)
@@ -168,6 +168,14 @@ struct DifferentialTests {
         "\(error)".contains("has no PostgreSQL form: its doubles raise")
     }
 
+    /// Whether PostgreSQL refused a function whose value there is not
+    /// memory's (`ln:`, `**`, `lowercase:`, a double's `modulus:by:`).
+    static func refusesFunction(_ error: any Error) -> Bool {
+        let text = "\(error)"
+        return text.contains("has no PostgreSQL form")
+            && ["ln, log, exp and power", "lower() and upper()", "memory takes a double"].contains(where: text.contains)
+    }
+
     @Test func testGeneratedPredicates() async throws {
         try await Self.compareGenerated(seed: Self.seed, cases: Self.cases, "differential", ternaries: false)
     }
@@ -179,13 +187,21 @@ struct DifferentialTests {
         try await Self.compareGenerated(seed: Self.seed &+ 3, cases: Self.cases / 3, "differential TERNARY, [FIRST], [LAST]", ternaries: true)
     }
 
+    /// The same with built-in functions (``PredicateGenerator/functionLeaf()``)
+    /// in half the leaves.
+    @Test func testGeneratedFunctionPredicates() async throws {
+        try await Self.compareGenerated(seed: Self.seed &+ 4, cases: Self.cases / 6, "differential functions", functions: true)
+    }
+
     /// `cases` generated predicates compared: memory's rows against
     /// SQLite's and PostgreSQL's.
-    static func compareGenerated(seed: UInt64, cases: Int, _ title: String, ternaries: Bool) async throws {
+    static func compareGenerated(
+        seed: UInt64, cases: Int, _ title: String, ternaries: Bool = false, functions: Bool = false
+    ) async throws {
         print("\(title) seed \(seed) (SIFT_SEED=\(Self.seed) SIFT_CASES=\(Self.cases) reproduces)")
         let engines = try await Self.engines(seed: seed)
         defer { PostgresServer.close(engines.postgres) }
-        var generator = PredicateGenerator(seed: seed, ternaries: ternaries)
+        var generator = PredicateGenerator(seed: seed, ternaries: ternaries, functions: functions)
         var compared = 0, raised = 0, refusedPG = 0, arithmeticRefusedPG = 0, arithmetic = 0, pastShortCircuit = 0
         var failures: [String] = []
         for n in 0..<cases {
@@ -231,7 +247,7 @@ struct DifferentialTests {
                     } catch {
                         failures.append("\(label): PostgreSQL failed: \(error)\n  \(q.statement)")
                     }
-                } catch where Self.refusesDoubleArithmetic(error) {
+                } catch where Self.refusesDoubleArithmetic(error) || Self.refusesFunction(error) {
                     arithmeticRefusedPG += 1
                 } catch where error.code == .unsupported && filter.format.contains("MATCHES") || Self.refusesSwiftSearch(error) {
                     // Patterns whose meaning differs there, and [s] searches,
@@ -245,7 +261,7 @@ struct DifferentialTests {
             if ["+ ", "- ", "* ", "/ "].contains(where: filter.format.contains) { arithmetic += 1 }
             if failures.count >= 15 { break }
         }
-        print("\(title): \(compared) predicates compared (\(arithmetic) with arithmetic), \(raised) raise in memory, \(refusedPG) MATCHES patterns and [s] searches and \(arithmeticRefusedPG) double arithmetic refused on PostgreSQL, \(pastShortCircuit) arithmetic errors in SQL on rows memory's short circuit skipped, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
+        print("\(title): \(compared) predicates compared (\(arithmetic) with arithmetic), \(raised) raise in memory, \(refusedPG) MATCHES patterns and [s] searches and \(arithmeticRefusedPG) double arithmetic and functions refused on PostgreSQL, \(pastShortCircuit) arithmetic errors in SQL on rows memory's short circuit skipped, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
         #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(15).joined(separator: "\n")))
         #expect(compared > (cases / 2))
     }

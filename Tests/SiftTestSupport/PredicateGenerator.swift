@@ -13,10 +13,14 @@ package struct PredicateGenerator {
     /// of them). Off, the generator draws exactly what it drew before it
     /// had them, so the other suites' cases stay the same.
     package var ternaries = false
+    /// Whether leaves are also drawn from ``functionLeaf()`` (half of them),
+    /// off by default for the same reason.
+    package var functions = false
 
-    package init(seed: UInt64, ternaries: Bool = false) {
+    package init(seed: UInt64, ternaries: Bool = false, functions: Bool = false) {
         rng = SeededRandom(seed: seed)
         self.ternaries = ternaries
+        self.functions = functions
     }
 
     package mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
@@ -208,8 +212,37 @@ package struct PredicateGenerator {
         return chance(0.5) ? "\(count) \(op) \(other)" : "\(other) \(op) \(count)"
     }
 
+    /// A comparison of a built-in function (`abs:`, `sqrt:`, `ln:`, `**`,
+    /// `modulus:by:`, the bitwise ones, `length:`, `lowercase:`, …) of a
+    /// book's numbers that are never nil (its counts, arithmetic on them,
+    /// with the edge numbers and shift amounts past 63) or of its title.
+    package mutating func functionLeaf() -> (String, [any FormatArgumentConvertible]) {
+        let comparison = pick(["==", "!=", "<", "<=", ">", ">="])
+        if chance(0.25) {
+            let f = pick(["length", "lowercase", "uppercase"])
+            if f == "length" { return ("length(title) \(comparison) \(Int.random(in: 0...12, using: &rng))", []) }
+            let (c, args) = constant(.string)
+            return ("\(f)(title) \(comparison)\(pick(Self.options)) \(c)", args)
+        }
+        let count = chance(0.3) ? "(\(arithmetic(depth: 1)))" : pick(Self.countOperands)
+        let other = chance(0.25) ? pick(Self.countOperands) : pick(Self.arithmeticConstants + ["-3", "63", "64", "-64", "-9223372036854775807"])
+        let call: String
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0:
+            let f = pick(["abs", "floor", "ceiling", "trunc", "sqrt", "ln", "log", "exp", "onesComplement"])
+            call = "\(f)(\(chance(0.3) ? "\(count) - \(other)" : count))"
+        case 1:
+            let op = pick(["&", "|", "^", "<<", ">>", "**"])
+            call = chance(0.5) ? "\(count) \(op) \(other)" : "\(other) \(op) \(count)"
+        default:
+            call = chance(0.5) ? "modulus:by:(\(count), \(other))" : "modulus:by:(\(other), \(count))"
+        }
+        return ("\(call) \(comparison) \(pick(Self.arithmeticConstants + ["2.5", "nil"]))", [])
+    }
+
     package mutating func leaf() -> (String, [any FormatArgumentConvertible]) {
         if ternaries && chance(0.5) { return ternaryOrOrderedLeaf() }
+        if functions && chance(0.5) { return functionLeaf() }
         switch Int.random(in: 0..<22, using: &rng) {
         case 20, 21:
             let comparand = chance(0.2) ? arithmetic(depth: 1) : pick(Self.arithmeticConstants + ["2.5", "nil"])

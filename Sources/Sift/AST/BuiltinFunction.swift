@@ -159,24 +159,31 @@ extension BuiltinFunction {
             return Row(.numbers, gives: .number, untrusted: true, sql: Self.arithmetic, infix: (.star, "*", .multiplicative))
         case .divide:
             return Row(.numbers, gives: .number, untrusted: true, sql: Self.arithmetic, infix: (.slash, "/", .multiplicative))
-        case .modulus, .abs, .floor, .ceiling, .trunc: return Row(.numbers, gives: .number, untrusted: true)
-        case .raise: return Row(.numbers, gives: .number, infix: (.starStar, "**", .power))
-        case .sqrt, .log, .ln, .exp: return Row(.numbers, gives: .number)
+        case .modulus: return Row(.numbers, gives: .number, untrusted: true, sql: Self.integerFunction)
+        case .abs, .floor, .ceiling, .trunc: return Row(.numbers, gives: .number, untrusted: true, sql: Self.rounding)
+        case .raise: return Row(.numbers, gives: .number, sql: Self.realFunction, infix: (.starStar, "**", .power))
+        case .sqrt:
+            return Row(.numbers, gives: .number, sql: .exact(
+                "an operand that is never nil; on PostgreSQL, whose sqrt raises for a negative number, with NaN for it, as memory"))
+        case .log, .ln, .exp: return Row(.numbers, gives: .number, sql: Self.realFunction)
         case .random: return Row(.none, gives: .number, sql: .refused(Self.differsEachTime))
         case .randomn: return Row(.integers, gives: .number, sql: .refused(Self.differsEachTime))
         case .now: return Row(.none, gives: .date, sql: .refused(Self.differsEachTime))
         case .lowercase, .uppercase:
-            return Row(.string, gives: .caseMapped, untrusted: true,
-                sql: .refused("SQL's lower() and upper() map only ASCII letters in SQLite"))
+            return Row(.string, gives: .caseMapped, untrusted: true, sql: .exact(
+                "a string that is never nil, on SQLite only (memory's own code): PostgreSQL's lower() and upper() follow "
+                    + "the collation and map one character to one (ß stays ß, where memory gives SS)"))
         case .length:
-            return Row(.string, gives: .number, untrusted: true,
-                sql: .refused("length: counts UTF-16 code units; SQL's length() counts characters"))
-        case .bitwiseOr: return Row(.integers, gives: .number, infix: (.pipe, "|", .bitwiseOr))
-        case .bitwiseXor: return Row(.integers, gives: .number, infix: (.caret, "^", .bitwiseXor))
-        case .bitwiseAnd: return Row(.integers, gives: .number, infix: (.ampersand, "&", .bitwiseAnd))
-        case .leftshift: return Row(.integers, gives: .number, infix: (.shiftLeft, "<<", .shift))
-        case .rightshift: return Row(.integers, gives: .number, infix: (.shiftRight, ">>", .shift))
-        case .onesComplement: return Row(.integers, gives: .number, prefix: (.tilde, "~"))
+            return Row(.string, gives: .number, untrusted: true, sql: .exact(
+                "a string that is never nil: UTF-16 code units, as memory counts (on PostgreSQL, its code points and one more "
+                    + "for each beyond U+FFFF)"))
+        case .bitwiseOr: return Row(.integers, gives: .number, sql: Self.integerFunction, infix: (.pipe, "|", .bitwiseOr))
+        case .bitwiseXor: return Row(.integers, gives: .number, sql: Self.integerFunction, infix: (.caret, "^", .bitwiseXor))
+        case .bitwiseAnd:
+            return Row(.integers, gives: .number, sql: Self.integerFunction, infix: (.ampersand, "&", .bitwiseAnd))
+        case .leftshift: return Row(.integers, gives: .number, sql: Self.integerFunction, infix: (.shiftLeft, "<<", .shift))
+        case .rightshift: return Row(.integers, gives: .number, sql: Self.integerFunction, infix: (.shiftRight, ">>", .shift))
+        case .onesComplement: return Row(.integers, gives: .number, sql: Self.integerFunction, prefix: (.tilde, "~"))
         case .noindex: return Row(.any, gives: .argument, sql: .refused("noindex: is a hint to Core Data's SQL store"))
         case .distinct:
             return Row(.any, gives: .argument, sql: .refused("distinct: is only meaningful to a database fetch"))
@@ -186,6 +193,16 @@ extension BuiltinFunction {
     private static let useCollectionOperators =
         "write it as a collection operator on a to-many key path (@sum, @count, @avg, @min, @max)"
     private static let differsEachTime = "its value differs on each evaluation"
+    /// SQLite computes these, and the functions below, with memory's own
+    /// code (`sift_function`); PostgreSQL as the lowering
+    /// (`SiftSQL/Lowering/FunctionLowering.swift`) says for each.
+    private static let rounding = SQLForm.exact(
+        "an operand that is never nil (PostgreSQL's abs, floor, ceil and trunc give memory's values)")
+    private static let integerFunction = SQLForm.exact(
+        "operands that are never nil; on PostgreSQL, integers only (memory truncates a double to an integer first)")
+    private static let realFunction = SQLForm.exact(
+        "operands that are never nil, on SQLite only: PostgreSQL raises where memory gives ±infinity, 0 or NaN, "
+            + "and its C library need not round as memory's does")
     private static let arithmetic = SQLForm.exact(
         "operands that are never nil; on PostgreSQL, doubles only where they cannot overflow, underflow or divide by zero")
 
@@ -209,7 +226,7 @@ extension BuiltinFunction {
         let prefix: (token: TokenKind, spelling: String)?
 
         init(
-            _ operands: Operands, gives result: Result, untrusted: Bool = false, sql: SQLForm = .refused(BuiltinFunction.noSQLYet),
+            _ operands: Operands, gives result: Result, untrusted: Bool = false, sql: SQLForm,
             infix: (token: TokenKind, spelling: String, precedence: Precedence)? = nil,
             prefix: (token: TokenKind, spelling: String)? = nil
         ) {
@@ -221,8 +238,6 @@ extension BuiltinFunction {
             self.prefix = prefix
         }
     }
-
-    private static let noSQLYet = "it has no SQL form yet: compare key paths and constants"
 
     /// What a function needs of its arguments.
     public enum Operands: Sendable, Hashable {

@@ -153,8 +153,8 @@ package enum ArithmeticOperator: Int, Sendable, CaseIterable {
     }
 }
 
-/// The error memory raises for an arithmetic operation (overflow, division
-/// by zero, an operand that is not a number).
+/// The error memory raises for an arithmetic operation or another built-in
+/// function (overflow, division by zero, an operand that is not a number).
 package struct ArithmeticFailure: Error, CustomStringConvertible {
     package let message: String
     package var description: String { message }

@@ -306,3 +306,42 @@ enum Functions {
         return false
     }
 }
+
+extension BuiltinFunction {
+    /// The function applied to `arguments` as memory applies it (what
+    /// `sift_function`, registered by `SiftSQLite`, runs on SQLite, and what
+    /// the SQL lowering folds constants with); memory's error, by its message.
+    /// A wrong number of arguments is an error too.
+    package func apply(_ arguments: [Value]) throws(ArithmeticFailure) -> Value {
+        guard arguments.count == arity else {
+            throw ArithmeticFailure(message: "\(rawValue) takes \(arity) arguments, got \(arguments.count)")
+        }
+        do throws(Failure) {
+            return try Functions.call(self, arguments)
+        } catch {
+            throw ArithmeticFailure(message: error.message)
+        }
+    }
+
+    /// The function's number in SQL (`sift_function`'s first argument): its
+    /// place in ``allCases``.
+    package var code: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
+    /// The function numbered `code` (``code``).
+    package init?(code: Int) {
+        guard Self.allCases.indices.contains(code) else { return nil }
+        self = Self.allCases[code]
+    }
+}
+
+extension Value {
+    /// `CAST(self, type)` as memory casts (what the SQL lowering folds a
+    /// constant's cast with); memory's error, by its message.
+    package func cast(to type: String) throws(ArithmeticFailure) -> Value {
+        do throws(Failure) {
+            return try Functions.cast(self, to: type)
+        } catch {
+            throw ArithmeticFailure(message: error.message)
+        }
+    }
+}

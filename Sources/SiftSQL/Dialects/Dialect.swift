@@ -121,11 +121,12 @@ protocol DialectHooks: Sendable {
     /// than anything. Nil where no stored value is NaN (SQLite stores NaN
     /// as NULL).
     func notNaN(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment?
-    /// Whether the dialect computes `+ - * /` with the evaluator's own
-    /// arithmetic (`sift_arithmetic` on SQLite), so that any operands have an
-    /// exact form; otherwise only those whose standard SQL form cannot raise
-    /// where memory does not (see `Lowering.arithmetic`). False unless the
-    /// dialect says so.
+    /// Whether the dialect computes `+ - * /` and the other built-in
+    /// functions with the evaluator's own code (`sift_arithmetic` and
+    /// `sift_function` on SQLite), so that any operands have an exact form;
+    /// otherwise only those whose standard SQL form gives memory's value and
+    /// cannot raise where memory does not (see `Lowering.arithmetic` and
+    /// `Lowering.function`). False unless the dialect says so.
     var computesArithmetic: Bool { get }
     /// `lhs` equals one of `values` (of the column's `type`), bound.
     func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment

@@ -25,6 +25,13 @@ public enum SQLiteFunctions {
     /// statement with memory's message; a double gives a double, NULL for
     /// NaN (which SQLite cannot hold). A NULL operand is read as NaN.
     public static let arithmetic = "sift_arithmetic"
+    /// `sift_function(code, a)` or `sift_function(code, a, b)`: the built-in
+    /// function numbered `code` (`BuiltinFunction.code`: `abs:`, `sqrt:`,
+    /// `modulus:by:`, `lowercase:`, the bitwise ones, …) applied as memory
+    /// applies it, by the evaluator's own code: memory's errors fail the
+    /// statement; NaN is NULL, and a NULL operand is read as NaN, as for
+    /// `sift_arithmetic`.
+    public static let function = "sift_function"
     /// The collation of each sort comparison.
     public static func collation(_ comparison: SortKey.Comparison) -> String {
         switch comparison {

@@ -35,11 +35,14 @@ import Sift
 /// short circuit, so a row that memory never computes (`year > 2000 AND
 /// count * big > 0`) can still make SQL raise.
 extension Lowering {
-    /// One side of an arithmetic operation, lowered.
-    private struct Number {
+    /// One side of an arithmetic operation (or an argument of another
+    /// numeric function), lowered.
+    struct Number {
         var sql: SQLFragment
         /// An integer (a Boolean counts as 0 or 1), never a double.
         var isInteger: Bool
+        /// A Boolean column (`sql` is it as a number).
+        var isBoolean = false
         /// The constant, when it is one (bound in `sql`).
         var constant: Value?
     }
@@ -90,7 +93,7 @@ extension Lowering {
     }
 
     /// An operand of `text`, or why it has no exact form.
-    private func number(_ o: Operand, _ e: ExpressionNode, _ text: String, _ scope: SelectScope)
+    func number(_ o: Operand, _ e: ExpressionNode, _ text: String, _ scope: SelectScope)
         throws(SQLLoweringError) -> Number
     {
         switch o {
@@ -138,7 +141,7 @@ extension Lowering {
                         + "give it a value first (in Swift, ?? 0)",
                     entity: scope.entity, key: c.key, range: e.range)
             }
-            return Number(sql: numeric(c), isInteger: c.type != .double, constant: nil)
+            return Number(sql: numeric(c), isInteger: c.type != .double, isBoolean: c.type == .boolean, constant: nil)
         case .toMany(let many):
             throw keys.toManyError(many.key, owner: many.owner, range: e.range)
         }

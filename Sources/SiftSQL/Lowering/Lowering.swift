@@ -263,10 +263,9 @@ struct Lowering {
                 .unsupported, "$\(name) stands for an object: compare one of its keys, as in $\(name).name",
                 entity: scope.entity, range: e.range)
         case .function(let f, let arguments):
-            if let op = ArithmeticOperator(f) { return try arithmetic(e, op, arguments, scope) }
-            throw error(
-                .unsupported, "\(f) has no SQL form yet: compare key paths and constants", entity: scope.entity,
-                range: e.range)
+            return try function(e, f, arguments, scope)
+        case .cast(let value, let type):
+            return try cast(e, value, type, scope)
         case .setOperation:
             return .constant(try constantSet(e, scope))
         case .index(let collection, let position):
