@@ -151,7 +151,9 @@ struct GroupedDifferentialTests {
         "year", "price", "published", "code", "title", "author.name", "author.age", "author.rating", "author.active",
         "author.born",
     ]
-    static let integers = ["year", "author.age", "chapters.@count", "author.active"]
+    /// Integer arguments: attributes, a Boolean (0 and 1), a to-many's
+    /// count and arithmetic on it (never nil, so lowered).
+    static let integers = ["year", "author.age", "chapters.@count", "author.active", "chapters.@count * 3 - 4"]
     static let doubles = ["price", "author.rating"]
     static let strings = ["title", "code", "author.name"]
     static let dates = ["published", "author.born"]
@@ -193,7 +195,7 @@ struct GroupedDifferentialTests {
             let format: String
             switch Int.random(in: 0..<100, using: &g.rng) {
             case 0..<15: format = "count:(SELF)"; kinds[name] = "number"
-            case 15..<25: format = "count:(\(pick(integers + doubles + strings + dates)))"; kinds[name] = "number"
+            case 15..<25: format = "count:(\(pick(integers + doubles + strings + dates + ["author"])))"; kinds[name] = "number"
             case 25..<40: format = "sum:(\(pick(integers)))"; kinds[name] = "number"
             case 40..<50: format = "average:(\(pick(integers)))"; kinds[name] = "double"
             case 50..<54:
@@ -324,8 +326,12 @@ struct GroupedDifferentialTests {
                         let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
                         failures.append("\(label)\n  PostgreSQL differs \(d)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement.sql)")
                     }
-                    let count = try await request.fetchCount(pg, schema: Library.schema)
-                    if count != expectedCount { failures.append("\(label): count memory \(expectedCount) postgres \(count)") }
+                    // The count statement is SQLite's; a third of them,
+                    // for time (each is a round trip).
+                    if n % 3 == 0 {
+                        let count = try await request.fetchCount(pg, schema: Library.schema)
+                        if count != expectedCount { failures.append("\(label): count memory \(expectedCount) postgres \(count)") }
+                    }
                 } catch {
                     failures.append("\(label): PostgreSQL: \(error)")
                 }
