@@ -100,6 +100,18 @@ struct GroupedFetchSQLTests {
         ], e)
     }
 
+    /// An expression's name is only the key of its value, never a SQL
+    /// name: quotes, and names PostgreSQL would cut at 63 bytes to one.
+    @Test func testNamesAreKeysOnly() async throws {
+        let e = try await Self.engines()
+        defer { PostgresServer.close(e.postgres) }
+        let long = String(repeating: "x", count: 70)
+        let request = try Self.request(
+            groupBy: ["year"], [(long + "1", "count:(SELF)"), (long + "2", "max:(title)"), ("a\"b", "min:(title)")],
+            having: "$\(long)1 > 1")
+        try await Self.check(request, [["year": 2000, .init(stringLiteral: long + "1"): 2, .init(stringLiteral: long + "2"): "é", "a\"b": "x"]], e)
+    }
+
     /// Grouped by a double: NaN joins the nils, -0.0 and 0.0 are one group.
     @Test func testGroupingByDoubles() async throws {
         let e = try await Self.engines()
@@ -221,10 +233,10 @@ struct GroupedFetchSQLTests {
             groupBy: ["author.name"], [("n", "count:(SELF)"), ("hi", "max:(title)")], filter: "year > 2000",
             having: "$n > 1", sort: [.descending("n")])
         let sqlite = try request.sql(in: Library.schema, dialect: .sqlite)
-        #expect(sqlite.statement.sql == #"SELECT g."author.name", g."n", g."hi" FROM (SELECT t1."name" AS "author.name", COUNT(*) AS "n", MAX(t0."title") AS "hi" FROM "books" t0 LEFT JOIN "authors" t1 ON t1."id" = t0."author_id" WHERE t0."year" > ?1 GROUP BY 1) g WHERE g."n" > ?2 ORDER BY g."n" DESC"#)
+        #expect(sqlite.statement.sql == #"SELECT g."k0", g."e0", g."e1" FROM (SELECT t1."name" AS "k0", COUNT(*) AS "e0", MAX(t0."title") AS "e1" FROM "books" t0 LEFT JOIN "authors" t1 ON t1."id" = t0."author_id" WHERE t0."year" > ?1 GROUP BY 1) g WHERE g."e0" > ?2 ORDER BY g."e0" DESC"#)
         #expect(sqlite.columns.map(\.name) == ["author.name", "n", "hi"])
         #expect(sqlite.columns.map(\.type) == [.string, .integer, .string])
         let pg = try request.sql(in: Library.schema, dialect: .postgreSQL)
-        #expect(pg.statement.sql.contains(#"(MAX((t0."title" COLLATE "C")) COLLATE "default") AS "hi""#))
+        #expect(pg.statement.sql.contains(#"(MAX((t0."title" COLLATE "C")) COLLATE "default") AS "e1""#))
     }
 }

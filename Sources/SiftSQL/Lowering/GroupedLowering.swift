@@ -6,8 +6,8 @@ import Sift
 /// Data's):
 ///
 /// ```sql
-/// SELECT g."author.name", g."n" FROM (
-///   SELECT t1."name" AS "author.name", COUNT(*) AS "n" FROM "books" t0 LEFT JOIN "authors" t1 ON …
+/// SELECT g."k0", g."e0" FROM (
+///   SELECT t1."name" AS "k0", COUNT(*) AS "e0" FROM "books" t0 LEFT JOIN "authors" t1 ON …
 ///   WHERE <filter> GROUP BY 1) g
 /// WHERE <having> ORDER BY <sort> LIMIT … OFFSET …
 /// ```
@@ -15,7 +15,10 @@ import Sift
 /// The grouped rows are a derived table, so that `having` and the sort read
 /// plain columns of it (a grouped key path or an expression's name, as
 /// memory reads each group's dictionary) and the `GROUP BY` names its
-/// columns by position. Each aggregate is written so that its value is
+/// columns by position. Its columns are named `k0`, `k1`, … and `e0`, `e1`,
+/// …: an expression's name is the caller's text, not the schema's, and
+/// PostgreSQL would cut a long one at 63 bytes; the names the results are
+/// reported under are the query's ``SQLQuery/columns``. Each aggregate is written so that its value is
 /// memory's; what cannot be is refused (see ``aggregate(_:)``).
 struct GroupedLowering {
     let fetch: FetchLowering
@@ -33,6 +36,8 @@ struct GroupedLowering {
     /// One column of the grouped rows.
     private struct Output {
         var name: String
+        /// The column's name in the derived table.
+        var alias: String
         var sql: SQLFragment
         var type: AttributeType
         var nullable: Bool
@@ -51,8 +56,8 @@ struct GroupedLowering {
         // Inner SELECT: the grouped values, then the aggregates. Their joins
         // are made before the filter's, in the root scope.
         var outputs: [Output] = []
-        for k in keys { outputs.append(try groupKey(k)) }
-        for d in request.expressions { outputs.append(try aggregate(d)) }
+        for (i, k) in keys.enumerated() { outputs.append(try groupKey(k, alias: "k\(i)")) }
+        for (i, d) in request.expressions.enumerated() { outputs.append(try aggregate(d, alias: "e\(i)")) }
         var conditions: [SQLFragment] = []
         if let d = try fetch.discriminator() { conditions.append(SelectScope.discriminate(d, alias: fetch.root.alias)) }
         if let filter = request.filter {
@@ -60,13 +65,13 @@ struct GroupedLowering {
             try fetch.lowering.conjuncts(filter.predicate, fetch.root, negated: false, into: &conjuncts)
             conditions += conjuncts.map(\.sql)
         }
-        var innerColumns = outputs.map { ($0.sql, alias: Optional($0.name)) }
+        var innerColumns = outputs.map { ($0.sql, alias: Optional($0.alias)) }
         var outerConditions: [SQLFragment] = []
         if keys.isEmpty && request.groupBy != nil {
             // `groupBy: []` is one group of every matching row, and no group
             // when none matches; SQL's aggregate without GROUP BY is one row
             // even then (which memory gives for `groupBy == nil`).
-            let rows = Self.unusedName("rows", outputs.map(\.name))
+            let rows = "n"
             innerColumns.append((.countAll, alias: rows))
             outerConditions.append(.binary(.column(Self.groups, rows), ">", .integer(0)))
         }
@@ -76,12 +81,12 @@ struct GroupedLowering {
 
         var columns: [String: Column] = [:]
         for o in outputs {
-            columns[o.name] = Column(sql: .column(Self.groups, o.name), type: o.type, nullable: o.nullable, key: o.name)
+            columns[o.name] = Column(sql: .column(Self.groups, o.alias), type: o.type, nullable: o.nullable, key: o.name)
         }
         if let having = request.having { outerConditions.append(try condition(having, columns)) }
         let selected = fetched + request.expressions.map(\.name)
         var select = SQLSelect(
-            selected.map { (.column(Self.groups, $0), alias: nil) }, from: .derived(inner, alias: Self.groups),
+            selected.compactMap { columns[$0].map { ($0.sql, alias: nil) } }, from: .derived(inner, alias: Self.groups),
             where: outerConditions)
         if !counting { select.orderBy = try orderBy(columns) }
         if let limit = request.limit { select.limit = ctx.bind(.integer(Int64(max(0, limit)))) }
@@ -119,7 +124,7 @@ struct GroupedLowering {
     }
 
     /// A grouped key path: an attribute, through to-one relationships.
-    private func groupKey(_ keyPath: String) throws(SQLLoweringError) -> Output {
+    private func groupKey(_ keyPath: String, alias: String) throws(SQLLoweringError) -> Output {
         let c = try fetch.propertyColumn(keyPath)
         if c.isRelationship {
             throw refusal(
@@ -129,7 +134,7 @@ struct GroupedLowering {
         // NaN is nil, one group with the nils (PostgreSQL keeps NaN, a group
         // of its own); -0.0 and 0.0 are one group both ways (the key shown
         // is one of them, equal as values).
-        return Output(name: keyPath, sql: value(c), type: c.type, nullable: true)
+        return Output(name: keyPath, alias: alias, sql: value(c), type: c.type, nullable: true)
     }
 
     /// A column's value as memory's aggregates and groups see it: NaN as
@@ -159,7 +164,7 @@ struct GroupedLowering {
     ///   which is Unicode scalar order: `COLLATE "C"` on PostgreSQL, the
     ///   result then in the default collation) and
     ///   Booleans (`bool_and`/`bool_or` on PostgreSQL).
-    private func aggregate(_ d: ExpressionDescription) throws(SQLLoweringError) -> Output {
+    private func aggregate(_ d: ExpressionDescription, alias: String) throws(SQLLoweringError) -> Output {
         let source = d.source
         let whole = SourceRange(0, source.utf8.count)
         func refuse(_ message: String) -> SQLLoweringError {
@@ -170,7 +175,7 @@ struct GroupedLowering {
             throw refuse("a grouped fetch computes count:, sum:, average:, min: or max: of an expression, as in sum:(price)")
         }
         if f == .count, case .evaluatedObject = arguments[0].kind {
-            return Output(name: d.name, sql: .countAll, type: .integer, nullable: false)
+            return Output(name: d.name, alias: alias, sql: .countAll, type: .integer, nullable: false)
         }
         let operand: Operand
         do throws(SQLLoweringError) {
@@ -189,7 +194,7 @@ struct GroupedLowering {
         }
         let x = value(c)
         if f == .count {
-            return Output(name: d.name, sql: .function("COUNT", [x]), type: .integer, nullable: false)
+            return Output(name: d.name, alias: alias, sql: .function("COUNT", [x]), type: .integer, nullable: false)
         }
         if c.isRelationship {
             throw refuse("\(c.key) is a relationship: only count: has a SQL form for it")
@@ -214,17 +219,17 @@ struct GroupedLowering {
                 // a double); PostgreSQL's is numeric, cast back.
                 let sum = SQLFragment.function("COALESCE", [.function("SUM", [n]), .integer(0)])
                 let typed = ctx.dialect == .postgreSQL ? SQLFragment.cast(sum, hooks.keyType) : sum
-                return Output(name: d.name, sql: checked(typed, n, bound: Int.max), type: .integer, nullable: false)
+                return Output(name: d.name, alias: alias, sql: checked(typed, n, bound: Int.max), type: .integer, nullable: false)
             }
             let double = hooks.columnType(.double)
             let mean = SQLFragment.binary(
                 .cast(.function("SUM", [n]), double), "/", .function("NULLIF", [count, .integer(0)]))
-            return Output(name: d.name, sql: checked(mean, n, bound: 1 << 53), type: .double, nullable: true)
+            return Output(name: d.name, alias: alias, sql: checked(mean, n, bound: 1 << 53), type: .double, nullable: true)
         default:
             let smallest = f == .min
             switch c.type {
             case .integer, .double, .decimal, .date(.referenceSeconds), .date(.unixSeconds):
-                return Output(name: d.name, sql: .function(smallest ? "MIN" : "MAX", [x]), type: c.type, nullable: true)
+                return Output(name: d.name, alias: alias, sql: .function(smallest ? "MIN" : "MAX", [x]), type: c.type, nullable: true)
             case .string, .date(.iso8601):
                 var extreme = SQLFragment.function(smallest ? "MIN" : "MAX", [hooks.codePointOrder(x)])
                 if ctx.dialect == .postgreSQL {
@@ -235,10 +240,10 @@ struct GroupedLowering {
                     // database's default collation, which columns have.
                     extreme = .group(.collate(extreme, "\"default\""))
                 }
-                return Output(name: d.name, sql: extreme, type: c.type, nullable: true)
+                return Output(name: d.name, alias: alias, sql: extreme, type: c.type, nullable: true)
             case .boolean:
                 let name = ctx.dialect == .postgreSQL ? (smallest ? "BOOL_AND" : "BOOL_OR") : (smallest ? "MIN" : "MAX")
-                return Output(name: d.name, sql: .function(name, [x]), type: c.type, nullable: true)
+                return Output(name: d.name, alias: alias, sql: .function(name, [x]), type: c.type, nullable: true)
             default:
                 throw refuse("min: and max: compare numbers, dates, strings or Booleans, not \(c.type.name) values")
             }
@@ -306,13 +311,6 @@ struct GroupedLowering {
 
     private func refusal(_ message: String, _ key: String) -> SQLLoweringError {
         SQLLoweringError(.unsupported, message, entity: entity.name, key: key, range: SourceRange(0, key.utf8.count), source: key)
-    }
-
-    /// `base`, or `base` with `_` appended until it is none of `taken`.
-    private static func unusedName(_ base: String, _ taken: [String]) -> String {
-        var name = base
-        while taken.contains(name) { name += "_" }
-        return name
     }
 }
 
