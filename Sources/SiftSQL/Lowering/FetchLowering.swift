@@ -11,6 +11,10 @@ public struct SQLQuery: Sendable, Hashable {
     public var columns: [ResultColumn]
     /// The entity fetched.
     public var entity: Entity
+    /// Whether the rows are a grouped fetch's groups: a nil value is then
+    /// left out of its row's dictionary (``object(_:)``), as memory and
+    /// Core Data leave it out.
+    public var isGrouped = false
 
     /// One selected column of a ``SQLQuery``.
     public struct ResultColumn: Sendable, Hashable {
@@ -36,6 +40,7 @@ public struct SQLQuery: Sendable, Hashable {
         var composites: [String: [String: Value]] = [:]
         var order: [String] = []
         for (column, value) in zip(columns, values) {
+            if isGrouped && value.isNull { continue }
             guard let composite = column.composite else {
                 object[column.name] = value
                 continue
@@ -149,13 +154,6 @@ struct FetchLowering {
                 entity: request.entity ?? "", range: SourceRange(0, 0), source: source)
         }
         self.entity = entity
-        if request.isGrouped || request.having != nil {
-            // Never lowered without its grouping: that would return rows
-            // where memory returns groups.
-            throw SQLLoweringError(
-                .unsupported, "a grouped fetch (groupBy, expressions, having) has no SQL form yet: run it in memory",
-                entity: entity.name, range: SourceRange(0, 0), source: source)
-        }
         ctx = LoweringContext(
             schema: schema, dialect: dialect, source: source, options: options,
             functionResultLimit: request.filter?.maximumFunctionResultLength ?? Filter.defaultMaximumFunctionResultLength)
@@ -179,6 +177,16 @@ struct FetchLowering {
     }
 
     func select(counting: Bool, identitiesOnly: Bool = false) throws(SQLLoweringError) -> SQLQuery {
+        if request.isGrouped || request.having != nil {
+            // Never lowered without its grouping: that would return rows
+            // where memory returns groups.
+            if identitiesOnly {
+                throw SQLLoweringError(
+                    .unsupported, "a grouped fetch gives one dictionary per group, not objects: it has no object IDs",
+                    entity: entity.name, range: SourceRange(0, 0), source: ctx.source)
+            }
+            return try GroupedLowering(fetch: self).select(counting: counting)
+        }
         let l = lowering
         // Selected columns first: their joins come before the WHERE
         // clause's.
@@ -266,7 +274,7 @@ struct FetchLowering {
     }
 
     /// A fetched property: an attribute, or one through to-one relationships.
-    private func propertyColumn(_ keyPath: String) throws(SQLLoweringError) -> Column {
+    func propertyColumn(_ keyPath: String) throws(SQLLoweringError) -> Column {
         let range = SourceRange(0, keyPath.utf8.count)
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         switch try lowering.resolve(components, from: root.alias, entity, root, nullable: false, range: range) {
@@ -276,6 +284,26 @@ struct FetchLowering {
                 .toManyKey, "fetched property \(keyPath) must be an attribute (through to-one relationships)",
                 entity: entity.name, key: keyPath, range: range, source: keyPath)
         }
+    }
+
+    /// The `ORDER BY` term sorting by `c` as `key` says, with its collation
+    /// and the nil placement of the in-memory sort.
+    func orderingTerm(_ c: Column, _ key: SortKey, written: String) throws(SQLLoweringError) -> SQLOrderingTerm {
+        var term = lowering.numeric(c)
+        if c.type == .string {
+            do throws(Problem) {
+                term = try ctx.hooks.sortTerm(c.sql, key.comparison)
+            } catch {
+                throw SQLLoweringError(
+                    .unsupported, error.message, entity: entity.name, key: written,
+                    range: SourceRange(0, written.utf8.count), source: key.description)
+            }
+        }
+        // NULLs first ascending and last descending, as in memory: the
+        // opposite of PostgreSQL's default. A column that holds no NULL
+        // says nothing of them, so that an index in the default order
+        // serves the sort.
+        return SQLOrderingTerm(expression: term, ascending: key.ascending, nullsFirst: c.nullable ? key.ascending : nil)
     }
 
     /// `ORDER BY` terms: each sort key with its collation and the nil
@@ -293,22 +321,7 @@ struct FetchLowering {
             guard case .column(var c) = try lowering.resolve(key.keyPath, from: root.alias, entity, root, nullable: false, range: range)
             else { throw KeyResolver.sortKeyError(written, entity: entity) }
             if request.distinct, selectedKeys != nil { c.sql = .column("d", written) }
-            var term = lowering.numeric(c)
-            if c.type == .string {
-                do throws(Problem) {
-                    term = try ctx.hooks.sortTerm(c.sql, key.comparison)
-                } catch {
-                    throw SQLLoweringError(
-                        .unsupported, error.message, entity: entity.name, key: written, range: range,
-                        source: key.description)
-                }
-            }
-            // NULLs first ascending and last descending, as in memory: the
-            // opposite of PostgreSQL's default. A column that holds no NULL
-            // says nothing of them, so that an index in the default order
-            // serves the sort.
-            terms.append(
-                SQLOrderingTerm(expression: term, ascending: key.ascending, nullsFirst: c.nullable ? key.ascending : nil))
+            terms.append(try orderingTerm(c, key, written: written))
         }
         if request.distinct, let selectedKeys {
             // Rows equal in every sort key come in the order of their columns.

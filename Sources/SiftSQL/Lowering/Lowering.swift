@@ -206,6 +206,8 @@ struct Lowering {
     }
 
     func operand(_ e: ExpressionNode, _ scope: SelectScope) throws(SQLLoweringError) -> Operand {
+        // A grouped fetch's `having` reads the grouped rows' columns.
+        if let grouped = scope.root.grouped, let c = try grouped.column(e, self, scope) { return .column(c) }
         switch e.kind {
         case .constant(let v):
             // SQLite's string functions and GRDB's bindings end text at a

@@ -151,6 +151,10 @@ struct SQLGenerationContext {
             write(" WHERE ")
             append(select.conditions, separator: " AND ")
         }
+        if !select.groupBy.isEmpty {
+            write(" GROUP BY ")
+            append(select.groupBy, separator: ", ")
+        }
         if !select.orderBy.isEmpty {
             write(" ORDER BY ")
             for (i, term) in select.orderBy.enumerated() {

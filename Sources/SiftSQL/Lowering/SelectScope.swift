@@ -9,10 +9,16 @@ final class SelectScope {
     /// The `SUBQUERY` variable naming this scope's rows, if any.
     let variable: String?
     let parent: SelectScope?
+    /// For the `having` of a grouped fetch: the columns of the grouped
+    /// rows its key paths and variables name (`GroupedLowering`).
+    let grouped: GroupedColumns?
     private(set) var joins: [SQLJoin] = []
     private var joined: [String: String] = [:]
 
-    init(entity: Entity, alias: String, variable: String? = nil, parent: SelectScope? = nil) {
+    init(
+        entity: Entity, alias: String, variable: String? = nil, parent: SelectScope? = nil, grouped: GroupedColumns? = nil
+    ) {
+        self.grouped = grouped
         self.entity = entity
         self.alias = alias
         self.variable = variable

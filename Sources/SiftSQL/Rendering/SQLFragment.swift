@@ -98,6 +98,8 @@ struct SQLSelect: Sendable {
     var joins: [SQLJoin] = []
     /// Joined with AND.
     var conditions: [SQLFragment] = []
+    /// `GROUP BY` terms (an integer names a selected column by position).
+    var groupBy: [SQLFragment] = []
     var orderBy: [SQLOrderingTerm] = []
     var limit: SQLFragment?
     var offset: SQLFragment?

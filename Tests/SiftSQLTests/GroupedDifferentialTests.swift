@@ -1,0 +1,399 @@
+import Foundation
+import GRDB
+import PostgresNIO
+import Sift
+import SiftPostgres
+import SiftSQL
+import SiftSQLite
+import SiftTestSupport
+import Testing
+
+/// Grouped and aggregate fetches: memory's dictionaries (`GroupedFetch`)
+/// against SQLite's and PostgreSQL's, for generated requests over the
+/// Library (with a few more rows: negative numbers, NaN, -0.0, NFC and NFD
+/// spellings), and hand-computed answers for each rule of the lowering.
+@Suite(.serialized)
+struct GroupedDifferentialTests {
+    static let seed: UInt64 = {
+        if let s = ProcessInfo.processInfo.environment["SIFT_SEED"], let n = UInt64(s) { return n }
+        return 20_261_128
+    }()
+    static let cases = Int(ProcessInfo.processInfo.environment["SIFT_GROUPED_CASES"] ?? "") ?? 2000
+
+    struct Engines {
+        let books: [Value]
+        let sqlite: DatabaseQueue
+        let postgres: PostgresConnection?
+    }
+
+    /// The Library's tables holding `rows` (the books, as memory sees them,
+    /// are `books`), in SQLite and, when it is there, PostgreSQL (its own
+    /// schema, `name`).
+    static func engines(_ rows: [Library.Row], _ books: [Value], schema name: String) async throws -> Engines {
+        let db = try DifferentialTests.sqliteDatabase(Library.schema, Library.inserts(rows, .sqlite))
+        let pg = try await PostgresServer.connect(schema: name, tables: Library.schema, rows: rows)
+        return Engines(books: books, sqlite: db, postgres: pg)
+    }
+
+    /// The Library of `seed` with rows for the edges the generator does not
+    /// make: negative integers, NaN (nil in memory and SQLite, NaN in
+    /// PostgreSQL), -0.0 beside 0.0, a string in NFC and NFD, a repeated
+    /// name.
+    static func library(seed: UInt64) -> (rows: [Library.Row], books: [Value]) {
+        let library = Library(seed: seed)
+        var rows = library.rows
+        var books = library.books
+        func author(_ id: Int, _ name: String, _ age: Int, _ rating: Double, _ active: Bool, _ born: Double) -> Value {
+            rows.append(Library.Row(table: "authors", values: [
+                "id": .integer(Int64(id)), "name": .text(name), "age": .integer(Int64(age)), "rating": .real(rating),
+                "active": .boolean(active), "born": .real(born),
+            ]))
+            return .dictionary([
+                "id": .int(id), "name": .string(name), "age": .int(age), "rating": .double(rating), "active": .bool(active),
+                "born": .date(Date(timeIntervalSinceReferenceDate: born)),
+            ])
+        }
+        let omega = author(11, "Ωmega", -5, -1.5, false, -1_000_000_000)
+        let ann = author(12, "ann", 0, -0.0, true, 0)
+        let extra: [(Int, String, Int?, Double?, String?, Value)] = [
+            (61, "Zeta", -44, .nan, "cafe\u{301}", omega),
+            (62, "zeta", -44, -0.0, "café", ann),
+            (63, "émile", 0, 0.0, nil, omega),
+            (64, "Émile", 2005, -2.25, "café", ann),
+            (65, "a", nil, .nan, "cafe\u{301}", .null),
+        ]
+        for (id, title, year, price, code, author) in extra {
+            var authorID = SQLValue.null
+            if case .dictionary(let d) = author, case .int(let a)? = d["id"] { authorID = .integer(Int64(a)) }
+            rows.append(Library.Row(table: "books", values: [
+                "id": .integer(Int64(id)), "title": .text(title), "year": year.map { .integer(Int64($0)) } ?? .null,
+                "price": price.map(SQLValue.real) ?? .null, "published": .null, "isbn code": code.map(SQLValue.text) ?? .null,
+                "author_id": authorID,
+            ]))
+            books.append(.dictionary([
+                "id": .int(id), "title": .string(title), "year": year.map(Value.int) ?? .null,
+                "price": price.map(Value.double) ?? .null, "published": .null, "code": code.map(Value.string) ?? .null,
+                "author": author, "chapters": .array([]), "tags": .array([]),
+            ]))
+        }
+        return (rows, books)
+    }
+
+    // MARK: - Comparing results
+
+    /// A value written so that two values are alike exactly when memory's
+    /// and the database's answers agree: the case as well as the value (an
+    /// average is a double, a count an integer), strings by their scalars,
+    /// doubles by their bits (-0.0 as 0.0: one group, equal values).
+    static func strict(_ v: Value) -> String {
+        switch v {
+        case .int(let i): return "i\(i)"
+        case .double(let d): return "d\(d == 0 ? 0 : d.bitPattern)"
+        case .bool(let b): return "b\(b)"
+        case .string(let s): return "s" + s.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ",")
+        case .date(let d): return "t\(d.timeIntervalSinceReferenceDate.bitPattern)"
+        case .dictionary(let d): return "{" + d.keys.sorted().map { "\($0)=\(strict(d[$0]!))" }.joined(separator: ";") + "}"
+        default: return "\(v)"
+        }
+    }
+
+    /// A result's flat keys (`author.name`) as nested dictionaries, as
+    /// memory's sort reads a group.
+    static func nested(_ v: Value) -> Value {
+        guard case .dictionary(let flat) = v else { return v }
+        var out: [String: Value] = [:]
+        for (key, value) in flat {
+            let parts = key.split(separator: ".").map(String.init)
+            func put(_ d: inout [String: Value], _ i: Int) {
+                if i == parts.count - 1 { d[parts[i]] = value; return }
+                var inner: [String: Value] = [:]
+                if case .dictionary(let existing)? = d[parts[i]] { inner = existing }
+                put(&inner, i + 1)
+                d[parts[i]] = .dictionary(inner)
+            }
+            put(&out, 0)
+        }
+        return .dictionary(out)
+    }
+
+    /// Whether `rows` are in an order `sort` allows (memory's stable sort
+    /// leaves them as they are).
+    static func isSorted(_ rows: [Value], _ sort: [SortKey]) throws -> Bool {
+        let nestedRows = rows.map(nested)
+        let sorted = try FetchSpecification(sort: sort).execute(on: nestedRows)
+        return sorted.map(Self.strict) == nestedRows.map(Self.strict)
+    }
+
+    /// Whether two neighbours of memory's sorted results tie in `sort`.
+    static func hasTies(_ rows: [Value], _ sort: [SortKey]) throws -> Bool {
+        for i in rows.indices.dropFirst() where try isSorted([rows[i], rows[i - 1]], sort) { return true }
+        return false
+    }
+
+    /// What differs between memory's answer and a database's, nil if none:
+    /// the same results (as a multiset), in the same order where the sort
+    /// decides it, and in an order the sort allows.
+    static func difference(_ memory: [Value], _ got: [Value], sort: [SortKey], total: Bool, fetchesSortKeys: Bool) throws
+        -> String?
+    {
+        let a = memory.map(Self.strict)
+        let b = got.map(Self.strict)
+        if total && !sort.isEmpty { return a == b ? nil : "in order" }
+        if a.sorted() != b.sorted() { return "as multisets" }
+        // The sort may read grouped key paths that are not fetched.
+        if !sort.isEmpty, fetchesSortKeys, try !isSorted(got, sort) { return "not in the sort's order" }
+        return nil
+    }
+
+    // MARK: - Generated requests
+
+    static let groupKeys = [
+        "year", "price", "published", "code", "title", "author.name", "author.age", "author.rating", "author.active",
+        "author.born",
+    ]
+    /// Integer arguments: attributes, a Boolean (0 and 1), a to-many's
+    /// count and arithmetic on it (never nil, so lowered).
+    static let integers = ["year", "author.age", "chapters.@count", "author.active", "chapters.@count * 3 - 4"]
+    static let doubles = ["price", "author.rating"]
+    static let strings = ["title", "code", "author.name"]
+    static let dates = ["published", "author.born"]
+    /// Filters that read no price: SQLite stores the NaN prices as NULL,
+    /// so that `price != nil` keeps them in memory and PostgreSQL only.
+    static let filters = [
+        "year > 2000", "year != nil", "author.age < 50", "title BEGINSWITH 'a'", "code == nil", "author.active == YES",
+        "year == nil OR author.rating > 3", "NOT (author.name == nil)", "title < 'b'", "author.rating <= 0",
+        "year < 0 OR year > 2005",
+    ]
+
+    struct Generated {
+        var request: FetchSpecification
+        /// Whether SQL must refuse it: a sum or average of doubles.
+        var refused: Bool
+    }
+
+    static func generate(_ g: inout PredicateGenerator) throws -> Generated {
+        func pick<T>(_ xs: [T]) -> T { g.pick(xs) }
+        var groupBy: [String]?
+        let shape = Int.random(in: 0..<100, using: &g.rng)
+        if shape < 8 {
+            groupBy = nil
+        } else if shape < 11 {
+            groupBy = []
+        } else {
+            var keys: [String] = []
+            for _ in 0..<Int.random(in: 1...2, using: &g.rng) {
+                let k = pick(groupKeys)
+                if !keys.contains(k) { keys.append(k) }
+            }
+            groupBy = keys
+        }
+        var expressions: [ExpressionDescription] = []
+        var kinds: [String: String] = [:]  // name → "number", "double", "string", "date", "bool"
+        var refused = false
+        for i in 0..<Int.random(in: 1...3, using: &g.rng) {
+            let name = "e\(i)"
+            let format: String
+            switch Int.random(in: 0..<100, using: &g.rng) {
+            case 0..<15: format = "count:(SELF)"; kinds[name] = "number"
+            case 15..<25: format = "count:(\(pick(integers + doubles + strings + dates + ["author"])))"; kinds[name] = "number"
+            case 25..<40: format = "sum:(\(pick(integers)))"; kinds[name] = "number"
+            case 40..<50: format = "average:(\(pick(integers)))"; kinds[name] = "double"
+            case 50..<54:
+                format = "\(pick(["sum:", "average:"]))(\(pick(doubles)))"
+                refused = true
+                kinds[name] = "double"
+            default:
+                let arg = pick(integers + doubles + strings + dates)
+                format = "\(pick(["min:", "max:"]))(\(arg))"
+                kinds[name] = strings.contains(arg) ? "string" : dates.contains(arg) ? "date"
+                    : arg == "author.active" ? "bool" : "number"
+            }
+            expressions.append(try ExpressionDescription(name: name, format: format))
+        }
+        var properties: [String]?
+        if let keys = groupBy, !keys.isEmpty, g.chance(0.2) { properties = keys.filter { _ in g.chance(0.5) } }
+        var having: Filter?
+        if let keys = groupBy, g.chance(0.5) {
+            func clause() -> String {
+                if !keys.isEmpty && g.chance(0.4) {
+                    let k = pick(keys)
+                    switch k {
+                    case "year", "author.age": return "\(k) \(pick([">", "<", "==", "!="])) \(pick([0, 1995, 2000, 40]))"
+                    case "price", "author.rating": return "\(k) \(pick([">", "<=", "=="])) \(pick(["0", "2.5", "-1"]))"
+                    case "author.active": return "\(k) == \(pick(["YES", "NO", "nil"]))"
+                    case "title", "code", "author.name":
+                        return pick(["\(k) BEGINSWITH 'a'", "\(k) < 'b'", "\(k) == nil", "\(k) ==[c] 'ann'"])
+                    default: return "\(k) \(pick(["==", "!="])) nil"
+                    }
+                }
+                let name = pick(expressions.map(\.name))
+                let reference = g.chance(0.5) ? "$" + name : name
+                switch kinds[name] {
+                case "number": return "\(reference) \(pick([">", ">=", "<", "=="])) \(pick([0, 1, 2, 2000, -44]))"
+                case "double": return "\(reference) \(pick([">", "<"])) \(pick(["0", "2000.5", "30.25"]))"
+                case "string": return pick(["\(reference) BEGINSWITH 'a'", "\(reference) > 'e'", "\(reference) == nil"])
+                case "bool": return "\(reference) == \(pick(["YES", "NO"]))"
+                default: return "\(reference) \(pick(["==", "!="])) nil"
+                }
+            }
+            var format = clause()
+            if g.chance(0.4) { format = "(\(format)) \(pick(["AND", "OR"])) (\(clause()))" }
+            if g.chance(0.15) { format = "NOT (\(format))" }
+            having = try Filter(format)
+        }
+        var sort: [SortKey] = []
+        let sortable = (groupBy ?? []) + expressions.map(\.name)
+        if g.chance(0.6) {
+            for _ in 0..<Int.random(in: 1...2, using: &g.rng) {
+                let comparisons: [SortKey.Comparison] = [.compare, .caseInsensitive, .swift]
+                sort.append(SortKey(pick(sortable), ascending: g.chance(0.5), comparison: pick(comparisons)))
+            }
+        }
+        var limit: Int?
+        var offset = 0
+        if !sort.isEmpty && g.chance(0.4) {
+            limit = g.chance(0.7) ? Int.random(in: 0...10, using: &g.rng) : nil
+            offset = g.chance(0.5) ? Int.random(in: 0...8, using: &g.rng) : 0
+        }
+        let filter = g.chance(0.4) ? try Filter(pick(filters)) : nil
+        let request = FetchSpecification(
+            entity: "Book", filter: filter, sort: sort, offset: offset, limit: limit, distinct: g.chance(0.1),
+            properties: properties, groupBy: groupBy, expressions: expressions, having: having)
+        return Generated(request: request, refused: refused)
+    }
+
+    @Test func testGeneratedGroupedFetches() async throws {
+        let seed = Self.seed
+        print("grouped differential seed \(seed)")
+        let (rows, books) = Self.library(seed: seed)
+        let engines = try await Self.engines(rows, books, schema: "sift_grouped")
+        defer { PostgresServer.close(engines.postgres) }
+        var generator = PredicateGenerator(seed: seed)
+        var failures: [String] = []
+        var compared = 0
+        var refused = 0
+        var paged = 0
+        for n in 0..<Self.cases {
+            var generated = try Self.generate(&generator)
+            var request = generated.request
+            var whole = request
+            whole.offset = 0
+            whole.limit = nil
+            let all = try whole.execute(on: engines.books)
+            // A page is decided only when the sort has no ties (seen only
+            // where the results hold the sort keys; else there seem to be).
+            let ties = try Self.hasTies(all, request.sort)
+            let total = !request.sort.isEmpty && !ties
+            if !total { request = whole }
+            if request.limit != nil || request.offset > 0 { paged += 1 }
+            generated.request = request
+            let fixed = request
+            let expected = try request.execute(on: engines.books)
+            let expectedCount = try request.count(on: engines.books)
+            let label = "grouped \(n): groupBy \(request.groupBy.map { "\($0)" } ?? "nil") expressions "
+                + request.expressions.map { "\($0.name)=\(FormatPrinter.format($0.expression))" }.joined(separator: ", ")
+                + " having [\(request.having?.format ?? "")] filter [\(request.filter?.format ?? "")] properties "
+                + "\(request.properties.map { "\($0)" } ?? "nil") sort \(request.sort) offset \(request.offset) "
+                + "limit \(request.limit.map(String.init) ?? "none")"
+            if generated.refused {
+                refused += 1
+                for dialect in [Dialect.sqlite, .postgreSQL] {
+                    do {
+                        _ = try request.sql(in: Library.schema, dialect: dialect)
+                        failures.append("\(label): \(dialect) lowered a sum or average of doubles")
+                    } catch {
+                        if !"\(error)".contains("has no exact SQL form") { failures.append("\(label): \(error)") }
+                    }
+                }
+                continue
+            }
+            compared += 1
+            do {
+                let got = try await engines.sqlite.read { try fixed.fetchValues($0, schema: Library.schema) }
+                if let d = try Self.difference(expected, got, sort: request.sort, total: total, fetchesSortKeys: request.properties == nil) {
+                    let q = try request.sql(in: Library.schema, dialect: .sqlite)
+                    failures.append("\(label)\n  SQLite differs \(d)\n  memory \(expected)\n  sqlite \(got)\n  \(q.statement.sql)")
+                }
+                let count = try await engines.sqlite.read { try fixed.fetchCount($0, schema: Library.schema) }
+                if count != expectedCount { failures.append("\(label): count memory \(expectedCount) sqlite \(count)") }
+            } catch {
+                failures.append("\(label): SQLite: \(error)")
+            }
+            if let pg = engines.postgres {
+                do {
+                    let got = try await request.fetchValues(pg, schema: Library.schema)
+                    if let d = try Self.difference(expected, got, sort: request.sort, total: total, fetchesSortKeys: request.properties == nil) {
+                        let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
+                        failures.append("\(label)\n  PostgreSQL differs \(d)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement.sql)")
+                    }
+                    // The count statement is SQLite's; a third of them,
+                    // for time (each is a round trip).
+                    if n % 3 == 0 {
+                        let count = try await request.fetchCount(pg, schema: Library.schema)
+                        if count != expectedCount { failures.append("\(label): count memory \(expectedCount) postgres \(count)") }
+                    }
+                } catch {
+                    failures.append("\(label): PostgreSQL: \(error)")
+                }
+            }
+            if failures.count >= 10 { break }
+        }
+        print("grouped differential: \(compared) requests compared (\(paged) paged), \(refused) refused as they must be")
+        #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(10).joined(separator: "\n")))
+        #expect(compared >= Self.cases * 9 / 10)
+    }
+    /// A grouped fetch on a real Core Data store (sub-entities in one
+    /// table, the model's names, a to-one key path), against plain SQL on
+    /// its tables.
+    @Test func testRealCoreDataStore() throws {
+        let db = try RealStores.open("cdp_sample1/SampleModel_V1.sqlite")
+        let schema = try db.read { try StoreSchema.read(from: $0) }
+        func rows(_ sql: String, _ keys: [String]) throws -> [String] {
+            try db.read { db in
+                try Row.fetchAll(db, sql: sql).map { row in
+                    var d: [String: Value] = [:]
+                    for (i, key) in keys.enumerated() {
+                        let stored = row[i] as DatabaseValue
+                        switch stored.storage {
+                        case .int64(let n): d[key] = .int(Int(n))
+                        case .string(let s): d[key] = .string(s)
+                        default: break
+                        }
+                    }
+                    return Self.strict(.dictionary(d))
+                }
+            }.sorted()
+        }
+        let request = FetchSpecification(
+            entity: "SportCar", groupBy: ["owner.lastName", "maker"],
+            expressions: [
+                try ExpressionDescription(name: "n", format: "count:(SELF)"),
+                try ExpressionDescription(name: "model", format: "max:(model)"),
+                try ExpressionDescription(name: "plate", format: "min:(numberPlate)"),
+                try ExpressionDescription(name: "marked", format: "count:(markedForDeletionAsOf)"),
+            ])
+        let got = try db.read { try request.fetchValues($0, schema: schema) }.map(Self.strict).sorted()
+        let expected = try rows(
+            """
+            SELECT p.ZLASTNAME, c.ZMAKER, count(*), max(c.ZMODEL), min(c.ZNUMBERPLATE), count(c.ZMARKEDFORDELETIONASOF)
+            FROM ZCAR c LEFT JOIN ZPERSON p ON p.Z_PK = c.ZOWNER WHERE c.Z_ENT IN (2, 3) GROUP BY 1, 2
+            """, ["owner.lastName", "maker", "n", "model", "plate", "marked"])
+        #expect(got == expected)
+        #expect(expected.count == 9)
+        var own = FetchSpecification(
+            entity: "ExpensiveSportCar", groupBy: ["maker"],
+            expressions: [
+                try ExpressionDescription(name: "n", format: "count:(SELF)"),
+                try ExpressionDescription(name: "limited", format: "sum:(isLimitedEdition)"),
+            ], having: try Filter("$limited > 0"))
+        own.sort = [.ascending("maker")]
+        let limited = try db.read { try own.fetchValues($0, schema: schema) }.map(Self.strict)
+        let limitedExpected = try rows(
+            """
+            SELECT ZMAKER, count(*), sum(ZISLIMITEDEDITION) FROM ZCAR WHERE Z_ENT = 3 GROUP BY 1
+            HAVING sum(ZISLIMITEDEDITION) > 0 ORDER BY 1
+            """, ["maker", "n", "limited"])
+        #expect(limited == limitedExpected)
+        #expect(!limitedExpected.isEmpty)
+    }
+}
