@@ -199,6 +199,13 @@ struct ObjectComparisonSQLTests {
             #expect(try Self.keys(db, schema, "Recipe", "ANY ingredients.recipe == %@", [.reference(uri)]) == (expected.isEmpty ? [] : [recipe]))
             #expect(try Self.keys(db, schema, "Recipe", "SELF == %@", [.reference(uri)]) == [recipe])
         }
+        // In memory, rows read from the store hold their key as Z_PK: the
+        // resolved filter's references read it there.
+        let reference = try #require(ObjectReference(uri: try Self.uri(db, entity: "Recipe", key: 3)))
+        let resolved = try schema.resolve(try Filter("recipe == %@", Value.reference(reference)), entity: "Ingredient").compiled()
+        #expect(try resolved.evaluate(with: ["recipe": ["Z_PK": 3]]))
+        #expect(try !resolved.evaluate(with: ["recipe": ["Z_PK": 4]]))
+        #expect(try !Filter("recipe == %@", Value.reference(reference)).compiled().evaluate(with: ["recipe": ["Z_PK": 3]]))
         // The ingredients of a recipe, by their own URIs.
         let ingredients = try Self.rows(db, "SELECT Z_PK FROM ZINGREDIENT WHERE ZRECIPE = 1")
         let uris = try ingredients.map { key in Value.reference(try #require(ObjectReference(uri: try Self.uri(db, entity: "Ingredient", key: key)))) }
