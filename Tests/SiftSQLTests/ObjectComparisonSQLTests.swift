@@ -169,6 +169,93 @@ struct ObjectComparisonSQLTests {
         #expect(try Self.loweringError("author == 3", [])?.message.contains("{\"$id\": 3}") == true)
     }
 
+    /// Sub-entities sharing a table (`kind` their entity number), on
+    /// SQLite and PostgreSQL: a reference naming a sub-entity matches only
+    /// its rows; the expected keys are read off the rows below.
+    static let garage = StoreSchema([
+        Entity("Vehicle", table: "vehicles", attributes: [Attribute("name", .string)],
+               relationships: [.toOne("owner", "Person", column: "owner_id")],
+               discriminator: Discriminator(column: "kind", values: [1, 2, 3]), entityNumber: 1),
+        Entity("Car", table: "vehicles", attributes: [Attribute("name", .string)],
+               relationships: [.toOne("owner", "Person", column: "owner_id")],
+               discriminator: Discriminator(column: "kind", values: [2]), parent: "Vehicle", entityNumber: 2),
+        Entity("Truck", table: "vehicles", attributes: [Attribute("name", .string)],
+               relationships: [.toOne("owner", "Person", column: "owner_id")],
+               discriminator: Discriminator(column: "kind", values: [3]), parent: "Vehicle", entityNumber: 3),
+        Entity("Person", table: "people", attributes: [Attribute("name", .string)], relationships: [
+            .toOne("vehicle", "Vehicle", column: "vehicle_id"), .toMany("vehicles", "Vehicle", inverseColumn: "owner_id"),
+        ]),
+    ])
+
+    @Test func testSubentitiesOnSQLiteAndPostgreSQL() async throws {
+        // Vehicles (id, kind, owner): 1 a plain vehicle, 2 and 4 cars, 3 a truck.
+        let vehicles: [(Int64, Int64, Int64?)] = [(1, 1, 1), (2, 2, 1), (3, 3, 2), (4, 2, nil)]
+        // People (id, vehicle).
+        let people: [(Int64, Int64?)] = [(1, 2), (2, 3), (3, nil), (4, 1)]
+        var rows = vehicles.map { v in
+            Library.Row(table: "vehicles", values: ["id": .integer(v.0), "kind": .integer(v.1), "name": .text("v\(v.0)"),
+                                                    "owner_id": v.2.map(SQLValue.integer) ?? .null])
+        }
+        rows += people.map { p in
+            Library.Row(table: "people", values: ["id": .integer(p.0), "name": .text("p\(p.0)"), "vehicle_id": p.1.map(SQLValue.integer) ?? .null])
+        }
+        @Sendable func ddl(_ integer: String) -> [String] {
+            [
+                "CREATE TABLE vehicles (id \(integer) PRIMARY KEY, kind \(integer), name TEXT, owner_id \(integer))",
+                "CREATE TABLE people (id \(integer) PRIMARY KEY, name TEXT, vehicle_id \(integer))",
+            ]
+        }
+        let inserts = Library.inserts(rows, .sqlite)
+        let sqlite = try DatabaseQueue(configuration: .sift)
+        try await sqlite.write { db in
+            for s in ddl("INTEGER") { try db.execute(sql: s) }
+            for s in inserts { try db.execute(sql: s.sql, arguments: s.arguments) }
+        }
+        let postgres = try await PostgresServer.connect(schema: "sift_object_subentities")
+        defer { PostgresServer.close(postgres) }
+        if let pg = postgres {
+            try await PostgresServer.setUp(pg, ddl("bigint"))
+            try await PostgresServer.setUp(pg, Library.inserts(rows, .postgreSQL))
+        }
+        func r(_ entity: String, _ key: Int) -> Value { Self.reference(entity, key) }
+        let cases: [(String, String, [Value], [Int])] = [
+            ("Person", "vehicle == %@", [r("Car", 2)], [1]),
+            ("Person", "vehicle == %@", [r("Car", 3)], []),
+            ("Person", "vehicle == %@", [r("Vehicle", 3)], [2]),
+            ("Person", "vehicle != %@", [r("Car", 3)], [1, 2, 3, 4]),
+            ("Person", "vehicle != %@", [r("Truck", 3)], [1, 3, 4]),
+            ("Person", "NOT vehicle == %@", [r("Car", 2)], [2, 3, 4]),
+            ("Person", "vehicle IN %@", [.array([r("Car", 2), r("Car", 3)])], [1]),
+            ("Person", "ANY vehicles == %@", [r("Truck", 3)], [2]),
+            ("Person", "ANY vehicles == %@", [r("Car", 1)], []),
+            ("Person", "ALL vehicles != %@", [r("Car", 2)], [2, 3, 4]),
+            ("Person", "ALL vehicles != %@", [r("Car", 1)], [1, 2, 3, 4]),
+            ("Person", "NONE vehicles == %@", [r("Vehicle", 2)], [2, 3, 4]),
+            ("Vehicle", "SELF == %@", [r("Car", 4)], [4]),
+            ("Vehicle", "SELF == %@", [r("Truck", 4)], []),
+            ("Vehicle", "SELF IN %@", [.array([r("Car", 2), r("Car", 3), r("Car", 4)])], [2, 4]),
+            ("Vehicle", "SELF != %@", [r("Car", 3)], [1, 2, 3, 4]),
+            ("Car", "SELF == %@", [r("Vehicle", 2)], [2]),
+            ("Car", "owner == %@", [r("Person", 1)], [2]),
+        ]
+        var failures: [String] = []
+        for (entity, format, arguments, expected) in cases {
+            let request = FetchSpecification(entity: entity, filter: try Filter(format, arguments: arguments))
+            let label = "\(entity) \(format) \(arguments.map { FormatPrinter.format(ExpressionNode.constant($0)) })"
+            let got = try DifferentialTests.sqliteIDs(try request.sql(in: Self.garage, dialect: .sqlite), sqlite).sorted()
+            if got != expected { failures.append("\(label): SQLite \(got), expected \(expected)") }
+            if let pg = postgres {
+                let got = try await DifferentialTests.postgresIDs(request, Self.garage, pg).sorted()
+                if got != expected { failures.append("\(label): PostgreSQL \(got), expected \(expected)") }
+            }
+        }
+        #expect(failures.isEmpty, Comment(rawValue: failures.joined(separator: "\n")))
+        // A truck is no car; a list naming two sub-entities has no SQL form.
+        #expect(try Self.loweringError("SELF == %@", [r("Truck", 3)], entity: "Car", schema: Self.garage)?.code == .typeMismatch)
+        #expect(try Self.loweringError("SELF IN %@", [.array([r("Car", 2), r("Truck", 3)])], entity: "Vehicle", schema: Self.garage)?
+            .code == .unsupported)
+    }
+
     // MARK: - Real stores
 
     /// The store's identifier and an entity's name for its number, read

@@ -34,3 +34,25 @@ extension CommandLineTests {
         #expect(number.status != 0 && number.stderr.contains(#"{"$id": 3}"#), "\(number.stderr)")
     }
 }
+
+extension CommandLineTests {
+    /// `sift filter` on JSON records: a reference equals a record's object
+    /// by its `id`; nil is no object, so `!=` keeps the record without one.
+    @Test func objectArgumentsOnJSONRecords() throws {
+        let input = #"""
+            {"id":1,"author":{"id":3,"name":"Ann"},"tags":[{"id":7}]}
+            {"id":2,"author":{"id":4},"tags":[]}
+            {"id":3,"author":null,"tags":[{"id":7},{"id":8}]}
+
+            """#
+        func ids(_ arguments: [String]) throws -> [String] {
+            let run = try sift(["filter"] + arguments, input: input)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.split(separator: "\n").map { String($0.prefix(7)) }
+        }
+        #expect(try ids(["author == %@", "--arg", #"{"$id": 3}"#]) == [#"{"id":1"#])
+        #expect(try ids(["author != %@", "--arg", #"{"$id": 3}"#]) == [#"{"id":2"#, #"{"id":3"#])
+        #expect(try ids(["SELF IN %@", "--arg", #"[{"$id": 2}, {"$id": 3}]"#]) == [#"{"id":2"#, #"{"id":3"#])
+        #expect(try ids(["tags CONTAINS %@", "--arg", #"{"$id": 8}"#]) == [#"{"id":3"#])
+    }
+}
