@@ -29,6 +29,17 @@ struct ObjectReferenceTests {
         }
     }
 
+    /// A filter holding references goes through its JSON form and back.
+    @Test func testReferencesInJSON() throws {
+        let uri = try #require(ObjectReference(uri: "x-coredata://S/Author/p3"))
+        let filter = try Filter("author == %@ OR SELF IN %@", Value.reference(uri), Value.array([Self.ref(4)]))
+        let json = try JSONEncoder().encode(filter.predicate)
+        #expect(try JSONDecoder().decode(PredicateNode.self, from: json) == filter.predicate)
+        #expect(String(decoding: json, as: UTF8.self).contains(#""reference":{"#))
+        let written = try JSONDecoder().decode(Value.self, from: Data(#"{"reference": {"primaryKey": 7}}"#.utf8))
+        #expect(written.objectReference == ObjectReference(primaryKey: 7))
+    }
+
     @Test func testDictionariesByTheirID() throws {
         let ann: Value = ["id": 3, "name": "Ann"]
         let book: Value = ["id": 1, "author": ann, "tags": [["id": 1], ["id": 2]]]

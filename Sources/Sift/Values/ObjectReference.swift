@@ -17,7 +17,7 @@
 ///   relationship's destination (or of the fetched entity, for `SELF`)
 ///   whose primary key it is; an entity or store other than the schema's is
 ///   an error there.
-public struct ObjectReference: Sendable, Hashable, CustomStringConvertible, KeyValueReadable {
+public struct ObjectReference: Sendable, Hashable, Codable, CustomStringConvertible, KeyValueReadable {
     /// The entity of the object, if known; a sub-entity of the compared
     /// relationship's destination narrows the match to that sub-entity's rows.
     public var entity: String?
@@ -36,6 +36,21 @@ public struct ObjectReference: Sendable, Hashable, CustomStringConvertible, KeyV
         self.primaryKey = primaryKey
         self.storeIdentifier = storeIdentifier
         self.keyName = keyName
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entity, primaryKey, storeIdentifier, keyName
+    }
+
+    /// Decodes `{"primaryKey": 3}` with, optionally, `entity`,
+    /// `storeIdentifier` and `keyName` (`id` when left out).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            entity: try c.decodeIfPresent(String.self, forKey: .entity),
+            primaryKey: try c.decode(Int64.self, forKey: .primaryKey),
+            storeIdentifier: try c.decodeIfPresent(String.self, forKey: .storeIdentifier),
+            keyName: try c.decodeIfPresent(String.self, forKey: .keyName) ?? "id")
     }
 
     /// The reference a Core Data object ID URI stands for,
