@@ -124,7 +124,7 @@ public struct ObjectReference: Sendable, Hashable, Codable, CustomStringConverti
 
 extension Value {
     /// A reference to an object by its primary key, as a value
-    /// (``object(_:)`` wrapping an ``ObjectReference``).
+    /// (``object(_:)-enum.case`` wrapping an ``ObjectReference``).
     public static func reference(_ reference: ObjectReference) -> Value { .object(ObjectValue(reference)) }
 
     /// The reference this value is, if it is one.
