@@ -10,6 +10,8 @@ import Sift
 ///   significant digits); a JSON number there is the decimal its double
 ///   stands for;
 /// - `{"$set": [...]}`: a set;
+/// - `{"$id": 3}`, `{"$id": "x-coredata://…/Author/p3"}`: a reference to an
+///   object by its primary key or its object ID URI (``ObjectReference``);
 /// - `{"$keypath": "a.b"}` (arguments only): an expression argument for `%@`;
 /// - `{"$predicate": "…"}` (arguments only): a predicate argument;
 /// - `null`: nil as a format argument, `NSNull` inside objects and variables.
@@ -55,6 +57,7 @@ public enum CaseValues {
             }
             throw ConversionError(description: "\"$decimal\" needs a decimal number written as a string, as \"19.99\"")
         }
+        if let id = object["$id"] { return try reference(id) }
         if let items = object["$set"] {
             guard case .array(let list) = items else {
                 throw ConversionError(description: "\"$set\" needs an array")

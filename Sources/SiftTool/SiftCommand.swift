@@ -97,7 +97,7 @@ struct FormatInput: ParsableArguments {
     var format: String
 
     @Option(name: .customLong("arg"), help: ArgumentHelp(
-        "A value (JSON) for the next format specifier (%@, %K, %d…), in order. {\"$date\": S} is a date, {\"$uuid\": \"E621E1F8-…\"} a UUID, {\"$decimal\": \"19.99\"} a decimal.",
+        "A value (JSON) for the next format specifier (%@, %K, %d…), in order. {\"$date\": S} is a date, {\"$uuid\": \"E621E1F8-…\"} a UUID, {\"$decimal\": \"19.99\"} a decimal, {\"$id\": 3} or {\"$id\": \"x-coredata://…/Author/p3\"} an object.",
         valueName: "json"))
     var arguments: [String] = []
 

@@ -193,15 +193,22 @@ struct DifferentialTests {
         try await Self.compareGenerated(seed: Self.seed &+ 4, cases: Self.cases / 6, "differential functions", functions: true)
     }
 
+    /// The same with relationships and `SELF` compared with the
+    /// library's objects in half the leaves (``PredicateGenerator/objectLeaf(_:)``).
+    @Test func testGeneratedObjectPredicates() async throws {
+        try await Self.compareGenerated(seed: Self.seed &+ 5, cases: Self.cases / 6, "differential objects", ternaries: false, objects: true)
+    }
+
     /// `cases` generated predicates compared: memory's rows against
     /// SQLite's and PostgreSQL's.
     static func compareGenerated(
-        seed: UInt64, cases: Int, _ title: String, ternaries: Bool = false, functions: Bool = false
+        seed: UInt64, cases: Int, _ title: String, ternaries: Bool = false, functions: Bool = false, objects: Bool = false
     ) async throws {
         print("\(title) seed \(seed) (SIFT_SEED=\(Self.seed) SIFT_CASES=\(Self.cases) reproduces)")
         let engines = try await Self.engines(seed: seed)
         defer { PostgresServer.close(engines.postgres) }
-        var generator = PredicateGenerator(seed: seed, ternaries: ternaries, functions: functions)
+        var generator = PredicateGenerator(
+            seed: seed, ternaries: ternaries, functions: functions, objects: objects ? engines.library : nil)
         var compared = 0, raised = 0, refusedPG = 0, arithmeticRefusedPG = 0, arithmetic = 0, pastShortCircuit = 0
         var failures: [String] = []
         for n in 0..<cases {

@@ -75,6 +75,8 @@ package struct Library {
     package var rows: [Row] = []
     /// The books as the evaluator sees them, in primary-key order.
     package var books: [Value] = []
+    /// Every object as the evaluator sees it, by entity and primary key.
+    package var objects: [String: [Int: Value]] = [:]
 
     package init(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
@@ -129,6 +131,7 @@ package struct Library {
                     "book_id": .integer(Int64(id)), "position": .integer(Int64(chapters.count)),
                 ]))
                 chapters.append(.dictionary(["id": .int(chapterID), "name": name.1, "pages": pages.map(Value.int) ?? .null]))
+                objects["Chapter", default: [:]][chapterID] = chapters.last
             }
             var bookTags: [Value] = []
             var used: Set<Int> = []
@@ -147,7 +150,10 @@ package struct Library {
                 "code": code.1, "author": authorID.flatMap { authors[$0] } ?? .null,
                 "chapters": .array(chapters), "tags": .array(bookTags),
             ]))
+            objects["Book", default: [:]][id] = books.last
         }
+        objects["Author"] = authors
+        objects["Tag"] = tags
     }
 
     /// `INSERT` statements for every row.

@@ -16,11 +16,16 @@ package struct PredicateGenerator {
     /// Whether leaves are also drawn from ``functionLeaf()`` (half of them),
     /// off by default for the same reason.
     package var functions = false
+    /// With a library, half the leaves compare its relationships and
+    /// `SELF` with its objects (``objectLeaf(_:)``); without, nothing is
+    /// drawn for them.
+    package var objects: Library?
 
-    package init(seed: UInt64, ternaries: Bool = false, functions: Bool = false) {
+    package init(seed: UInt64, ternaries: Bool = false, functions: Bool = false, objects: Library? = nil) {
         rng = SeededRandom(seed: seed)
         self.ternaries = ternaries
         self.functions = functions
+        self.objects = objects
     }
 
     package mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
@@ -243,6 +248,7 @@ package struct PredicateGenerator {
     package mutating func leaf() -> (String, [any FormatArgumentConvertible]) {
         if ternaries && chance(0.5) { return ternaryOrOrderedLeaf() }
         if functions && chance(0.5) { return functionLeaf() }
+        if let objects, chance(0.5) { return objectLeaf(objects) }
         switch Int.random(in: 0..<22, using: &rng) {
         case 20, 21:
             let comparand = chance(0.2) ? arithmetic(depth: 1) : pick(Self.arithmeticConstants + ["2.5", "nil"])

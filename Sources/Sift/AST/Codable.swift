@@ -10,7 +10,7 @@ extension Value: Codable {
     /// The kinds' keys. Not named `Key`, which is the dictionary literal's
     /// key type of `Value` (a release build took one for the other).
     private enum KindKey: String, CodingKey {
-        case null, nsNull, bool, int, double, decimal, string, date, data, uuid, array, set, dictionary, object
+        case null, nsNull, bool, int, double, decimal, string, date, data, uuid, array, set, dictionary, object, reference
     }
 
     /// Encodes the value as an object with one key naming its kind (`{"int": 3}`,
@@ -36,8 +36,13 @@ extension Value: Codable {
             try c.encode(s.sorted { FormatPrinter.format(.constant($0)) < FormatPrinter.format(.constant($1)) }, forKey: .set)
         case .dictionary(let d): try c.encode(d, forKey: .dictionary)
         case .object(let o):
-            // Objects are encoded by description only; they do not decode.
-            try c.encode(o.description, forKey: .object)
+            // A reference is data, and decodes; other objects are encoded
+            // by description only, and do not.
+            if let r = o.base as? ObjectReference {
+                try c.encode(r, forKey: .reference)
+            } else {
+                try c.encode(o.description, forKey: .object)
+            }
         }
     }
 
@@ -79,6 +84,7 @@ extension Value: Codable {
         case .array: self = .array(try c.decode([Value].self, forKey: key))
         case .set: self = .set(Set(try c.decode([Value].self, forKey: key)))
         case .dictionary: self = .dictionary(try c.decode([String: Value].self, forKey: key))
+        case .reference: self = .reference(try c.decode(ObjectReference.self, forKey: key))
         case .object:
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: c, debugDescription: "objects of the user's types cannot be decoded from JSON")

@@ -31,7 +31,9 @@ enum Ordering {
     static let nanFailure = Failure(.typeMismatch, "NaN cannot be ordered")
 
     /// `isEqual:`, with NSNull the same as nil, and under options for two
-    /// strings.
+    /// strings; an ``ObjectReference`` equals the object it identifies
+    /// (``ObjectReference/identifies(_:)``), which `==` of values, being
+    /// hashable, cannot say.
     static func equal(_ a: Value, _ b: Value, options: ComparisonOptions) -> Bool {
         switch (a, b) {
         case (.null, .null), (.null, .nsNull), (.nsNull, .null), (.nsNull, .nsNull):
@@ -44,6 +46,10 @@ enum Ordering {
                 return StringSemantics.literallyEqual(x, y)
             }
             return StringSemantics.equal(x, y, options)
+        case (.object(let o), _) where o.base is ObjectReference:
+            return a.objectReference?.identifies(b) ?? false
+        case (_, .object(let o)) where o.base is ObjectReference:
+            return b.objectReference?.identifies(a) ?? false
         default:
             return a == b
         }
@@ -62,7 +68,13 @@ enum Ordering {
         switch collection {
         case .array(let items): return items.contains { equal($0, element, options: options) }
         case .set(let items):
-            return options.isEmpty ? items.contains(element) : items.contains { equal($0, element, options: options) }
+            // An object or dictionary may equal a reference it does not hash like.
+            let hashed: Bool
+            switch element {
+            case .object, .dictionary: hashed = false
+            default: hashed = options.isEmpty
+            }
+            return hashed ? items.contains(element) : items.contains { equal($0, element, options: options) }
         case .dictionary(let d): return d.values.contains { equal($0, element, options: options) }
         default: return nil
         }

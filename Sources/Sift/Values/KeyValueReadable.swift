@@ -28,7 +28,7 @@ public protocol KeyValueReadable: ValueConvertible, Sendable {
 }
 
 extension KeyValueReadable {
-    /// The object, as ``Value/object(_:)``: keys are read through its ``KeyTable``.
+    /// The object, as ``Value/object(_:)-enum.case``: keys are read through its ``KeyTable``.
     public var predicateValue: Value { .object(ObjectValue(self)) }
 }
 

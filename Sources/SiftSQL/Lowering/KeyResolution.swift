@@ -206,10 +206,34 @@ struct MemoryKeys {
                     throw keys.toManyError(right.key, owner: right.owner, range: c.rhs.range ?? p.range)
                 }
             }
-            c.lhs = try expression(c.lhs, from).node
-            c.rhs = try expression(c.rhs, from).node
+            let (lhs, left) = try expression(c.lhs, from)
+            let (rhs, right) = try expression(c.rhs, from)
+            c.lhs = Self.keying(lhs, by: right)
+            c.rhs = Self.keying(rhs, by: left)
             out.kind = .comparison(c)
         }
+        return out
+    }
+
+    /// `e` with the references among its constants reading an object's
+    /// primary key under the name `objects`' entity gives it (`Z_PK`), when
+    /// `e` is compared with those objects: rows read from the database hold
+    /// their primary key under its column's name.
+    static func keying(_ e: ExpressionNode, by objects: Reach?) -> ExpressionNode {
+        guard let objects, case .constant(let v) = e.kind else { return e }
+        func keyed(_ v: Value) -> Value {
+            if var r = v.objectReference {
+                r.keyName = objects.entity.primaryKey
+                return .reference(r)
+            }
+            switch v {
+            case .array(let items): return .array(items.map(keyed))
+            case .set(let items): return .set(Set(items.map(keyed)))
+            default: return v
+            }
+        }
+        var out = e
+        out.kind = .constant(keyed(v))
         return out
     }
 

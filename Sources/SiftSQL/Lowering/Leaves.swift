@@ -95,7 +95,7 @@ extension Lowering {
         }
     }
 
-    private func describe(_ v: Value) -> String {
+    func describe(_ v: Value) -> String {
         switch v {
         case .string(let s): return "the string \"\(s)\""
         case .null, .nsNull: return "nil"
@@ -135,7 +135,8 @@ extension Lowering {
             }
             guard !c.isRelationship else {
                 throw error(
-                    .unsupported, "\(c.key) is a relationship: compare it with nil, or compare one of its keys",
+                    .unsupported, "\(c.key) is a relationship: compare it with nil, with an object (ObjectReference; {\"$id\": 3} "
+                        + "on the command line), or compare one of its keys",
                     entity: scope.entity, key: c.key, range: range)
             }
             guard let bound = equalityValue(v, for: c.type) else {

@@ -99,6 +99,7 @@ struct Lowering {
     private func comparison(_ c: Comparison, range: SourceRange?, _ scope: SelectScope, negated: Bool)
         throws(SQLLoweringError) -> SQLFragment
     {
+        if let objects = try objectComparison(c, range: range, scope, negated: negated) { return objects }
         if c.modifier != .direct {
             let lhs = try operand(c.lhs, scope)
             guard case .toMany(let many) = lhs else {
@@ -365,7 +366,7 @@ struct Lowering {
                 if i == components.count - 1 {
                     return .column(
                         Column(sql: .column(alias, column), type: .integer, nullable: true, isRelationship: true,
-                               key: written))
+                               destination: destination, key: written))
                 }
                 alias = scope.join(from: alias, r, column: column, to: destination, ctx)
                 entity = destination

@@ -68,8 +68,11 @@ struct Column {
     var sql: SQLFragment
     var type: AttributeType
     var nullable: Bool
-    /// A to-one relationship's key column: it can only be compared with nil.
+    /// A to-one relationship's key column: it can only be compared with nil,
+    /// or with an object (`ObjectComparison.swift`).
     var isRelationship = false
+    /// For a to-one relationship's key column, the entity it points at.
+    var destination: Entity? = nil
     /// The key path as written, for messages.
     var key: String
     /// Whether NULL here stands for NaN, not nil: a double computed by

@@ -13,7 +13,7 @@ extension StoreSchema {
         if row.count > 1, case .int(let n) = row[1], let own = entities.first(where: { $0.entityNumber == n }) {
             entity = own.name
         }
-        return "x-coredata://\(store)/\(entity)/p\(key)"
+        return ObjectReference.uri(store: store, entity: entity, key: key)
     }
 
     /// A primary key's value as text: an integer's digits, a string as it is.
