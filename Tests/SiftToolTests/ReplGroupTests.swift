@@ -34,6 +34,10 @@ struct ReplGroupTests {
         #expect(notGrouped.output.contains(" | language, title\n |           ^~~~~"), "\(notGrouped.output)")
         #expect(s.handle(":group language SELECT n = count:(SELF) HAVING $m > 1").output.contains("$m names no expression"))
         #expect(s.handle(":group language HAVING $n > 1 HAVING $n < 3").isError)
+        // :sql shows the grouped statement and runs it against memory.
+        let sql = s.handle(":sql year > 1900")
+        #expect(sql.output.contains("GROUP BY"), "\(sql.output)")
+        #expect(sql.output.contains("the same as in memory"), "\(sql.output)")
         // The grouping set before the mistakes still holds; none ends it.
         #expect(s.handle(":group").output.hasPrefix("grouped: language SELECT"))
         s.handle(":group none").expectOK()
