@@ -130,7 +130,9 @@ public struct FetchSelection: Sendable, Hashable {
         return error
     }
 
+    /// Equal lists: the same items from the same text.
     public static func == (a: Self, b: Self) -> Bool { a.items == b.items && a.source == b.source }
+    /// Hashes the items and the text.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(items)
         hasher.combine(source)

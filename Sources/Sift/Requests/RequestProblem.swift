@@ -110,6 +110,7 @@ public struct RequestProblem: Error, Sendable, Hashable, Codable, CustomStringCo
     /// The media type of ``json``.
     public static let mediaType = "application/problem+json"
 
+    /// The status, title and detail, then the parameter with the caret under it.
     public var description: String {
         var text = "\(status) \(title): \(detail)"
         if let parameter, let value {
