@@ -1,5 +1,6 @@
 import ArgumentParser
 import Sift
+import SiftSQL
 
 /// The options of a grouped fetch, the same for `sift filter`, `sift
 /// query` and `sift sql`: `--group-by`, `--select`, `--having`.
@@ -28,6 +29,17 @@ struct GroupingOptions: ParsableArguments {
         var selection: FetchSelection?
         var keys: FetchSelection?
         var columns: [String]
+
+        /// Prints a lowering `error` about a grouped key path or an
+        /// aggregate pointed at in the option it comes from (else as it
+        /// is), and returns the exit status 2.
+        func report(_ error: SQLLoweringError) -> ExitCode {
+            let asEvaluation = EvaluationError(.unsupported, error.message, range: error.range, source: error.source)
+            let located = locate(asEvaluation)
+            guard located.source != asEvaluation.source else { return error.report() }
+            Terminal.printError(located.rendered(colors: Terminal.stderrIsTTY))
+            return ExitCode(2)
+        }
 
         /// `error`, pointed at in the option it comes from.
         func locate(_ error: EvaluationError) -> EvaluationError {

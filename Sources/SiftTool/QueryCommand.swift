@@ -80,7 +80,7 @@ struct QueryCommand: ParsableCommand {
             do {
                 statement = try request.countSQL(in: store.schema, dialect: store.dialect)
             } catch {
-                throw error.report()
+                throw grouped?.report(error) ?? error.report()
             }
             let count = try store.count(statement)
             print(count)
@@ -94,7 +94,7 @@ struct QueryCommand: ParsableCommand {
                 ? request.objectIDSQL(in: store.schema, dialect: store.dialect)
                 : request.sql(in: store.schema, dialect: store.dialect)
         } catch {
-            throw error.report()
+            throw grouped?.report(error) ?? error.report()
         }
         let rows = try store.rows(query)
         if let grouped {

@@ -51,14 +51,14 @@ struct SqlCommand: ParsableCommand {
         let schema = try SchemaFile.load(self.schema, model: try model.load())
         var request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
         try policy.check(sort: request.sort, parsedFrom: fetch.sort)
-        if grouping.isGiven { _ = try grouping.apply(to: &request, policy: policy) }
+        let grouped = grouping.isGiven ? try grouping.apply(to: &request, policy: policy) : nil
         let statement: BoundStatement
         do {
             statement = fetch.count
                 ? try request.countSQL(in: schema, dialect: dialect.sqlDialect)
                 : try request.sql(in: schema, dialect: dialect.sqlDialect).statement
         } catch {
-            throw error.report()
+            throw grouped?.report(error) ?? error.report()
         }
         var output = OutputBuffer()
         output.write(Terminal.shownOnStandardOutput(statement.sql))

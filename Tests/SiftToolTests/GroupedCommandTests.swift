@@ -137,6 +137,13 @@ extension CommandLineTests {
                             "--having", "$n > 1", "--sort", "n DESC, maker", "--output", "jsonl"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").map(String.init) == expected)
+        // An unknown key, pointed at in the option it is in.
+        let unknownKey = try sift(["query", path, "Car", "TRUEPREDICATE", "--group-by", "maker,colr"])
+        #expect(unknownKey.status == 2)
+        #expect(unknownKey.stderr.contains(" | maker,colr\n |       ^~~~\n"), "\(unknownKey.stderr)")
+        let unknownArgument = try sift(["query", path, "Car", "TRUEPREDICATE", "--group-by", "maker", "--select", "maker,n=sum:(modle)"])
+        #expect(unknownArgument.stderr.contains("did you mean model?"), "\(unknownArgument.stderr)")
+        #expect(unknownArgument.stderr.contains(" | maker,n=sum:(modle)\n |              ^~~~~\n"), "\(unknownArgument.stderr)")
         let count = try sift(["query", path, "Car", "TRUEPREDICATE", "--group-by", "maker", "--having", "maker != nil", "--count"])
         #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             == String(try db.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZMAKER) FROM ZCAR") ?? -1 }))

@@ -277,7 +277,16 @@ struct FetchLowering {
     func propertyColumn(_ keyPath: String) throws(SQLLoweringError) -> Column {
         let range = SourceRange(0, keyPath.utf8.count)
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        switch try lowering.resolve(components, from: root.alias, entity, root, nullable: false, range: range) {
+        let resolved: Operand
+        do {
+            resolved = try lowering.resolve(components, from: root.alias, entity, root, nullable: false, range: range)
+        } catch {
+            // The range is in the key path, not in the filter's text.
+            var located = error
+            located.source = keyPath
+            throw located
+        }
+        switch resolved {
         case .column(let c): return c
         default:
             throw SQLLoweringError(
