@@ -56,16 +56,19 @@ struct ChunkResult: Sendable {
     /// Records read (matched or not, failures included).
     var records = 0
     var inputOffset: Int
-    /// For a grouped filter, each match decoded, in order, by the thread
+    /// For a grouped filter, each match read as far as the grouping needs
+    /// it (``GroupedRecordReader``), in order, by the thread
     /// that evaluated the chunk (nil where it could not be: the main
     /// thread decodes it again and reports why).
     var decoded: [Value?] = []
 
-    /// Decodes the matches into ``decoded``.
-    mutating func decodeMatches() {
+    /// Reads the matches into ``decoded``, as far as `reader` needs them.
+    mutating func decodeMatches(_ reader: GroupedRecordReader) {
         decoded.reserveCapacity(events.count)
-        for case .match(let range) in events {
-            decoded.append((try? JSONValue(parsingUTF8: bytes[range]))?.predicateValue)
+        bytes.withUnsafeBytes { all in
+            for case .match(let range) in events {
+                decoded.append(try? reader.value(jsonUTF8: UnsafeRawBufferPointer(rebasing: all[range])))
+            }
         }
     }
 }

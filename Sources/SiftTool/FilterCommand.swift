@@ -111,11 +111,11 @@ struct FilterCommand: ParsableCommand {
             try policy.check(sort: sortKeys, parsedFrom: sort)
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
-        var grouped: (accumulator: GroupedFetchAccumulator, parsed: GroupingOptions.Parsed)?
+        var grouped: (accumulator: GroupedFetchAccumulator, parsed: GroupingOptions.Parsed, request: FetchSpecification)?
         if grouping.isGiven {
             var request = FetchSpecification(sort: sortKeys, limit: limit)
             let parsed = try grouping.apply(to: &request, policy: policy)
-            grouped = (try GroupedFetchAccumulator(request), parsed)
+            grouped = (try GroupedFetchAccumulator(request), parsed, request)
         }
         if maxRecordSize < 1 { throw ValidationError("--max-record-size must be at least 1") }
 
@@ -136,12 +136,12 @@ struct FilterCommand: ParsableCommand {
         // Grouping decodes each match on the thread that found it; the
         // main thread adds them to their groups in input order (which
         // decides a double sum's rounding).
-        let decodes = grouped != nil
+        let recordReader = grouped.map { GroupedRecordReader($0.request) }
         let (results, stop) = ParallelChunks.results(of: reader, jobs: jobs) {
             let test = RecordTests.reading(parsed.compiled())
             return {
                 var result = $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test)
-                if decodes { result.decodeMatches() }
+                if let recordReader { result.decodeMatches(recordReader) }
                 return result
             }
         }
