@@ -108,7 +108,6 @@ struct FilterCommand: ParsableCommand {
                 Terminal.printError(error.rendered(colors: Terminal.stderrIsTTY))
                 throw ExitCode(2)
             }
-            try policy.check(sort: sortKeys, parsedFrom: sort)
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         var grouped: (accumulator: GroupedFetchAccumulator, parsed: GroupingOptions.Parsed, request: FetchSpecification)?
@@ -117,6 +116,7 @@ struct FilterCommand: ParsableCommand {
             let parsed = try grouping.apply(to: &request, policy: policy)
             grouped = (try GroupedFetchAccumulator(request), parsed, request)
         }
+        try policy.check(sort: sortKeys, parsedFrom: sort, of: grouped?.request)
         if maxRecordSize < 1 { throw ValidationError("--max-record-size must be at least 1") }
 
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
@@ -166,9 +166,7 @@ struct FilterCommand: ParsableCommand {
                             try grouped!.accumulator.add(try value ?? RecordPrinter.decode(result.bytes[range]).predicateValue)
                         } catch let error as EvaluationError {
                             progress.clear()
-                            Terminal.printError(
-                                grouped!.parsed.locate(error).rendered(colors: colors)
-                                    + "\nnote: the values of a matching record are not what the aggregate takes")
+                            Terminal.printError(grouped!.parsed.locate(error).rendered(colors: colors))
                             throw ExitCode(2)
                         }
                     } else if !sortKeys.isEmpty {

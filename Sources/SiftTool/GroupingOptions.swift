@@ -43,9 +43,10 @@ struct GroupingOptions: ParsableArguments {
 
         /// `error`, pointed at in the option it comes from.
         func locate(_ error: EvaluationError) -> EvaluationError {
-            var located = selection?.locate(error) ?? error
-            if located.source == error.source, let keys { located = keys.locate(error) }
-            return located
+            // The grouped keys first: a key path both grouped and selected
+            // is checked, and refused, as a grouped key.
+            if let keys, keys.properties.contains(error.source) { return keys.locate(error) }
+            return selection?.locate(error) ?? error
         }
     }
 
@@ -74,7 +75,17 @@ struct GroupingOptions: ParsableArguments {
         } catch {
             throw Self.report(error)
         }
-        if let having = request.having { request.having = try policy.check(having) }
+        if let rules = policy.policy {
+            do {
+                try rules.check(grouping: request)
+            } catch {
+                // Pointed at in the option it is in.
+                let located = parsed.locate(EvaluationError(.unsupported, error.message, range: error.range, source: error.source))
+                Terminal.printError(located.rendered(colors: Terminal.stderrIsTTY))
+                throw ExitCode(2)
+            }
+        }
+        if let having = request.having { request.having = try policy.check(having: having, of: request) }
         if !request.isGrouped {
             throw ValidationError(
                 request.having != nil

@@ -63,16 +63,27 @@ struct PolicyOptions: ParsableArguments {
 
     /// Prints the first sort key the policy refuses, pointed at in `text`
     /// (the `--sort` option `keys` were parsed from), and exits with status 2.
-    func check(sort keys: [SortKey], parsedFrom text: String?) throws {
+    /// For a grouped `request`, its expressions' names are sort keys too.
+    func check(sort keys: [SortKey], parsedFrom text: String?, of request: FetchSpecification? = nil) throws {
         guard let policy, let text else { return }
         do {
-            try policy.check(keys, parsedFrom: text)
+            try (request.map(policy.forGroups) ?? policy).check(keys, parsedFrom: text)
         } catch {
             throw Self.report(error)
         }
     }
 
-    private static func report(_ violation: PolicyViolation) -> ExitCode {
+    /// `having`, held to the policy for groups (``PredicatePolicy/forGroups(of:)``).
+    func check(having: Filter, of request: FetchSpecification) throws -> Filter {
+        guard let policy else { return having }
+        do {
+            return try having.checked(by: policy.forGroups(of: request))
+        } catch {
+            throw Self.report(error)
+        }
+    }
+
+    static func report(_ violation: PolicyViolation) -> ExitCode {
         Terminal.printError(violation.rendered(colors: Terminal.stderrIsTTY))
         return ExitCode(2)
     }

@@ -72,8 +72,8 @@ struct QueryCommand: ParsableCommand {
         let store = try open()
         defer { store.close() }
         var request = try fetch.request(entity: entity, filter: filter)
-        try policy.check(sort: request.sort, parsedFrom: fetch.sort)
         let grouped = grouping.isGiven ? try grouping.apply(to: &request, policy: policy) : nil
+        try policy.check(sort: request.sort, parsedFrom: fetch.sort, of: request)
 
         if fetch.count {
             let statement: BoundStatement

@@ -50,8 +50,8 @@ struct SqlCommand: ParsableCommand {
         try policy.check(filter)
         let schema = try SchemaFile.load(self.schema, model: try model.load())
         var request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
-        try policy.check(sort: request.sort, parsedFrom: fetch.sort)
         let grouped = grouping.isGiven ? try grouping.apply(to: &request, policy: policy) : nil
+        try policy.check(sort: request.sort, parsedFrom: fetch.sort, of: request)
         let statement: BoundStatement
         do {
             statement = fetch.count

@@ -169,6 +169,8 @@ struct GroupedFetchTests {
         #expect(message(FetchSpecification(groupBy: ["year"], expressions: try Self.described(["p": "price"])))?
             .contains("count:, sum:, average:, min: or max:") == true)
         #expect(message(FetchSpecification(having: try Filter("TRUEPREDICATE")))?.contains("give the request a groupBy") == true)
+        #expect(message(FetchSpecification(sort: [.ascending("price")], groupBy: ["year"]))?
+            .contains("sort key price is neither grouped nor an expression's name") == true)
         #expect(message(FetchSpecification(expressions: try Self.described(["lo": "min:(category)"])))?
             .contains("lo: min: and max: compare") == true)
         // Typed arrays give elements, not groups.

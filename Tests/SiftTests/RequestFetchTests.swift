@@ -97,6 +97,9 @@ struct RequestFetchTests {
         // having reads the expressions by name and $name.
         #expect(problem("groupBy=year&select=year,n%3Dcount:(SELF)&having=n+%3E+1+AND+%24n+%3C+9+AND+year+%3E+1", options) == nil)
         #expect(problem("filter=year+%3E+1&sort=title", options) == nil)
+        // A grouped fetch sorts by its expressions' names.
+        #expect(problem("groupBy=year&select=year,n%3Dcount:(SELF)&sort=n+DESC", options) == nil)
+        #expect(problem("groupBy=year&select=year,n%3Dcount:(SELF)&sort=secret", options)?.type == "urn:sift:problem:grouping")
         // A variable's value is a constant: allowed where variables are not.
         #expect(problem("filter=year+%3E+%24y&var.y=1", options) == nil)
     }

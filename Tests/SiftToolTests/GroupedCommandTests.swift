@@ -98,6 +98,26 @@ extension CommandLineTests {
         #expect(bare.status == 2 && bare.stderr.contains("--select without --group-by needs an aggregate"), "\(bare.stderr)")
     }
 
+    /// `--allow` holds the grouped keys and the aggregates to the list, and
+    /// lets `--having` and `--sort` read the aggregates by name.
+    @Test func groupingUnderAnAllowList() throws {
+        let allowed = try sift(["filter", "TRUEPREDICATE", "-", "--allow", "category.name,year", "--group-by", "category.name",
+                                "--select", "category.name, n = count:(SELF), y = max:(year)", "--having", "$n > 0 AND n > 0",
+                                "--sort", "n DESC", "--output", "jsonl"], input: Self.sales)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.hasPrefix("{\"category.name\":\"sf\",\"n\":3,\"y\":1984}\n"), "\(allowed.stdout)")
+        let key = try sift(["filter", "TRUEPREDICATE", "-", "--allow", "year", "--group-by", "year, title"], input: Self.sales)
+        #expect(key.status == 2 && key.stderr.contains(" | year, title\n |       ^~~~~\n"), "\(key.stderr)")
+        let aggregate = try sift(["filter", "TRUEPREDICATE", "-", "--allow", "year", "--group-by", "year",
+                                  "--select", "year, t = sum:(price)"], input: Self.sales)
+        #expect(aggregate.status == 2 && aggregate.stderr.contains(" | year, t = sum:(price)\n |                ^~~~~\n"),
+                "\(aggregate.stderr)")
+        // A sort key that is neither grouped nor a name would sort by nil.
+        let sort = try sift(["filter", "TRUEPREDICATE", "-", "--group-by", "year", "--sort", "price"], input: Self.sales)
+        #expect(sort.status == 2 && sort.stderr.contains("sort key price is neither grouped nor an expression's name"),
+                "\(sort.stderr)")
+    }
+
     @Test func sqlPrintsTheGroupedStatementOrItsRefusal() throws {
         let schema = Self.temporaryPath("schema.json")
         try Data(Self.schemaJSON.utf8).write(to: URL(fileURLWithPath: schema))

@@ -68,6 +68,23 @@ enum GroupedFetch {
         }
     }
 
+    /// Each sort key of a grouped request must name a grouped key path (or
+    /// its first step) or an expression: any other key would read nil from
+    /// every group, and sort nothing, where Core Data reports the key.
+    static func checkSort(_ request: FetchSpecification) throws(EvaluationError) {
+        let names = Set(request.expressions.map(\.name))
+        let grouped = Set(request.groupBy ?? [])
+        for key in request.sort {
+            let path = key.keyPath.joined(separator: ".")
+            if names.contains(path) || grouped.contains(path) { continue }
+            if key.keyPath.count == 1, grouped.contains(where: { $0.hasPrefix(path + ".") }) { continue }
+            throw error(
+                .unsupported,
+                "sort key \(path) is neither grouped nor an expression's name: a grouped fetch sorts its groups"
+                    + known(names.union(grouped)), path)
+        }
+    }
+
     /// The first part of a `having` predicate that a group's dictionary
     /// cannot answer, and why: an aggregate function (the dictionary is
     /// what `having` reads, so it would aggregate the dictionary, not the

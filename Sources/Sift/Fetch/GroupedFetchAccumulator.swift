@@ -43,6 +43,7 @@ public struct GroupedFetchAccumulator {
         keys = request.groupBy ?? []
         keyPaths = keys.map { $0.split(separator: ".").map(String.init) }
         fetched = Set(try GroupedFetch.fetchedKeys(request))
+        try GroupedFetch.checkSort(request)
         aggregates = try GroupedFetch.compiledAggregates(request)
         keyBuffer.reserveCapacity(keys.count)
     }

@@ -4,11 +4,12 @@ import Foundation
 /// grouped fetch holds a few numbers per group and never the group's
 /// objects (``GroupedFetchAccumulator``).
 ///
-/// The values are those of ``GroupedFetch``'s rules, and the same as
-/// folding the group's values in the order they came:
-/// - `sum:` is an integer while every term is one and the sum fits 64
-///   bits, a double once a term is a double (or the integers overflow), and
-///   a decimal once a term is a decimal. A decimal sum adds the decimal
+/// The values are those of ``GroupedFetch``'s rules, folding the group's
+/// values in the order they came:
+/// - `sum:` is an integer while every term is one and the exact sum fits 64
+///   bits at the end (it may leave them on the way), a double once a term
+///   is a double or when the integers' sum ends past 64 bits (the double
+///   sum, in order), and a decimal once a term is a decimal. A decimal sum adds the decimal
 ///   terms and the integers exactly, and the double terms' double sum (in
 ///   the order they came) as the decimal that double stands for. The
 ///   doubles are not converted one by one, as `@sum` does: that would cost

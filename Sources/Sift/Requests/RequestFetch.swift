@@ -143,13 +143,7 @@ extension FetchSpecification {
             } catch {
                 throw RequestProblem(.syntax, error, parameter: "sort")
             }
-            if let policy {
-                do {
-                    try policy.check(sort, parsedFrom: text)
-                } catch {
-                    throw RequestProblem(.policy, error, parameter: "sort")
-                }
-            }
+
         }
         limit = try Self.count("limit", given["limit"]) ?? options.defaultLimit
         if let limit, limit > options.maximumLimit {
@@ -169,6 +163,14 @@ extension FetchSpecification {
             }
         }
         try readGrouping(given, variables: variables, policy: policy)
+        // After the grouping: a grouped fetch sorts by its expressions' names too.
+        if let text = given["sort"], let policy {
+            do {
+                try policy.forGroups(of: self).check(sort, parsedFrom: text)
+            } catch {
+                throw RequestProblem(.policy, error, parameter: "sort")
+            }
+        }
     }
 
     /// `groupBy`, `select` and `having`, checked as a grouped fetch checks
@@ -195,20 +197,22 @@ extension FetchSpecification {
         } catch {
             throw RequestProblem(.syntax, error, parameter: "select")
         }
-        if let policy, let keys {
-            for path in keys.properties { try Self.check(keyPath: path, in: "groupBy", keys.source, by: policy) }
-        }
-        if let policy, let selection {
-            for path in selection.properties { try Self.check(keyPath: path, in: "select", selection.source, by: policy) }
-            for d in selection.expressions { try Self.check(d, in: selection, by: policy) }
+        if let policy {
+            do {
+                try policy.check(grouping: self)
+            } catch {
+                // Pointed at in the parameter it is in.
+                let problem = EvaluationError(.unsupported, error.message, range: error.range, source: error.source)
+                if let keys, keys.properties.contains(error.source) {
+                    throw RequestProblem(.policy, keys.locate(problem), parameter: "groupBy")
+                }
+                throw RequestProblem(.policy, selection?.locate(problem) ?? problem, parameter: "select")
+            }
         }
         if let text = given["having"] {
             // Its `$name`s and names are the expressions' values (which the
             // grouping check below holds it to), not request variables.
-            var groupPolicy = policy
-            groupPolicy?.allowsVariables = true
-            groupPolicy?.keyPaths?.formUnion(expressions.map(\.name))
-            having = try Self.predicate(text, parameter: "having", variables: nil, policy: groupPolicy)
+            having = try Self.predicate(text, parameter: "having", variables: nil, policy: policy?.forGroups(of: self))
         }
         guard isGrouped || having != nil else { return }
         do {
@@ -243,47 +247,6 @@ extension FetchSpecification {
             return try filter.checked(by: policy)
         } catch {
             throw RequestProblem(.policy, error, parameter: parameter)
-        }
-    }
-
-    /// A key path of a list parameter, checked as a sort key on it would be.
-    private static func check(keyPath path: String, in parameter: String, _ text: String, by policy: PredicatePolicy)
-        throws(RequestProblem)
-    {
-        do {
-            try policy.check([SortKey.ascending(path)])
-        } catch {
-            let bytes = Array(text.utf8)
-            let needle = Array(path.utf8)
-            var start = 0
-            if needle.count <= bytes.count {
-                for i in 0...(bytes.count - needle.count) where Array(bytes[i..<(i + needle.count)]) == needle {
-                    start = i
-                    break
-                }
-            }
-            throw RequestProblem(.policy, error.message, parameter: parameter, value: text,
-                                 range: SourceRange(start, start + needle.count))
-        }
-    }
-
-    /// An aggregate of `select`, checked by `policy` as a predicate
-    /// testing it would be: `sum:(secret)` reads `secret`.
-    private static func check(_ d: ExpressionDescription, in selection: FetchSelection, by policy: PredicatePolicy)
-        throws(RequestProblem)
-    {
-        // count:(SELF) counts the group's objects: it reads none of them.
-        if case .function(.count, let arguments) = d.expression.kind, arguments.count == 1,
-            case .evaluatedObject = arguments[0].kind
-        {
-            return
-        }
-        let test = Filter(PredicateNode(.comparison(Comparison(d.expression, .notEqualTo, .constant(.null)))), source: d.source)
-        do {
-            try policy.check(test)
-        } catch {
-            let inExpression = EvaluationError(.unsupported, error.message, range: error.range, source: d.source)
-            throw RequestProblem(.policy, selection.locate(inExpression), parameter: "select")
         }
     }
 

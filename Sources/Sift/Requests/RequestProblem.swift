@@ -42,7 +42,8 @@ public struct RequestProblem: Error, Sendable, Hashable, Codable, CustomStringCo
         case variable
         /// A grouped fetch that breaks a rule (a key fetched but not grouped).
         case grouping
-        /// A part of the filter or sort the server's policy does not allow.
+        /// A part of the filter, the sort, `select`, `groupBy` or `having`
+        /// that the server's policy does not allow.
         case policy
         /// A filter whose worst case is past the server's budget.
         case cost
