@@ -270,21 +270,43 @@ def contenders(sift, python, have, engines, path, form, index):
     return out
 
 
-def timed(argv):
-    """Runs one process: seconds, peak resident MB, and the count it printed."""
+def run_timed(argv, statuses=(0,)):
+    """Runs one process (under /usr/bin/time when there is one): seconds,
+    peak resident MB, and what it printed; exits when its status is not
+    one of `statuses`."""
     time_tool = os.path.exists("/usr/bin/time")
     full = (["/usr/bin/time", "-f", "PEAK %M"] if time_tool else []) + argv
     started = time.perf_counter()
     process = subprocess.run(full, capture_output=True, text=True)
     seconds = time.perf_counter() - started
-    # sift exits with 1 when nothing matches; that is still a count.
-    if process.returncode not in (0, 1) or not process.stdout.strip():
+    if process.returncode not in statuses:
         sys.exit(f"failed ({process.returncode}): {' '.join(argv)}\n{process.stderr}")
     peak = float("nan")
     for line in process.stderr.splitlines():
         if line.startswith("PEAK "):
             peak = int(line.split()[1]) / 1024.0
-    return seconds, peak, int(process.stdout.strip().splitlines()[-1])
+    return seconds, peak, process.stdout
+
+
+def timed(argv):
+    """Runs one process: seconds, peak resident MB, and the count it printed."""
+    # sift exits with 1 when nothing matches; that is still a count.
+    seconds, peak, stdout = run_timed(argv, statuses=(0, 1))
+    if not stdout.strip():
+        sys.exit(f"printed nothing: {' '.join(argv)}")
+    return seconds, peak, int(stdout.strip().splitlines()[-1])
+
+
+def publish(text, markdown, problems):
+    """Prints the table, writes it to `markdown` if given, and exits with
+    the problems, if any."""
+    print(text)
+    if markdown:
+        os.makedirs(os.path.dirname(os.path.abspath(markdown)), exist_ok=True)
+        with open(markdown, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    if problems:
+        sys.exit("contenders disagree with sift:\n  " + "\n  ".join(problems))
 
 
 def main():
@@ -361,14 +383,7 @@ def main():
     counts = ", ".join(f"`{p['sift']}` {sorted(results[('lines', i, 'sift')]['counts'])[0]:,}"
                        for i, p in enumerate(PREDICATES))
     out += ["", f"Matches: {counts}."] + (["", "Left out: " + "; ".join(notes) + "."] if notes else [])
-    text = "\n".join(out)
-    print(text)
-    if args.markdown:
-        os.makedirs(os.path.dirname(os.path.abspath(args.markdown)), exist_ok=True)
-        with open(args.markdown, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    if problems:
-        sys.exit("contenders disagree with sift:\n  " + "\n  ".join(problems))
+    publish("\n".join(out), args.markdown, problems)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import fmt  # noqa: E402
-from files import BUILD, build_sift, generate, python_venv, timed  # noqa: E402,F401
+from files import BUILD, build_sift, generate, publish, python_venv, run_timed  # noqa: E402
 from files_engines import peak_mb, reset_peak, sql_path  # noqa: E402
 
 GROUPINGS = [
@@ -75,19 +75,10 @@ def engine():
 def sift_groups(sift, path, index):
     """One `sift filter` run: seconds, peak MB, and the groups."""
     argv = [sift, "filter", "TRUEPREDICATE", path] + GROUPINGS[index]["sift"] + ["--output", "jsonl"]
-    full = (["/usr/bin/time", "-f", "PEAK %M"] if os.path.exists("/usr/bin/time") else []) + argv
-    started = time.perf_counter()
-    process = subprocess.run(full, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
-    if process.returncode != 0:
-        sys.exit(f"failed ({process.returncode}): {' '.join(argv)}\n{process.stderr}")
-    peak = float("nan")
-    for line in process.stderr.splitlines():
-        if line.startswith("PEAK "):
-            peak = int(line.split()[1]) / 1024.0
+    seconds, peak, stdout = run_timed(argv)
     key = GROUPINGS[index]["key"]
     groups = []
-    for line in process.stdout.splitlines():
+    for line in stdout.splitlines():
         row = json.loads(line)
         groups.append([row[key], row["n"], row.get("avg")])
     return seconds, peak, groups
@@ -180,14 +171,7 @@ def main():
                        f"{len(entry['groups'])} |")
     if not duck:
         out += ["", "Left out: DuckDB, not installed."]
-    text = "\n".join(out)
-    print(text)
-    if args.markdown:
-        os.makedirs(os.path.dirname(os.path.abspath(args.markdown)), exist_ok=True)
-        with open(args.markdown, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    if problems:
-        sys.exit("contenders disagree with sift:\n  " + "\n  ".join(problems))
+    publish("\n".join(out), args.markdown, problems)
 
 
 if __name__ == "__main__":
