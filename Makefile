@@ -129,13 +129,15 @@ bench-deps:
 # from 10^3 to 10^7 people and 1 to 5,000 terms; then `sift filter` on a
 # 1,000,000-record JSON file against DuckDB, DataFusion, Polars, chDB (each in
 # process), orjson, jq and gojq; then `sift filter --group-by` against
-# DuckDB's GROUP BY on the same file (in process); then lowered
-# fetches against hand-written SQL on 10,000,000 books in a throwaway
-# PostgreSQL server.
+# DuckDB's GROUP BY on the same file (in process); then lowered grouped
+# fetches against hand-written GROUP BY on 1,000,000 SQLite books (in
+# process); then lowered fetches, grouped ones included, against
+# hand-written SQL on 10,000,000 books in a throwaway PostgreSQL server.
 bench: system-deps bench-deps neighbours
 	$(PYTHON) Benchmarks/peers/compare.py --scaling --markdown Benchmarks/.build/peers/last-run.md
 	$(PYTHON) Benchmarks/peers/files.py --markdown Benchmarks/.build/files/last-run.md
 	$(PYTHON) Benchmarks/peers/groups.py --markdown Benchmarks/.build/files/groups-last-run.md
+	$(PYTHON) Benchmarks/peers/sqlgroups.py --markdown Benchmarks/.build/files/sqlgroups-last-run.md
 	$(PYTHON) Benchmarks/peers/postgres.py --markdown Benchmarks/.build/postgres/last-run.md
 
 # The same harness on 2,000 people in a debug build: a smoke run so that it
@@ -144,6 +146,7 @@ bench-quick: system-deps bench-deps
 	$(PYTHON) Benchmarks/peers/compare.py --quick --scaling
 	$(PYTHON) Benchmarks/peers/files.py --quick
 	$(PYTHON) Benchmarks/peers/groups.py --quick
+	$(PYTHON) Benchmarks/peers/sqlgroups.py --quick
 
 # A file importing SQLKit and FluentKit with Sift, using the names of each
 # unqualified (NeighbourCheck/, a package of its own: building SQLKit and

@@ -56,20 +56,38 @@ struct ChunkResult: Sendable {
     /// Records read (matched or not, failures included).
     var records = 0
     var inputOffset: Int
-    /// For a grouped filter, each match read as far as the grouping needs
-    /// it (``GroupedRecordReader``), in order, by the thread
-    /// that evaluated the chunk (nil where it could not be: the main
-    /// thread decodes it again and reports why).
-    var decoded: [Value?] = []
+    /// For a grouped filter, the chunk's matches in their groups, added by
+    /// the thread that evaluated the chunk (``groupMatches(_:into:)``):
+    /// the main thread merges the parts in input order.
+    var groups: GroupedFetchAccumulator?
+    /// The match (counted from 0 in the chunk) at which grouping stopped,
+    /// and the grouping's error there; nil error where the record could
+    /// not be read (the main thread reads it again and reports why).
+    var groupingStopped: (match: Int, error: EvaluationError?)?
 
-    /// Reads the matches into ``decoded``, as far as `reader` needs them.
-    mutating func decodeMatches(_ reader: GroupedRecordReader) {
-        decoded.reserveCapacity(events.count)
+    /// Adds the matches to `part`, each read as far as `reader` needs it,
+    /// into ``groups``, stopping at the first one that cannot be read or
+    /// added.
+    mutating func groupMatches(_ reader: GroupedRecordReader, into part: GroupedFetchAccumulator) {
+        var part = part
+        var stopped: (match: Int, error: EvaluationError?)?
         bytes.withUnsafeBytes { all in
+            var n = 0
             for case .match(let range) in events {
-                decoded.append(try? reader.value(jsonUTF8: UnsafeRawBufferPointer(rebasing: all[range])))
+                defer { n += 1 }
+                do {
+                    try reader.add(jsonUTF8: UnsafeRawBufferPointer(rebasing: all[range]), to: &part)
+                } catch let error as EvaluationError {
+                    stopped = (n, error)
+                    return
+                } catch {
+                    stopped = (n, nil)
+                    return
+                }
             }
         }
+        groups = part
+        groupingStopped = stopped
     }
 }
 

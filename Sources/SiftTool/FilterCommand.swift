@@ -133,15 +133,17 @@ struct FilterCommand: ParsableCommand {
         var progress = Progress(total: reader.totalBytes)
         let (colors, stopAtFailure, limit) = (Terminal.stderrIsTTY, onError == .stop, maxRecordSize)
         // Each thread evaluates with a filter compiled for it (see ParallelChunks).
-        // Grouping decodes each match on the thread that found it; the
-        // main thread adds them to their groups in input order (which
-        // decides a double sum's rounding).
+        // Grouping adds each chunk's matches to a part of its own on the
+        // thread that found them; the main thread merges the parts in
+        // input order, which keeps each group's terms in input order
+        // (a double sum's rounding depends on it).
         let recordReader = grouped.map { GroupedRecordReader($0.request) }
+        let part = try grouped.map { try GroupedFetchAccumulator(partOf: $0.request) }
         let (results, stop) = ParallelChunks.results(of: reader, jobs: jobs) {
             let test = RecordTests.reading(parsed.compiled())
             return {
                 var result = $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test)
-                if let recordReader { result.decodeMatches(recordReader) }
+                if let recordReader, let part { result.groupMatches(recordReader, into: part) }
                 return result
             }
         }
@@ -161,9 +163,18 @@ struct FilterCommand: ParsableCommand {
                     if grouped != nil {
                         // Memory grows with the groups, not the records.
                         do {
-                            let value = matchInChunk < result.decoded.count ? result.decoded[matchInChunk] : nil
-                            matchInChunk += 1
-                            try grouped!.accumulator.add(try value ?? RecordPrinter.decode(result.bytes[range]).predicateValue)
+                            defer { matchInChunk += 1 }
+                            if let stopped = result.groupingStopped, matchInChunk >= stopped.match {
+                                if matchInChunk == stopped.match, let part = result.groups {
+                                    try grouped!.accumulator.merge(part)
+                                }
+                                if let error = stopped.error { throw error }
+                                // The rest of the chunk, one by one here.
+                                let read = result.bytes.withUnsafeBytes {
+                                    try? recordReader!.value(jsonUTF8: UnsafeRawBufferPointer(rebasing: $0[range]))
+                                }
+                                try grouped!.accumulator.add(try read ?? RecordPrinter.decode(result.bytes[range]).predicateValue)
+                            }
                         } catch let error as EvaluationError {
                             progress.clear()
                             Terminal.printError(grouped!.parsed.locate(error).rendered(colors: colors))
@@ -186,6 +197,15 @@ struct FilterCommand: ParsableCommand {
                     // The matches so far (unsorted, so already in order) are out first.
                     if sortKeys.isEmpty && !count { printer.finishUnfinished() }
                     Terminal.printError(failure.detail)
+                    throw ExitCode(2)
+                }
+            }
+            if grouped != nil, result.groupingStopped == nil, let part = result.groups {
+                do {
+                    try grouped!.accumulator.merge(part)
+                } catch {
+                    progress.clear()
+                    Terminal.printError(grouped!.parsed.locate(error).rendered(colors: colors))
                     throw ExitCode(2)
                 }
             }

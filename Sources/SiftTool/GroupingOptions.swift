@@ -23,12 +23,10 @@ struct GroupingOptions: ParsableArguments {
     /// Whether the options ask for a grouped fetch.
     var isGiven: Bool { groupBy != nil || select != nil || having != nil }
 
-    /// The grouping as parsed: the selection (nil when none was given), and
-    /// the keys the results are shown under, in order.
+    /// The grouping as parsed, and what shows its errors.
     struct Parsed {
-        var selection: FetchSelection?
-        var keys: FetchSelection?
-        var columns: [String]
+        var text: GroupingText
+        var columns: [String] { text.columns }
 
         /// Prints a lowering `error` about a grouped key path or an
         /// aggregate pointed at in the option it comes from (else as it
@@ -42,12 +40,7 @@ struct GroupingOptions: ParsableArguments {
         }
 
         /// `error`, pointed at in the option it comes from.
-        func locate(_ error: EvaluationError) -> EvaluationError {
-            // The grouped keys first: a key path both grouped and selected
-            // is checked, and refused, as a grouped key.
-            if let keys, keys.properties.contains(error.source) { return keys.locate(error) }
-            return selection?.locate(error) ?? error
-        }
+        func locate(_ error: EvaluationError) -> EvaluationError { text.locate(error) }
     }
 
     /// Sets `request`'s grouping from the options and checks it as a grouped
@@ -56,25 +49,13 @@ struct GroupingOptions: ParsableArguments {
     /// printed with a caret under it in the option's text and exits with 2.
     /// `--having` is checked against the policy as the predicate is.
     func apply(to request: inout FetchSpecification, policy: PolicyOptions) throws -> Parsed {
-        var parsed = Parsed(columns: [])
+        let parsed: Parsed
         do {
-            if let groupBy {
-                let keys = try FetchSelection(groupBy)
-                try keys.requireKeyPaths()
-                request.groupBy = keys.properties
-                parsed.keys = keys
-                parsed.columns = keys.properties
-            }
-            if let select {
-                let selection = try FetchSelection(select)
-                selection.apply(to: &request)
-                parsed.selection = selection
-                parsed.columns = selection.names
-            }
-            if let having { request.having = try Filter(having) }
+            parsed = Parsed(text: try GroupingText(groupBy: groupBy, select: select, having: having))
         } catch {
             throw Self.report(error)
         }
+        request = parsed.text.applied(to: request)
         if let rules = policy.policy {
             do {
                 try rules.check(grouping: request)

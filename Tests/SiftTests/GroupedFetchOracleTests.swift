@@ -7,9 +7,11 @@ import Testing
 /// books (``SwiftLibrary``, with its edge numbers and canonically
 /// equivalent strings): the groups are found by reading the properties, the
 /// aggregates are computed by hand with the rules of <doc:GroupedFetches>.
-/// Sift answers three ways, which must all equal the oracle: on the books'
+/// Sift answers four ways, which must all equal the oracle: on the books'
 /// values, on the typed books (`groupedResults(on:)`, its filter compiled
-/// for the type), and fed one at a time to a ``GroupedFetchAccumulator``.
+/// for the type), fed one at a time to a ``GroupedFetchAccumulator``, and
+/// fed in runs of random lengths to parts merged in order (as the threads
+/// of `sift filter --group-by` feed them).
 struct GroupedFetchOracleTests {
     typealias Book = SwiftLibrary.Book
 
@@ -85,10 +87,22 @@ struct GroupedFetchOracleTests {
             var accumulator = try GroupedFetchAccumulator(request)
             for book in books where filter.test(book) { try accumulator.add(book.predicateValue) }
             let fed = try accumulator.results()
+            var merged = try GroupedFetchAccumulator(request)
+            var part = try GroupedFetchAccumulator(partOf: request)
+            for book in books where filter.test(book) {
+                try part.add(book.predicateValue)
+                if Int.random(in: 0..<40, using: &rng) == 0 {
+                    try merged.merge(part)
+                    part = try GroupedFetchAccumulator(partOf: request)
+                }
+            }
+            try merged.merge(part)
+            let parts = try merged.results()
             let what = "\(keyPaths) \(aggregates.map { "\($0.function):(\($0.path))" }) \(filter.format ?? "all")"
             #expect(Self.same(values, expected), "values: \(what)")
             #expect(Self.same(typed, expected), "typed: \(what)")
             #expect(Self.same(fed, expected), "accumulator: \(what)")
+            #expect(Self.same(parts, expected), "parts: \(what)")
             checked += 1
         }
         #expect(checked == 300)

@@ -282,4 +282,43 @@ struct GroupedFetchTests {
         #expect(try groups.results() == [["category.name": "sf", "n": 2]])
         #expect(groups.groupCount == 1)
     }
+
+    /// Parts merged in order give the one accumulator's answer, double sums
+    /// bit for bit: 1e16 + 1 + 1 is 1e16 added in order, 1e16 + 2 if the
+    /// part's terms were summed apart first.
+    @Test func partsMergeAsTheObjectsCame() throws {
+        let request = FetchSpecification(
+            groupBy: ["g"],
+            expressions: try Self.described(["s": "sum:(v)", "a": "average:(v)", "lo": "min:(v)", "n": "count:(v)"]))
+        let objects: [Value] = [["g": 1, "v": 1e16], ["g": 2, "v": 5], ["g": 1, "v": 1.0], ["g": 1, "v": 1.0], ["g": 2]]
+        var whole = try GroupedFetchAccumulator(request)
+        for o in objects { try whole.add(o) }
+        var merged = try GroupedFetchAccumulator(request)
+        var part = try GroupedFetchAccumulator(partOf: request)
+        try part.add(objects[0])
+        try merged.merge(part)
+        part = try GroupedFetchAccumulator(partOf: request)
+        for o in objects.dropFirst() { try part.add(o) }
+        // A part answers alone as the whole would for its objects.
+        var rest = try GroupedFetchAccumulator(request)
+        for o in objects.dropFirst() { try rest.add(o) }
+        #expect(try part.results() == rest.results())
+        try merged.merge(part)
+        #expect(try merged.results() == whole.results())
+        #expect(try merged.results().first == ["g": 1, "s": 1e16, "a": .double(1e16 / 3), "lo": 1.0, "n": 3])
+        // A whole accumulator, or a part of another request, is no part.
+        #expect(throws: EvaluationError.self) { try merged.merge(whole) }
+        let other = try GroupedFetchAccumulator(partOf: FetchSpecification(groupBy: ["v"]))
+        #expect(throws: EvaluationError.self) { try merged.merge(other) }
+        // min: and max: of values that compare with nothing fail as when
+        // the values come one by one.
+        let extremes = FetchSpecification(groupBy: ["g"], expressions: try Self.described(["lo": "min:(v)"]))
+        var a = try GroupedFetchAccumulator(partOf: extremes)
+        try a.add(["g": 1, "v": 3])
+        var b = try GroupedFetchAccumulator(partOf: extremes)
+        try b.add(["g": 1, "v": "x"])
+        var all = try GroupedFetchAccumulator(extremes)
+        try all.merge(a)
+        #expect(throws: EvaluationError.self) { try all.merge(b) }
+    }
 }

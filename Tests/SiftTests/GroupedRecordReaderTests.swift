@@ -15,6 +15,11 @@ struct GroupedRecordReaderTests {
         #"{"k":"b","n":9223372036854775807,"o":{"x":0},"t":[3]}"#,
         #"{"k":"\u0062","n":5}"#,
         #"[1,2]"#,
+        #"{"k":"c","n":6,"o":"text"}"#,
+        #"{"k":"c","n":7,"o":[{"x":1,"y":"r"}]}"#,
+        #"{"k":["c"],"n":8}"#,
+        #"{"k":"d","n":NaN}"#,
+        #"{"k":"d","n":2.5,"o":{"x":null,"y":null}}"#,
     ]
 
     @Test func aReaderFeedsTheSameGroupsAsDecoding() throws {
@@ -23,6 +28,7 @@ struct GroupedRecordReaderTests {
             ("o.y", "o.y, c = count:(o.x), a = average:(n)"),
             ("k", "k, t = sum:(t.@count), c = count:(%K)"),
             ("k", "k, w = max:(SELF.n)"),
+            ("k,o.x", "k, o.x, c = count:(o.y), s = sum:(n), a = average:(n), lo = min:(n)"),
         ]
         for (keys, items) in selections {
             var request = FetchSpecification(groupBy: keys.split(separator: ",").map(String.init))
@@ -38,6 +44,8 @@ struct GroupedRecordReaderTests {
             let reader = GroupedRecordReader(request)
             var read = try GroupedFetchAccumulator(request)
             var decoded = try GroupedFetchAccumulator(request)
+            var direct = try GroupedFetchAccumulator(request)
+            var directFailure: String?
             var readFailure: String?
             var decodedFailure: String?
             for record in Self.records {
@@ -48,13 +56,20 @@ struct GroupedRecordReaderTests {
                     readFailure = readFailure ?? "\(error)"
                 }
                 do {
+                    try bytes.withUnsafeBytes { try reader.add(jsonUTF8: $0, to: &direct) }
+                } catch {
+                    directFailure = directFailure ?? "\(error)"
+                }
+                do {
                     try decoded.add(try JSONValue(parsing: record).predicateValue)
                 } catch {
                     decodedFailure = decodedFailure ?? "\(error)"
                 }
             }
             #expect(readFailure == decodedFailure, "\(items)")
+            #expect(directFailure == decodedFailure, "\(items)")
             #expect(try read.results() == decoded.results(), "\(items)")
+            #expect(try direct.results() == decoded.results(), "\(items)")
         }
     }
 }

@@ -37,6 +37,8 @@ enum GroupedFetch {
         var name: String
         var function: BuiltinFunction
         var argument: Compiler<Value>.ValueFunction?
+        /// The argument (`count:(SELF)`'s too).
+        var expression: ExpressionNode
         var source: String
 
         /// `failure` as an error of this description's, pointing at it.
@@ -165,32 +167,27 @@ enum GroupedFetch {
             } else {
                 argument = Compiler(source: source, root: .dynamic).expression(args[0])
             }
-            out.append(Aggregate(name: d.name, function: f, argument: argument, source: source))
+            out.append(Aggregate(name: d.name, function: f, argument: argument, expression: args[0], source: source))
         }
         return out
     }
 
-    /// Adds `object`'s value to the running aggregate `a` of its group:
-    /// nil values (and NaN, which SQLite stores as nil) are skipped.
-    static func add(_ object: Value, to running: inout RunningAggregate, _ a: Aggregate) throws(EvaluationError) {
-        guard let argument = a.argument else {
-            running.countOne()
-            return
-        }
-        let v = try argument(object, EvaluationScope(variables: [:]))
+    /// Adds the value of an aggregate's argument for an object, `v`, to
+    /// the running aggregate of its group, for `function`: nil values (and
+    /// NaN, which SQLite stores as nil) are skipped. A failure is the
+    /// aggregate's to report (``Aggregate/error(_:)``).
+    static func add(_ v: Value, to running: inout RunningAggregate, _ function: BuiltinFunction) throws(Failure) {
         switch v {
         case .array, .set:
             // Core Data counts (and sums) a to-many's related rows
             // through a join; a key path's value here is the collection.
-            throw EvaluationError(
-                .unsupported,
-                "\(a.name): its argument is a collection; aggregate one of its keys per object, as in sum:(tags.@count)",
-                range: SourceRange(0, a.source.utf8.count), source: a.source)
+            throw Failure(
+                .unsupported, "its argument is a collection; aggregate one of its keys per object, as in sum:(tags.@count)")
         case .double(let d) where d.isNaN:
             return
         default:
             if v.isNull { return }
-            do throws(Failure) { try running.add(v, a.function) } catch { throw a.error(error) }
+            try running.add(v, function)
         }
     }
 

@@ -16,23 +16,47 @@
 /// filter; ``results()`` applies `having`, the sort, the offset and the
 /// limit, and gives what `FetchSpecification.execute(on:)` gives for
 /// the same objects in the same order.
-public struct GroupedFetchAccumulator {
+///
+/// Threads can share the work: each adds its run of objects to a part
+/// (``init(partOf:)``), and one accumulator takes the parts in input order
+/// (``merge(_:)``), with the answer of adding every object to it.
+public struct GroupedFetchAccumulator: Sendable {
     private let request: FetchSpecification
     private let keys: [String]
     /// Each grouped key path's keys (`["category", "name"]`).
     private let keyPaths: [[String]]
     private let fetched: Set<String>
     private let aggregates: [GroupedFetch.Aggregate]
+    /// Each aggregate's function, and whether it has an argument
+    /// (`count:(SELF)` has none): what adding an object reads of them.
+    private let functions: [(function: BuiltinFunction, hasArgument: Bool)]
     private var order: [[Value]] = []
     private var index: [[Value]: Int] = [:]
-    private var running: [[RunningAggregate]] = []
+    /// Each group's running aggregates, one group after another.
+    private var running: [RunningAggregate] = []
     private var keyBuffer: [Value] = []
+    /// Whether this is a part, whose aggregates keep their terms.
+    private let isPart: Bool
 
     /// An accumulator for `request`, which must be grouped
     /// (``FetchSpecification/isGrouped``); its mistakes (a fetched key that
     /// is not grouped, a name used twice, an expression that is not an
     /// aggregate) are errors here, before any object is read.
     public init(_ request: FetchSpecification) throws(EvaluationError) {
+        try self.init(request, isPart: false)
+    }
+
+    /// A part of the accumulator for `request`: it takes a run of the
+    /// objects, and ``merge(_:)`` adds its groups to the accumulator that
+    /// took the objects before them. A part keeps the numeric terms of its
+    /// sums and averages in order (a double sum depends on its order), so
+    /// that its memory grows with its objects: give it a bounded run.
+    public init(partOf request: FetchSpecification) throws(EvaluationError) {
+        try self.init(request, isPart: true)
+    }
+
+    private init(_ request: FetchSpecification, isPart: Bool) throws(EvaluationError) {
+        self.isPart = isPart
         try GroupedFetch.requireGrouping(request)
         guard request.isGrouped else {
             throw EvaluationError(
@@ -45,6 +69,7 @@ public struct GroupedFetchAccumulator {
         fetched = Set(try GroupedFetch.fetchedKeys(request))
         try GroupedFetch.checkSort(request)
         aggregates = try GroupedFetch.compiledAggregates(request)
+        functions = aggregates.map { ($0.function, $0.argument != nil) }
         keyBuffer.reserveCapacity(keys.count)
     }
 
@@ -53,30 +78,96 @@ public struct GroupedFetchAccumulator {
 
     /// Adds one object that matches the request to its group.
     public mutating func add(_ object: Value) throws(EvaluationError) {
+        let (keys, keyPaths, aggregates) = (self.keys, self.keyPaths, self.aggregates)
+        let scope = EvaluationScope(variables: [:])
+        try add(
+            key: { i throws(EvaluationError) in try GroupedFetch.read(object, keys[i], keys: keyPaths[i]) },
+            argument: { i throws(EvaluationError) in try aggregates[i].argument!(object, scope) })
+    }
+
+    /// Adds one object, read by `key` (the value of grouped key path `i`)
+    /// and `argument` (the value of aggregate `i`'s argument, asked only of
+    /// an aggregate that has one: `count:(SELF)` has none).
+    mutating func add(
+        key: (Int) throws(EvaluationError) -> Value, argument: (Int) throws(EvaluationError) -> Value
+    ) throws(EvaluationError) {
         keyBuffer.removeAll(keepingCapacity: true)
-        for (k, path) in zip(keys, keyPaths) {
-            keyBuffer.append(try GroupedFetch.groupValue(try GroupedFetch.read(object, k, keys: path), k))
+        for i in keys.indices { keyBuffer.append(try GroupedFetch.groupValue(try key(i), keys[i])) }
+        let g = group(keyBuffer)
+        let first = g * functions.count
+        for (i, f) in functions.enumerated() {
+            if f.hasArgument {
+                let v = try argument(i)
+                do throws(Failure) { try GroupedFetch.add(v, to: &running[first + i], f.function) } catch {
+                    throw aggregates[i].error(error)
+                }
+            } else {
+                running[first + i].countOne()
+            }
         }
-        let g: Int
-        if let existing = index[keyBuffer] {
-            g = existing
-        } else {
-            g = order.count
-            index[keyBuffer] = g
-            order.append(keyBuffer)
-            running.append(Array(repeating: RunningAggregate(), count: aggregates.count))
+    }
+
+    /// The grouped key paths, as the request gives them.
+    var groupedKeyPaths: [[String]] { keyPaths }
+
+    /// The key path each aggregate's argument is, nil for `count:(SELF)`;
+    /// nil when an argument is another expression.
+    var argumentKeyPaths: [[String]?]? {
+        var paths: [[String]?] = []
+        for a in aggregates {
+            guard a.argument != nil else {
+                paths.append(nil)
+                continue
+            }
+            guard case .keyPath(let keys) = a.expression.kind else { return nil }
+            paths.append(keys)
         }
-        for i in aggregates.indices { try GroupedFetch.add(object, to: &running[g][i], aggregates[i]) }
+        return paths
+    }
+
+    /// The number of the group of `key`, a new one (after the others) if
+    /// no object had that key.
+    private mutating func group(_ key: [Value]) -> Int {
+        if let existing = index[key] { return existing }
+        let g = order.count
+        index[key] = g
+        order.append(key)
+        running.append(contentsOf: repeatElement(RunningAggregate(keepingTerms: isPart), count: aggregates.count))
+        return g
+    }
+
+    /// Adds the groups of `part`, a part (``init(partOf:)``) of the same
+    /// request that took the objects after those added here, as if they had
+    /// been added here one by one: the groups it saw first come in its
+    /// order, and each group's aggregates take its values in their order.
+    public mutating func merge(_ part: GroupedFetchAccumulator) throws(EvaluationError) {
+        guard part.isPart, part.request == request else {
+            throw EvaluationError(
+                .unsupported, "merge takes a part of the same request, made with init(partOf:)",
+                range: SourceRange(0, 0), source: "")
+        }
+        for (p, key) in part.order.enumerated() {
+            let g = group(key)
+            for (i, a) in aggregates.enumerated() {
+                do throws(Failure) { try running[g * aggregates.count + i].merge(part.running[p * aggregates.count + i], a.function) } catch { throw a.error(error) }
+            }
+        }
     }
 
     /// One dictionary per group, tested by `having`, sorted and sliced.
     /// Without a `groupBy`, there is one result even when nothing was added.
     public func results() throws(EvaluationError) -> [Value] {
+        if isPart {
+            // Its sums are in its terms: fold them as the whole would.
+            var whole = try GroupedFetchAccumulator(request)
+            try whole.merge(self)
+            return try whole.results()
+        }
         var order = self.order
         var running = self.running
         if request.groupBy == nil && order.isEmpty {
             order = [[]]
-            running = [Array(repeating: RunningAggregate(), count: aggregates.count)]
+            running = Array(repeating: RunningAggregate(), count: aggregates.count)
         }
         var results: [(flat: [String: Value], nested: Value, variables: [String: Value])] = []
         results.reserveCapacity(order.count)
@@ -92,7 +183,7 @@ public struct GroupedFetchAccumulator {
             }
             for (i, a) in aggregates.enumerated() {
                 let value: Value
-                do throws(Failure) { value = try running[g][i].value(a.function) } catch { throw a.error(error) }
+                do throws(Failure) { value = try running[g * aggregates.count + i].value(a.function) } catch { throw a.error(error) }
                 variables[a.name] = value
                 if !value.isNull {
                     flat[a.name] = value

@@ -8,6 +8,11 @@
 /// them to their groups in order.
 public struct GroupedRecordReader: Sendable {
     let scan: JSONScan?
+    /// The slots of the grouped key paths and of the aggregates' arguments
+    /// (nil for `count:(SELF)`), when each is a key path the scan reads
+    /// whole: ``add(jsonUTF8:maximumDepth:to:)`` then reads them from the
+    /// slots without making the record's dictionary.
+    let direct: (keys: [Int], arguments: [Int?])?
 
     /// The reader for `request`'s grouped key paths and aggregates; one
     /// that reads the whole record (an aggregate of `SELF` other than
@@ -27,7 +32,65 @@ public struct GroupedRecordReader: Sendable {
             if f == .count, arguments.count == 1, case .evaluatedObject = arguments[0].kind { continue }
             arguments.forEach(reads)
         }
-        scan = tests.isEmpty ? JSONScan(paths: [["_"]]) : JSONScan(PredicateNode(.and(tests)))
+        let scan = tests.isEmpty ? JSONScan(paths: [["_"]]) : JSONScan(PredicateNode(.and(tests)))
+        self.scan = scan
+        direct = scan.flatMap { Self.slots(of: request, in: $0) }
+    }
+
+    /// Each grouped key path's slot and each aggregate argument's, or nil
+    /// when one is not a key path that ends at a slot read whole.
+    private static func slots(of request: FetchSpecification, in scan: JSONScan) -> (keys: [Int], arguments: [Int?])? {
+        guard let groups = try? GroupedFetchAccumulator(request), let arguments = groups.argumentKeyPaths else { return nil }
+        func slot(_ path: [String]) -> Int? {
+            guard let (slot, keys) = scan.slot(path), keys == path.count else { return nil }
+            return slot
+        }
+        var keySlots: [Int] = []
+        for path in groups.groupedKeyPaths {
+            guard let s = slot(path) else { return nil }
+            keySlots.append(s)
+        }
+        var argumentSlots: [Int?] = []
+        for path in arguments {
+            guard let path else {
+                argumentSlots.append(nil)
+                continue
+            }
+            guard let s = slot(path) else { return nil }
+            argumentSlots.append(s)
+        }
+        return (keySlots, argumentSlots)
+    }
+
+    /// Adds the record in `bytes` to `groups` (an accumulator, or a part,
+    /// of the request this reader was made for): what
+    /// `groups.add(try value(jsonUTF8: bytes))` does, without making the
+    /// record's dictionary where the values it needs are in the scan's
+    /// slots. An error reading the record is thrown as ``value(jsonUTF8:maximumDepth:)``
+    /// throws it; the grouping's own as an ``EvaluationError``.
+    public func add(
+        jsonUTF8 bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512, to groups: inout GroupedFetchAccumulator
+    ) throws {
+        if let scan, let (keySlots, argumentSlots) = direct {
+            let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
+            let done: Bool = try JSONScan.withSlots(scan.nodes.count) { slots throws(EvaluationError) in
+                guard scan.read(utf8, maximumDepth: maximumDepth, into: slots) else { return false }
+                // A key below a value that is not an object is read from
+                // that value, by the dictionary walk.
+                for s in keySlots where slots.kinds[s] == JSONScan.unread {
+                    try groups.add(scan.record(slots))
+                    return true
+                }
+                for case let s? in argumentSlots where slots.kinds[s] == JSONScan.unread {
+                    try groups.add(scan.record(slots))
+                    return true
+                }
+                try groups.add(key: { slots.value(keySlots[$0]) }, argument: { slots.value(argumentSlots[$0]!) })
+                return true
+            }
+            if done { return }
+        }
+        try groups.add(try value(jsonUTF8: bytes, maximumDepth: maximumDepth))
     }
 
     /// The record in `bytes` (one JSON value, blanks around it allowed), as

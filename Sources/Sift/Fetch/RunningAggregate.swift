@@ -17,8 +17,17 @@ import Foundation
 ///   grow with its objects.
 /// - `average:` divides the double sum of the terms by their number.
 /// - `min:` and `max:` keep the extreme so far.
-struct RunningAggregate {
+///
+/// A part (``init(keepingTerms:)``) is folded into another aggregate by
+/// ``merge(_:_:)`` as if its values had come there after that one's: it
+/// keeps its numeric terms in order, since a double sum depends on the
+/// order of its terms, and a group's terms are added in the order they
+/// came whichever thread read them.
+struct RunningAggregate: Sendable {
     private(set) var count = 0
+    /// A part's numeric terms, in order (nil for an aggregate that folds
+    /// them as they come).
+    private var terms: [NumericValue]?
     /// The integer terms' exact sum: `wraps` × 2^64 + `integers`, where
     /// `integers` is the sum wrapped to 64 bits (2^63 terms could not
     /// overflow `wraps`).
@@ -31,6 +40,15 @@ struct RunningAggregate {
     private var doublesOnly = 0.0
     private var decimals: Decimal?
     private var extreme: Value = .null
+
+    /// An aggregate that folds its values as they come.
+    init() {}
+
+    /// A part, for ``merge(_:_:)``: it keeps its numeric terms in order
+    /// instead of folding them, so that its memory grows with its values.
+    init(keepingTerms: Bool) {
+        if keepingTerms { terms = [] }
+    }
 
     /// Counts one object (`count:(SELF)`).
     mutating func countOne() { count += 1 }
@@ -51,20 +69,57 @@ struct RunningAggregate {
             guard let n = NumericValue(value) else {
                 throw Failure(.typeMismatch, "\(function.rawValue) needs numbers, got \(Functions.describe(value))")
             }
+            take(n)
+        }
+    }
+
+    /// Keeps the numeric term `n` (a part) or adds it to the sums.
+    private mutating func take(_ n: NumericValue) {
+        if terms != nil {
+            terms!.append(n)
             count += 1
-            switch n {
-            case .int(let i):
-                let (sum, overflow) = integers.addingReportingOverflow(i)
-                integers = sum
-                if overflow { wraps += i < 0 ? -1 : 1 }
-                doubleSum += Double(i)
-            case .double(let d):
-                anyDouble = true
-                doubleSum += d
-                doublesOnly += d
-            case .decimal(let d):
-                doubleSum += NSDecimalNumber(decimal: d).doubleValue
-                decimals = (decimals ?? 0) + d
+        } else {
+            fold(n)
+        }
+    }
+
+    /// Adds the numeric term `n` to the sums.
+    private mutating func fold(_ n: NumericValue) {
+        count += 1
+        switch n {
+        case .int(let i):
+            let (sum, overflow) = integers.addingReportingOverflow(i)
+            integers = sum
+            if overflow { wraps += i < 0 ? -1 : 1 }
+            doubleSum += Double(i)
+        case .double(let d):
+            anyDouble = true
+            doubleSum += d
+            doublesOnly += d
+        case .decimal(let d):
+            doubleSum += NSDecimalNumber(decimal: d).doubleValue
+            decimals = (decimals ?? 0) + d
+        }
+    }
+
+    /// Adds `part`, an aggregate of the same `function` made with
+    /// ``init(keepingTerms:)`` whose values came after this one's: counts
+    /// add, the extremes are compared as a value that came would be, and
+    /// the part's terms are folded in their order.
+    mutating func merge(_ part: RunningAggregate, _ function: BuiltinFunction) throws(Failure) {
+        switch function {
+        case .count:
+            count += part.count
+        case .min, .max:
+            guard !part.extreme.isNull else { return }
+            try add(part.extreme, function)
+            count += part.count - 1
+        default:
+            if let terms = part.terms {
+                for n in terms { take(n) }
+            } else {
+                // (Not a part: only its count is known to be exact.)
+                preconditionFailure("merge takes a part made with init(keepingTerms: true)")
             }
         }
     }

@@ -6,20 +6,12 @@ import SiftSQL
 struct ReplGrouping {
     /// The grouping as typed after `:group`.
     var text: String
-    var groupBy: [String]?
-    var selection: FetchSelection?
-    var having: Filter?
+    var parts: GroupingText
     /// The keys of each result, in the order shown.
-    var columns: [String]
+    var columns: [String] { parts.columns }
 
     /// `request` grouped this way.
-    func applied(to request: FetchSpecification) -> FetchSpecification {
-        var r = request
-        r.groupBy = groupBy
-        selection?.apply(to: &r)
-        r.having = having
-        return r
-    }
+    func applied(to request: FetchSpecification) -> FetchSpecification { parts.applied(to: request) }
 }
 
 extension ReplSession {
@@ -41,28 +33,21 @@ extension ReplSession {
         } catch {
             return error.reply(style)
         }
-        var g = ReplGrouping(text: argument, columns: [])
+        var g: ReplGrouping?
         do {
-            if !parts.keys.isEmpty {
-                let keys = try FetchSelection(parts.keys)
-                try keys.requireKeyPaths()
-                g.groupBy = keys.properties
-                g.columns = keys.properties
-            }
-            if let select = parts.select {
-                let selection = try FetchSelection(select)
-                g.selection = selection
-                g.columns = selection.names
-            }
-            if let having = parts.having { g.having = try Filter(having) }
-            var request = g.applied(to: FetchSpecification())
+            let grouping = ReplGrouping(
+                text: argument,
+                parts: try GroupingText(
+                    groupBy: parts.keys.isEmpty ? nil : parts.keys, select: parts.select, having: parts.having))
+            g = grouping
+            var request = grouping.applied(to: FetchSpecification())
             guard request.isGrouped else {
                 return failure("usage: :group KEYS [SELECT key, name = count:(SELF), …] [HAVING predicate], or :group none")
             }
             request.sort = sort
             _ = try GroupedFetchAccumulator(request)
         } catch let e as EvaluationError {
-            return failure(g.selection?.locate(e) ?? e)
+            return failure(g?.parts.locate(e) ?? e)
         } catch {
             return failure(error)
         }
@@ -143,7 +128,7 @@ extension ReplSession {
                 results = try request.execute(on: matched.sorted().map { collection.row($0) })
             }
         } catch let e as EvaluationError {
-            return failure(g.selection?.locate(e) ?? e)
+            return failure(g.parts.locate(e))
         } catch {
             return failure(error)
         }
