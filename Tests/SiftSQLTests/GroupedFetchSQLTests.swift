@@ -154,8 +154,10 @@ struct GroupedFetchSQLTests {
         try await Self.check(sorted, [["year": 2000, "n": 2], ["n": 1]], e, ordered: true)
     }
 
-    /// Integer sums and averages are exact while count × the largest
-    /// magnitude stays within 2^63 - 1 (sums) or 2^53 (averages); beyond,
+    /// An integer sum is exact or fails the statement: past 64 bits
+    /// (memory's sum is then a double), and on SQLite when a partial sum
+    /// overflows (PostgreSQL's numeric sum does not). Averages are exact
+    /// while count × the largest magnitude stays within 2^53; beyond,
     /// memory's answer depends on the order of the objects, and SQL fails.
     @Test func testIntegerOverflowGuards() async throws {
         let half = Int.max / 2
@@ -169,6 +171,15 @@ struct GroupedFetchSQLTests {
         #expect(try sum.execute(on: over.books) == [["s": Value.double(Double(Int.max) + 1)]])
         await #expect(throws: (any Error).self) { try await over.sqlite.read { try sum.fetchValues($0, schema: Library.schema) } }
         if let pg = over.postgres { await #expect(throws: (any Error).self) { try await sum.fetchValues(pg, schema: Library.schema) } }
+        // A partial sum past 64 bits that comes back: memory's exact
+        // integer on PostgreSQL; on SQLite the same or a failure.
+        let back = try await Self.engines(years: [Int.max, 1, -1, nil])
+        defer { PostgresServer.close(back.postgres) }
+        #expect(try sum.execute(on: back.books) == [["s": Value.int(Int.max)]])
+        if let answer = try? await back.sqlite.read({ try sum.fetchValues($0, schema: Library.schema) }) {
+            #expect(answer == [["s": Value.int(Int.max)]])
+        }
+        if let pg = back.postgres { #expect(try await sum.fetchValues(pg, schema: Library.schema) == [["s": Value.int(Int.max)]]) }
         let exact = try await Self.engines(years: [1 << 52, 1 << 52, nil, nil])
         defer { PostgresServer.close(exact.postgres) }
         let average = try Self.request(groupBy: nil, [("a", "average:(year)")])

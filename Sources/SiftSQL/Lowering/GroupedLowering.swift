@@ -155,11 +155,15 @@ struct GroupedLowering {
     ///   averages by adding doubles in the objects' order. SQL adds in its
     ///   own order, and SQLite's `SUM`/`TOTAL` of doubles compensate their
     ///   rounding, so a sum of doubles (or decimals, which SQL rounds as
-    ///   doubles) can differ in the last bits: refused. For integers, each
-    ///   group is checked: while count × the largest magnitude stays within
-    ///   2^63 - 1 (a sum) or 2^53 (an average, whose doubles then add
-    ///   exactly) every order gives memory's value; beyond, the statement
-    ///   fails (see ``checked(_:_:_:)``).
+    ///   doubles) can differ in the last bits: refused. An integer sum is
+    ///   SQL's own: PostgreSQL adds bigints as numeric, exactly, and the
+    ///   cast back fails past 64 bits, where memory's sum becomes a double;
+    ///   SQLite's SUM fails as soon as a partial sum overflows, and is exact
+    ///   otherwise. Either answers memory's exact integer or fails the
+    ///   statement. An average is checked group by group: while count × the
+    ///   largest magnitude stays within 2^53, memory's doubles add exactly
+    ///   in any order; beyond, the statement fails (see
+    ///   ``checked(_:_:bound:)``).
     /// - `min:` and `max:` of numbers, dates, strings (by their UTF-8 bytes,
     ///   which is Unicode scalar order: `COLLATE "C"` on PostgreSQL, the
     ///   result then in the default collation) and
@@ -216,10 +220,11 @@ struct GroupedLowering {
             let count = SQLFragment.function("COUNT", [x])
             if f == .sum {
                 // SQLite's SUM of integers is an integer (TOTAL, Core Data's,
-                // a double); PostgreSQL's is numeric, cast back.
+                // a double); PostgreSQL's is numeric, cast back. No check
+                // is needed: each fails where it would not be exact (above).
                 let sum = SQLFragment.function("COALESCE", [.function("SUM", [n]), .integer(0)])
                 let typed = ctx.dialect == .postgreSQL ? SQLFragment.cast(sum, hooks.keyType) : sum
-                return Output(name: d.name, alias: alias, sql: checked(typed, n, bound: Int.max), type: .integer, nullable: false)
+                return Output(name: d.name, alias: alias, sql: typed, type: .integer, nullable: false)
             }
             let double = hooks.columnType(.double)
             let mean = SQLFragment.binary(
