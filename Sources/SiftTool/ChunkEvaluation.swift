@@ -57,38 +57,12 @@ struct ChunkResult: Sendable {
     var records = 0
     var inputOffset: Int
     /// For a grouped filter, the chunk's matches in their groups, added by
-    /// the thread that evaluated the chunk (``groupMatches(_:into:)``):
+    /// the thread that evaluated the chunk (``Chunk/evaluate(maximumRecordSize:colors:stopAtFailure:grouping:into:)``):
     /// the main thread merges the parts in input order.
     var groups: GroupedFetchAccumulator?
-    /// The match (counted from 0 in the chunk) at which grouping stopped,
-    /// and the grouping's error there; nil error where the record could
-    /// not be read (the main thread reads it again and reports why).
-    var groupingStopped: (match: Int, error: EvaluationError?)?
-
-    /// Adds the matches to `part`, each read as far as `reader` needs it,
-    /// into ``groups``, stopping at the first one that cannot be read or
-    /// added.
-    mutating func groupMatches(_ reader: GroupedRecordReader, into part: GroupedFetchAccumulator) {
-        var part = part
-        var stopped: (match: Int, error: EvaluationError?)?
-        bytes.withUnsafeBytes { all in
-            var n = 0
-            for case .match(let range) in events {
-                defer { n += 1 }
-                do {
-                    try reader.add(jsonUTF8: UnsafeRawBufferPointer(rebasing: all[range]), to: &part)
-                } catch let error as EvaluationError {
-                    stopped = (n, error)
-                    return
-                } catch {
-                    stopped = (n, nil)
-                    return
-                }
-            }
-        }
-        groups = part
-        groupingStopped = stopped
-    }
+    /// The match (counted from 0 in the chunk) whose grouping failed, and
+    /// the error: the chunk's records after it were not tested.
+    var groupingStopped: (match: Int, error: EvaluationError)?
 }
 
 extension Chunk {
@@ -278,5 +252,41 @@ final class ParallelChunks: @unchecked Sendable {
         }
         let parallel = ParallelChunks(reader: reader, jobs: jobs, makeWork: makeWork)
         return (parallel.next, parallel.stop)
+    }
+}
+
+extension Chunk {
+    /// Tests the chunk's records with `filter` and adds those that match to
+    /// `part` (a part of the grouped fetch, fresh), in one scan of each
+    /// record: the result's ``ChunkResult/groups``. The first grouping
+    /// error ends the chunk: it is its last match.
+    func evaluate(
+        maximumRecordSize: Int, colors: Bool, stopAtFailure: Bool, grouping filter: GroupedRecordFilter,
+        into part: GroupedFetchAccumulator
+    ) -> ChunkResult {
+        final class Grouping {
+            var part: GroupedFetchAccumulator
+            var matches = 0
+            var stopped: (match: Int, error: EvaluationError)?
+            init(_ part: GroupedFetchAccumulator) { self.part = part }
+        }
+        let grouping = Grouping(part)
+        var result = evaluate(maximumRecordSize: maximumRecordSize, colors: colors, stopAtFailure: stopAtFailure) { bytes in
+            if grouping.stopped != nil { return false }
+            switch try filter.evaluate(jsonUTF8: UnsafeRawBufferPointer(bytes), addingTo: &grouping.part) {
+            case .rejected:
+                return false
+            case .added:
+                grouping.matches += 1
+                return true
+            case .failed(let error):
+                grouping.stopped = (grouping.matches, error)
+                grouping.matches += 1
+                return true
+            }
+        }
+        result.groups = grouping.part
+        result.groupingStopped = grouping.stopped
+        return result
     }
 }

@@ -137,15 +137,20 @@ struct FilterCommand: ParsableCommand {
         // thread that found them; the main thread merges the parts in
         // input order, which keeps each group's terms in input order
         // (a double sum's rounding depends on it).
-        let recordReader = grouped.map { GroupedRecordReader($0.request) }
+        // Each record is scanned once, for the filter's keys and the
+        // grouping's together (GroupedRecordFilter).
         let part = try grouped.map { try GroupedFetchAccumulator(partOf: $0.request) }
-        let (results, stop) = ParallelChunks.results(of: reader, jobs: jobs) {
-            let test = RecordTests.reading(parsed.compiled())
-            return {
-                var result = $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test)
-                if let recordReader, let part { result.groupMatches(recordReader, into: part) }
-                return result
+        let groupedRequest = grouped?.request
+        let (results, stop) = ParallelChunks.results(of: reader, jobs: jobs) { () -> (Chunk) -> ChunkResult in
+            if let groupedRequest, let part {
+                let filter = GroupedRecordFilter(parsed, grouping: groupedRequest)
+                return {
+                    $0.evaluate(
+                        maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, grouping: filter, into: part)
+                }
             }
+            let test = RecordTests.reading(parsed.compiled())
+            return { $0.evaluate(maximumRecordSize: limit, colors: colors, stopAtFailure: stopAtFailure, test: test) }
         }
         defer { stop() }
         // Stop reading once the limit is printed (or, with --limit 0, once
@@ -164,16 +169,9 @@ struct FilterCommand: ParsableCommand {
                         // Memory grows with the groups, not the records.
                         do {
                             defer { matchInChunk += 1 }
-                            if let stopped = result.groupingStopped, matchInChunk >= stopped.match {
-                                if matchInChunk == stopped.match, let part = result.groups {
-                                    try grouped!.accumulator.merge(part)
-                                }
-                                if let error = stopped.error { throw error }
-                                // The rest of the chunk, one by one here.
-                                let read = result.bytes.withUnsafeBytes {
-                                    try? recordReader!.value(jsonUTF8: UnsafeRawBufferPointer(rebasing: $0[range]))
-                                }
-                                try grouped!.accumulator.add(try read ?? RecordPrinter.decode(result.bytes[range]).predicateValue)
+                            if let stopped = result.groupingStopped, matchInChunk == stopped.match {
+                                if let part = result.groups { try grouped!.accumulator.merge(part) }
+                                throw stopped.error
                             }
                         } catch let error as EvaluationError {
                             progress.clear()

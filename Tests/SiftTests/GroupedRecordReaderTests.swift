@@ -72,4 +72,67 @@ struct GroupedRecordReaderTests {
             #expect(try direct.results() == decoded.results(), "\(items)")
         }
     }
+
+    /// A ``GroupedRecordFilter`` tests and groups each record in one scan,
+    /// with the answers, errors and groups of testing it with the compiled
+    /// filter and then adding it through a reader.
+    @Test func oneScanTestsAndGroupsAsTwoSteps() throws {
+        let filters = [
+            "TRUEPREDICATE", "n > 2", "o.x > 0", "k == 'b' OR o.y == 'p'", "o == nil", "SELF.n > 1", "t.@count > 0",
+            "n + 1 > 0", "%K == 4",
+        ]
+        let selections = [
+            ("k", "k, c = count:(SELF), s = sum:(n), hi = max:(o.y), lo = min:(o.x)"),
+            ("o.y", "o.y, c = count:(o.x), a = average:(n)"),
+            ("k,o.x", "k, o.x, c = count:(o.y), s = sum:(n)"),
+            ("k", "k, w = max:(SELF.n), t = sum:(t.@count)"),
+            ("o", "o, c = count:(SELF)"),
+        ]
+        for (keys, items) in selections {
+            var request = FetchSpecification(groupBy: keys.split(separator: ",").map(String.init))
+            try FetchSelection(items).apply(to: &request)
+            let reader = GroupedRecordReader(request)
+            for text in filters {
+                // (%K: the non-ASCII key café, which the scan does not read.)
+                let filter = text.contains("%K") ? try Filter(text, "café") : try Filter(text)
+                let joint = GroupedRecordFilter(filter, grouping: request)
+                let compiled = filter.compiled()
+                var one = try GroupedFetchAccumulator(request)
+                var two = try GroupedFetchAccumulator(request)
+                var oneWay: [String] = []
+                var twoWays: [String] = []
+                for record in Self.records {
+                    let bytes = Array(record.utf8)
+                    bytes.withUnsafeBytes { raw in
+                        do {
+                            switch try joint.evaluate(jsonUTF8: raw, addingTo: &one) {
+                            case .rejected: oneWay.append("no")
+                            case .added: oneWay.append("yes")
+                            case .failed(let e): oneWay.append("grouping: \(e)")
+                            }
+                        } catch {
+                            oneWay.append("record: \(error)")
+                        }
+                        do {
+                            if try compiled.evaluate(jsonUTF8: raw) {
+                                do {
+                                    try reader.add(jsonUTF8: raw, to: &two)
+                                    twoWays.append("yes")
+                                } catch let e as EvaluationError {
+                                    twoWays.append("grouping: \(e)")
+                                }
+                            } else {
+                                twoWays.append("no")
+                            }
+                        } catch {
+                            twoWays.append("record: \(error)")
+                        }
+                    }
+                }
+                #expect(oneWay == twoWays, "\(text) with \(items)")
+                #expect(try one.results() == two.results(), "\(text) with \(items)")
+                #expect(oneWay.contains("yes") || text == "%K == 4", "\(text) with \(items) matched nothing")
+            }
+        }
+    }
 }

@@ -21,6 +21,13 @@ public struct CompiledFilter: Sendable {
     /// comparisons take the fast paths for dictionaries unless `paths` is
     /// ``EvaluationPaths/generalOnly``.
     public init(_ filter: Filter, regexLimits: RegexLimits = .default, paths: EvaluationPaths = .default) {
+        self.init(filter, regexLimits: regexLimits, paths: paths, alsoReading: [])
+    }
+
+    /// Compiles `filter` as above, its raw JSON scan also reading the key
+    /// paths `tests` read (a ``GroupedRecordFilter`` reads a grouping's keys
+    /// in the filter's scan).
+    init(_ filter: Filter, regexLimits: RegexLimits, paths: EvaluationPaths, alsoReading tests: [PredicateNode]) {
         self.filter = filter
         // The same predicate, limits and paths for each kind of root.
         func compile<Root>(_ root: RootAccess<Root>) -> CompiledTest<Root> {
@@ -31,7 +38,8 @@ public struct CompiledFilter: Sendable {
             ).test(filter.predicate, budget: budget)
         }
         test = compile(.dynamic)
-        record = JSONScan(filter.predicate).map { RecordReading(scan: $0, test: compile(.record($0))) }
+        let scanned = tests.isEmpty ? filter.predicate : PredicateNode(.and([filter.predicate] + tests))
+        record = JSONScan(scanned).map { RecordReading(scan: $0, test: compile(.record($0))) }
     }
 
     /// The keys a record's raw JSON is scanned for.
@@ -105,6 +113,22 @@ final class RecordReading: Sendable {
             try reading._withUnsafeGuaranteedRef { reading in
                 guard reading.scan.read(utf8, maximumDepth: maximumDepth, into: slots) else { return nil }
                 return try reading.test(slots, EvaluationScope(variables: [:]))
+            }
+        }
+    }
+
+    /// As ``evaluate(_:maximumDepth:)``, calling `matched` with the slots
+    /// of a record that matches, while they live.
+    func evaluate(
+        _ utf8: UnsafeBufferPointer<UInt8>, maximumDepth: Int, matched: (JSONScan, JSONSlots) -> Void
+    ) throws -> Bool? {
+        let reading = Unmanaged.passUnretained(self)
+        return try JSONScan.withSlots(scan.nodes.count) { slots in
+            try reading._withUnsafeGuaranteedRef { reading in
+                guard reading.scan.read(utf8, maximumDepth: maximumDepth, into: slots) else { return nil }
+                guard try reading.test(slots, EvaluationScope(variables: [:])) else { return false }
+                matched(reading.scan, slots)
+                return true
             }
         }
     }

@@ -18,6 +18,16 @@ public struct GroupedRecordReader: Sendable {
     /// that reads the whole record (an aggregate of `SELF` other than
     /// `count:`, a key that is not ASCII) decodes records in full.
     public init(_ request: FetchSpecification) {
+        let tests = Self.reads(request)
+        let scan = tests.isEmpty ? JSONScan(paths: [["_"]]) : JSONScan(PredicateNode(.and(tests)))
+        self.scan = scan
+        direct = scan.flatMap { Self.slots(of: request, in: $0) }
+    }
+
+    /// What `request` reads of a record, as tests that read it: a grouped
+    /// key path or an aggregate's argument `x`, each as `x != nil`
+    /// (`count:(SELF)` reads nothing).
+    static func reads(_ request: FetchSpecification) -> [PredicateNode] {
         var tests: [PredicateNode] = []
         func reads(_ e: ExpressionNode) {
             tests.append(PredicateNode(.comparison(Comparison(e, .notEqualTo, .constant(.null)))))
@@ -32,14 +42,12 @@ public struct GroupedRecordReader: Sendable {
             if f == .count, arguments.count == 1, case .evaluatedObject = arguments[0].kind { continue }
             arguments.forEach(reads)
         }
-        let scan = tests.isEmpty ? JSONScan(paths: [["_"]]) : JSONScan(PredicateNode(.and(tests)))
-        self.scan = scan
-        direct = scan.flatMap { Self.slots(of: request, in: $0) }
+        return tests
     }
 
     /// Each grouped key path's slot and each aggregate argument's, or nil
     /// when one is not a key path that ends at a slot read whole.
-    private static func slots(of request: FetchSpecification, in scan: JSONScan) -> (keys: [Int], arguments: [Int?])? {
+    static func slots(of request: FetchSpecification, in scan: JSONScan) -> (keys: [Int], arguments: [Int?])? {
         guard let groups = try? GroupedFetchAccumulator(request), let arguments = groups.argumentKeyPaths else { return nil }
         func slot(_ path: [String]) -> Int? {
             guard let (slot, keys) = scan.slot(path), keys == path.count else { return nil }
@@ -71,21 +79,11 @@ public struct GroupedRecordReader: Sendable {
     public func add(
         jsonUTF8 bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512, to groups: inout GroupedFetchAccumulator
     ) throws {
-        if let scan, let (keySlots, argumentSlots) = direct {
+        if let scan, let direct {
             let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
             let done: Bool = try JSONScan.withSlots(scan.nodes.count) { slots throws(EvaluationError) in
                 guard scan.read(utf8, maximumDepth: maximumDepth, into: slots) else { return false }
-                // A key below a value that is not an object is read from
-                // that value, by the dictionary walk.
-                for s in keySlots where slots.kinds[s] == JSONScan.unread {
-                    try groups.add(scan.record(slots))
-                    return true
-                }
-                for case let s? in argumentSlots where slots.kinds[s] == JSONScan.unread {
-                    try groups.add(scan.record(slots))
-                    return true
-                }
-                try groups.add(key: { slots.value(keySlots[$0]) }, argument: { slots.value(argumentSlots[$0]!) })
+                try Self.add(slots, of: scan, direct: direct, to: &groups)
                 return true
             }
             if done { return }
@@ -107,5 +105,25 @@ public struct GroupedRecordReader: Sendable {
             if let read { return read }
         }
         return try JSONValue(parsingUTF8: utf8, maximumDepth: maximumDepth).predicateValue
+    }
+
+    /// Adds the record read into `slots` by `scan` to `groups`: from the
+    /// slots `direct` names, or, where a key is below a value that is not
+    /// an object (read from that value by the dictionary walk), from the
+    /// record as far as the scan read it.
+    static func add(
+        _ slots: JSONSlots, of scan: JSONScan, direct: (keys: [Int], arguments: [Int?]),
+        to groups: inout GroupedFetchAccumulator
+    ) throws(EvaluationError) {
+        let (keySlots, argumentSlots) = direct
+        for s in keySlots where slots.kinds[s] == JSONScan.unread {
+            try groups.add(scan.record(slots))
+            return
+        }
+        for case let s? in argumentSlots where slots.kinds[s] == JSONScan.unread {
+            try groups.add(scan.record(slots))
+            return
+        }
+        try groups.add(key: { slots.value(keySlots[$0]) }, argument: { slots.value(argumentSlots[$0]!) })
     }
 }
