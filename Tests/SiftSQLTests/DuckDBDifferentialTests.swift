@@ -14,9 +14,15 @@ import Testing
     /// seed, same count), as a JSON document the script reads: the tables'
     /// statements, the rows' inserts, and for each predicate its statement
     /// and memory's ids, or why DuckDB has no form for it.
-    static func document(seed: UInt64, cases: Int) throws -> (json: String, lowered: Int, refused: Int) {
+    ///
+    /// `ternaries` and `objects` draw the leaves of
+    /// `testGeneratedTernaryPredicates` and `testGeneratedObjectPredicates`
+    /// instead; each document is one library's rows, so one per set.
+    static func document(seed: UInt64, cases: Int, ternaries: Bool = false, objects: Bool = false) throws
+        -> (json: String, lowered: Int, refused: Int)
+    {
         let library = Library(seed: seed)
-        var generator = PredicateGenerator(seed: seed)
+        var generator = PredicateGenerator(seed: seed, ternaries: ternaries, objects: objects ? library : nil)
         let setup = Library.schema.createStatements(dialect: .duckDB).map { BoundStatement(sql: $0, bindings: []) }
             + library.inserts(.duckDB)
         var predicates: [String] = []
@@ -54,12 +60,31 @@ import Testing
     static func string(_ s: String) -> String { SQLValue.text(s).jsonText }
 
     @Test func testGeneratedPredicatesOnDuckDB() throws {
-        let (json, lowered, refused) = try Self.document(seed: DifferentialTests.seed, cases: DifferentialTests.cases)
-        #expect(lowered > DifferentialTests.cases / 4, "too few predicates have a DuckDB form to prove anything")
+        try Self.compare(try Self.document(seed: DifferentialTests.seed, cases: DifferentialTests.cases), "generated")
+    }
+
+    /// `TERNARY` operands and `[FIRST]`/`[LAST]` in half the leaves.
+    @Test func testGeneratedTernaryPredicatesOnDuckDB() throws {
+        let cases = DifferentialTests.cases / 3
+        try Self.compare(try Self.document(seed: DifferentialTests.seed &+ 3, cases: cases, ternaries: true), "TERNARY, [FIRST], [LAST]")
+    }
+
+    /// Relationships and `SELF` compared with the library's objects in
+    /// half the leaves.
+    @Test func testGeneratedObjectPredicatesOnDuckDB() throws {
+        let cases = DifferentialTests.cases / 6
+        try Self.compare(try Self.document(seed: DifferentialTests.seed &+ 5, cases: cases, objects: true), "objects")
+    }
+
+    /// `document` run by the script: no disagreement, and enough lowered
+    /// to prove something.
+    static func compare(_ document: (json: String, lowered: Int, refused: Int), _ title: String) throws {
+        let (json, lowered, refused) = document
+        #expect(lowered > (lowered + refused) / 4, "too few \(title) predicates have a DuckDB form to prove anything")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sift-duckdb-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        print("DuckDB: \(lowered) generated predicates lowered, \(refused) refused, written to \(file.path)")
+        print("DuckDB \(title): \(lowered) predicates lowered, \(refused) refused, written to \(file.path)")
 
         let environment = ProcessInfo.processInfo.environment
         let python = environment["PYTHON"] ?? "python3"
