@@ -13,6 +13,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev libedit-dev tmux zlib1g-dev
 LARK_VERSION = 1.3.1
+DUCKDB_VERSION = 2.0.0
 SIFT = .build/debug/sift
 CASES = Tests/Fixtures/cases/language.jsonl Tests/Fixtures/cases/probe.jsonl Tests/Fixtures/cases/observed.jsonl
 
@@ -41,11 +42,16 @@ system-deps:
 	  fi; \
 	fi
 
-# lark, for checking grammar/Predicate.ebnf against the parser.
+# lark, for checking grammar/Predicate.ebnf against the parser; duckdb, for
+# running the DuckDB dialect's SQL (DuckDBDifferentialTests runs
+# scripts/duckdb-differential.py).
 python-deps:
 	@$(PYTHON) -c "import lark, sys; sys.exit(lark.__version__ != '$(LARK_VERSION)')" 2>/dev/null || \
 	  $(PYTHON) -m pip install --quiet --disable-pip-version-check "lark==$(LARK_VERSION)" || \
 	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --break-system-packages "lark==$(LARK_VERSION)"
+	@$(PYTHON) -c "import duckdb, sys; sys.exit(duckdb.__version__ != '$(DUCKDB_VERSION)')" 2>/dev/null || \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check "duckdb==$(DUCKDB_VERSION)" || \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --break-system-packages "duckdb==$(DUCKDB_VERSION)"
 
 deps: system-deps python-deps
 
@@ -72,7 +78,7 @@ GENERAL_SUITES = $(LAYOUT_SUITES)|ConformanceTests|RawJSONTests|SetExpressionTes
 GENERAL_CASES = 1000
 
 swift-test: build
-	SIFT_REQUIRE_TMUX=1 scripts/postgres.sh run $(SWIFT) test --skip-build
+	SIFT_REQUIRE_TMUX=1 SIFT_REQUIRE_DUCKDB=1 scripts/postgres.sh run $(SWIFT) test --skip-build
 	SIFT_LAYOUT_CHECKS=fail $(SWIFT) test --skip-build --filter '$(LAYOUT_SUITES)'
 	SIFT_EVAL_GENERAL_ONLY=1 SIFT_CASES=$(GENERAL_CASES) scripts/postgres.sh run $(SWIFT) test --skip-build --filter '$(GENERAL_SUITES)'
 
@@ -80,7 +86,7 @@ swift-test: build
 # whatever the environment says (no PostgreSQL, no tmux). make test runs
 # these and the rest.
 check: build
-	env -u SIFT_POSTGRES -u SIFT_REQUIRE_POSTGRES -u SIFT_REQUIRE_TMUX -u SIFT_REQUIRE_STORES \
+	env -u SIFT_POSTGRES -u SIFT_REQUIRE_POSTGRES -u SIFT_REQUIRE_TMUX -u SIFT_REQUIRE_STORES -u SIFT_REQUIRE_DUCKDB \
 	  $(SWIFT) test --skip-build --skip '$(CHECK_SKIPPED)'
 
 # GoldenSQLTests compares the SQL of a fixed set of fetches, in both

@@ -10,7 +10,8 @@ struct SqlCommand: ParsableCommand {
         discussion: """
             Lowers a fetch of ENTITY filtered by FORMAT through the schema in FILE: a schema JSON file \
             (see `sift schema`) or a SQLite database, whose schema is then inferred. Prints the statement, \
-            then one line per bound value: `-- ?1 = 'x'` (SQLite) or `-- $1 = 'x'` (PostgreSQL). An unknown \
+            then one line per bound value: `-- ?1 = 'x'` (SQLite) or `-- $1 = 'x'` (PostgreSQL, DuckDB); \
+            with --output json, one object {"sql": …, "bindings": […]}. An unknown \
             key or a construct SQL cannot express with the same meaning exits with 2.
 
             Examples:
@@ -20,10 +21,17 @@ struct SqlCommand: ParsableCommand {
                 --dialect postgres --sort 'year DESC'
             """)
 
+    /// Every dialect by its name; ArgumentParser lists them for a name
+    /// that is none of them.
     enum DialectArgument: String, ExpressibleByArgument, CaseIterable {
-        case sqlite, postgres
+        case sqlite, postgres, duckdb
 
-        var sqlDialect: Dialect { self == .sqlite ? .sqlite : .postgreSQL }
+        var sqlDialect: Dialect { Dialect(rawValue: rawValue) ?? .sqlite }
+    }
+
+    /// The statement as text with comment lines, or as one JSON object.
+    enum StatementOutput: String, ExpressibleByArgument, CaseIterable {
+        case text, json
     }
 
     @OptionGroup var input: FormatInput
@@ -38,6 +46,11 @@ struct SqlCommand: ParsableCommand {
 
     @Option(help: "The SQL dialect.")
     var dialect: DialectArgument = .sqlite
+
+    @Option(help: ArgumentHelp(
+        "text: the statement, then a comment line per bound value; json: {\"sql\": …, \"bindings\": […]}.",
+        valueName: "format"))
+    var output: StatementOutput = .text
 
     @OptionGroup var fetch: FetchOptions
 
@@ -60,10 +73,15 @@ struct SqlCommand: ParsableCommand {
         } catch {
             throw grouped?.report(error) ?? error.report()
         }
-        var output = OutputBuffer()
-        output.write(Terminal.shownOnStandardOutput(statement.sql))
-        for line in SQLComments.bindings(statement, dialect: dialect.sqlDialect) { output.write(line) }
-        output.flush()
+        var buffer = OutputBuffer()
+        switch output {
+        case .text:
+            buffer.write(Terminal.shownOnStandardOutput(statement.sql))
+            for line in SQLComments.bindings(statement, dialect: dialect.sqlDialect) { buffer.write(line) }
+        case .json:
+            buffer.write(statement.jsonText)
+        }
+        buffer.flush()
     }
 
     /// The entity named on the command line, or the schema's only one.

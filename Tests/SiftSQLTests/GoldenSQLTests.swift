@@ -4,9 +4,9 @@ import SiftSQL
 import SiftTestSupport
 import Testing
 
-/// The SQL of a fixed set of fetches over ``Library``'s schema, in both
-/// dialects, against the files in `Tests/Fixtures/golden/`
-/// (`<name>.sqlite.sql`, `<name>.postgresql.sql`): the select and count
+/// The SQL of a fixed set of fetches over ``Library``'s schema, in each
+/// dialect, against the files in `Tests/Fixtures/golden/`
+/// (`<name>.sqlite.sql`, `<name>.postgresql.sql`, `<name>.duckdb.sql`): the select and count
 /// statements with their bindings, or the error when the fetch is refused,
 /// compared byte for byte. A change to the lowering that changes any SQL
 /// shows in the diff of these files.
@@ -84,7 +84,7 @@ struct GoldenSQLTests {
         fetch("first-last-ordered", "Book", "chapters[FIRST].pages > 10 AND tags[LAST].name != 'Ann'"),
     ]
 
-    static let dialects: [Dialect] = [.sqlite, .postgreSQL]
+    static let dialects: [Dialect] = [.sqlite, .postgreSQL, .duckDB]
 
     @Test(arguments: fetches, dialects)
     func goldenSQL(_ fetch: Fetch, _ dialect: Dialect) throws {
@@ -129,7 +129,9 @@ struct GoldenSQLTests {
 
     static var updating: Bool { ProcessInfo.processInfo.environment["SIFT_UPDATE_GOLDEN"] == "1" }
 
-    static func suffix(_ dialect: Dialect) -> String { dialect == .sqlite ? "sqlite" : "postgresql" }
+    static func suffix(_ dialect: Dialect) -> String {
+        dialect == .sqlite ? "sqlite" : dialect == .postgreSQL ? "postgresql" : dialect.rawValue
+    }
 
     static let folder = PackageFolder.url.appendingPathComponent("Tests/Fixtures/golden")
 

@@ -113,7 +113,9 @@ struct LoweringTests {
     @Test func testStringsAndPatternsAreBoundNeverWritten() throws {
         let hostile = "x' OR 1=1 --"
         for dialect in Dialect.allCases {
-            for format in ["title == %@", "title CONTAINS[cd] %@", "title LIKE %@", "title BEGINSWITH %@", "title MATCHES %@"] {
+            // DuckDB compares strings as stored only ([n]; it has no NFD).
+            let n = dialect == .duckDB ? "[n]" : ""
+            for format in ["title == %@", "title CONTAINS\(n.isEmpty ? "[cd]" : n) %@", "title LIKE\(n) %@", "title BEGINSWITH\(n) %@", "title MATCHES %@"] {
                 let s = try sql(format, hostile, dialect: dialect)
                 #expect(!s.sql.contains("1=1"), "\(dialect) \(format): \(s.sql)")
             }

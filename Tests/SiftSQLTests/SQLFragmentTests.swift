@@ -30,7 +30,9 @@ struct SQLFragmentTests {
     /// BEGINSWITH prefix shares, in each count of the sum) keeps its number.
     @Test func testPlaceholdersNumberedInReadingOrder() throws {
         for dialect in Dialect.allCases {
-            for format in ["code BEGINSWITH 'ANN'", "title BEGINSWITH 'Ka' AND year > 3", "author.name BEGINSWITH 'ab'"] {
+            // DuckDB refuses the other spellings' exact check (no NFD): [n] there.
+            let begins = dialect == .duckDB ? "BEGINSWITH[n]" : "BEGINSWITH"
+            for format in ["code \(begins) 'ANN'", "title \(begins) 'Ka' AND year > 3", "author.name \(begins) 'ab'"] {
                 let request = FetchSpecification(entity: "Book", filter: try Filter(format))
                 for statement in [try request.sql(in: Library.schema, dialect: dialect).statement,
                                   try request.countSQL(in: Library.schema, dialect: dialect)] {
@@ -128,10 +130,11 @@ struct SQLFragmentTests {
     /// `Dialect` keeps the behaviour of the enum it was: its raw value,
     /// Codable as that string, equality, hashing and its list of cases.
     @Test func testDialectValue() throws {
-        #expect(Dialect.allCases.map(\.rawValue) == ["sqlite", "postgres"])
+        #expect(Dialect.allCases.map(\.rawValue) == ["sqlite", "postgres", "duckdb"])
         #expect(Dialect(rawValue: "postgres") == .postgreSQL)
+        #expect(Dialect(rawValue: "duckdb") == .duckDB)
         #expect(Dialect(rawValue: "mysql") == nil)
-        #expect(Set(Dialect.allCases + [.sqlite]).count == 2)
+        #expect(Set(Dialect.allCases + [.sqlite]).count == 3)
         let json = try JSONEncoder().encode([Dialect.sqlite, .postgreSQL])
         #expect(String(decoding: json, as: UTF8.self) == #"["sqlite","postgres"]"#)
         #expect(try JSONDecoder().decode([Dialect].self, from: json) == [.sqlite, .postgreSQL])

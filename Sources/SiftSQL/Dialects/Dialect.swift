@@ -1,10 +1,10 @@
 import Sift
 
-/// The SQL flavour a statement is written in: ``sqlite`` or
-/// ``postgreSQL``.
+/// The SQL flavour a statement is written in: ``sqlite``,
+/// ``postgreSQL`` or ``duckDB``.
 ///
 /// Each dialect is one file (`SQLiteDialect.swift`,
-/// `PostgreSQLDialect.swift`) that overrides the hooks of
+/// `PostgreSQLDialect.swift`, `DuckDBDialect.swift`) that overrides the hooks of
 /// `DialectHooks` where it differs from standard SQL.
 public struct Dialect: Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     let hooks: any DialectHooks
@@ -16,14 +16,20 @@ public struct Dialect: Sendable, Hashable, Codable, CaseIterable, CustomStringCo
     public static let sqlite = Dialect(SQLiteDialect())
     /// PostgreSQL 13 or later, with nothing to install.
     public static let postgreSQL = Dialect(PostgreSQLDialect())
+    /// DuckDB 1.1 or later, with nothing to install. Strings are compared
+    /// as stored: a string comparison that reads the canonical
+    /// decomposition (every one without `[n]`), arithmetic and functions
+    /// of stored values, and sorting by strings other than
+    /// `swiftCompare:` are refused (the article "SQL lowering" says why).
+    public static let duckDB = Dialect(DuckDBDialect())
 
     /// Every dialect: a new one is listed here.
-    public static let allCases: [Dialect] = [.sqlite, .postgreSQL]
+    public static let allCases: [Dialect] = [.sqlite, .postgreSQL, .duckDB]
 
-    /// The dialect's name: `sqlite` or `postgres`.
+    /// The dialect's name: `sqlite`, `postgres` or `duckdb`.
     public var rawValue: String { hooks.name }
 
-    /// The dialect named `rawValue` (`sqlite` or `postgres`).
+    /// The dialect named `rawValue` (`sqlite`, `postgres` or `duckdb`).
     public init?(rawValue: String) {
         guard let d = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
         self = d
@@ -38,7 +44,7 @@ public struct Dialect: Sendable, Hashable, Codable, CaseIterable, CustomStringCo
     /// Hashes the dialect's name.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    /// Decodes the dialect's name (`"sqlite"`, `"postgres"`); another
+    /// Decodes the dialect's name (`"sqlite"`, `"postgres"`, `"duckdb"`); another
     /// name is an error.
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
@@ -64,7 +70,7 @@ public struct Dialect: Sendable, Hashable, Codable, CaseIterable, CustomStringCo
     }
 
     /// The placeholder of the `n`th bound value (1-based): `?1` on SQLite,
-    /// `$1` on PostgreSQL.
+    /// `$1` on PostgreSQL and DuckDB.
     public func placeholder(_ n: Int) -> String { hooks.placeholder(n) }
 }
 
@@ -128,6 +134,11 @@ protocol DialectHooks: Sendable {
     /// cannot raise where memory does not (see `Lowering.arithmetic` and
     /// `Lowering.function`). False unless the dialect says so.
     var computesArithmetic: Bool { get }
+    /// Why `+ - * /` and the built-in functions of stored values have no
+    /// exact form in the dialect at all (constants are folded before), or
+    /// nil where `Lowering.arithmetic` and `Lowering.function` choose each
+    /// one's form (nil unless the dialect says so).
+    var computedValueRefusal: String? { get }
     /// `lhs` equals one of `values` (of the column's `type`), bound.
     func membership(_ lhs: SQLFragment, _ values: [SQLValue], _ type: AttributeType, _ ctx: LoweringContext) -> SQLFragment
     /// A key compared in a membership test that the planner should not
@@ -143,8 +154,9 @@ protocol DialectHooks: Sendable {
 
     // MARK: Strings
 
-    /// A string column in the form compared under `options`.
-    func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment
+    /// A string column in the form compared under `options`. The string
+    /// hooks throw where the dialect has no exact form for the options.
+    func fold(_ column: SQLFragment, _ options: ComparisonOptions) throws(Problem) -> SQLFragment
     /// A string column in code point order, for index ranges.
     func codePointOrder(_ column: SQLFragment) -> SQLFragment
     /// A string column's canonical decomposition, when the dialect has a
@@ -155,12 +167,12 @@ protocol DialectHooks: Sendable {
     /// `lhs op rhs` for strings, ordered as `compare:options:` orders them.
     func stringOrdering(
         _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
-    ) -> SQLFragment
+    ) throws(Problem) -> SQLFragment
     /// BEGINSWITH / ENDSWITH / CONTAINS with a non-empty needle.
     func search(
         _ haystack: TextSide, _ needle: TextSide, _ kind: SearchKind, _ options: ComparisonOptions,
         negated: Bool, _ ctx: LoweringContext
-    ) -> SQLFragment
+    ) throws(Problem) -> SQLFragment
     /// The whole string matches `pattern`, of the pattern language
     /// `kind`: wildcards (`*`, `?` and backslash escapes), or a regular
     /// expression the lowering has already compiled as the evaluator does.
@@ -237,6 +249,8 @@ extension DialectHooks {
     }
 
     var computesArithmetic: Bool { false }
+
+    var computedValueRefusal: String? { nil }
 
     func unindexedKey(_ key: SQLFragment) -> SQLFragment { key }
 

@@ -84,14 +84,7 @@ struct PostgreSQLDialect: DialectHooks {
         let h = side(haystack, options, ctx)
         let condition: SQLFragment
         if case .text(let n) = needle {
-            let escaped = Self.likeEscaped(StringOperations.folded(n, options))
-            let pattern: String
-            switch kind {
-            case .prefix: pattern = escaped + "%"
-            case .suffix: pattern = "%" + escaped
-            case .substring: pattern = "%" + escaped + "%"
-            }
-            condition = Self.like(codePointOrder(h), ctx.bind(.text(pattern)))
+            condition = Self.like(codePointOrder(h), ctx.bind(.text(Self.searchPattern(StringOperations.folded(n, options), kind))))
         } else {
             let n = side(needle, options, ctx)
             let found: SQLFragment
@@ -110,6 +103,30 @@ struct PostgreSQLDialect: DialectHooks {
     /// and LIKE.
     static func like(_ subject: SQLFragment, _ pattern: SQLFragment) -> SQLFragment {
         .sequence([.binary(subject, "LIKE", pattern), .sql(" ESCAPE '\\'")])
+    }
+
+    /// The LIKE pattern of a search for the (folded) constant `needle`.
+    static func searchPattern(_ needle: String, _ kind: SearchKind) -> String {
+        let escaped = likeEscaped(needle)
+        switch kind {
+        case .prefix: return escaped + "%"
+        case .suffix: return "%" + escaped
+        case .substring: return "%" + escaped + "%"
+        }
+    }
+
+    /// A LIKE pattern (`*`, `?`, backslash escapes) under `options` as
+    /// SQL's LIKE pattern for `LIKE … ESCAPE '\'`.
+    static func likePattern(_ pattern: String, _ options: ComparisonOptions) -> String {
+        var translated = ""
+        for element in LikePattern.elements(pattern, options) {
+            switch element {
+            case .literal(let v): translated += likeEscaped(String(Unicode.Scalar(v) ?? "\u{FFFD}"))
+            case .any: translated += "_"
+            case .star: translated += "%"
+            }
+        }
+        return translated
     }
 
     /// `%`, `_` and `\` escaped for `LIKE … ESCAPE '\'`.
@@ -139,15 +156,7 @@ struct PostgreSQLDialect: DialectHooks {
     private func wildcards(
         _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) -> SQLFragment {
-        var translated = ""
-        for element in LikePattern.elements(pattern, options) {
-            switch element {
-            case .literal(let v): translated += Self.likeEscaped(String(Unicode.Scalar(v) ?? "\u{FFFD}"))
-            case .any: translated += "_"
-            case .star: translated += "%"
-            }
-        }
-        return Self.like(codePointOrder(fold(column, options)), ctx.bind(.text(translated)))
+        Self.like(codePointOrder(fold(column, options)), ctx.bind(.text(Self.likePattern(pattern, options))))
     }
 
     private func regularExpression(

@@ -66,6 +66,9 @@ extension Lowering {
                 throw self.error(.typeMismatch, "\(text): \(error.message)", entity: scope.entity, range: e.range)
             }
         }
+        if let why = hooks.computedValueRefusal {
+            throw error(.unsupported, "\(text): \(hooks.name): \(why)", entity: scope.entity, range: e.range)
+        }
         let x = try number(a, arguments[0], text, scope)
         let y = try number(b, arguments[1], text, scope)
         let integer = x.isInteger && y.isInteger

@@ -49,6 +49,9 @@ extension Lowering {
                 throw self.error(.typeMismatch, "\(text): \(error.message)", entity: scope.entity, range: e.range)
             }
         }
+        if let why = hooks.computedValueRefusal {
+            throw error(.unsupported, "\(text): \(hooks.name): \(why)", entity: scope.entity, range: e.range)
+        }
         if f.operands == .string {
             return .column(try stringFunction(f, operands[0], arguments[0], text, scope, range: e.range))
         }

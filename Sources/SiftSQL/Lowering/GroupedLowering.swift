@@ -138,11 +138,12 @@ struct GroupedLowering {
     }
 
     /// A column's value as memory's aggregates and groups see it: NaN as
-    /// nil. SQLite stores NaN as NULL already; a double computed by
+    /// nil, where the dialect stores NaN (it has a `notNaN` test). SQLite
+    /// stores NaN as NULL already; a double computed by
     /// `sift_arithmetic` there is NULL for NaN (``Column/nanIsNull``) and
     /// never nil, so NULL is nil's place too.
     private func value(_ c: Column) -> SQLFragment {
-        guard ctx.dialect == .postgreSQL, c.type == .double || c.type == .decimal else { return c.sql }
+        guard hooks.notNaN(c.sql, c.type) != nil, c.type == .double || c.type == .decimal else { return c.sql }
         return .function("NULLIF", [c.sql, .cast(.literal("NaN"), hooks.columnType(.double))])
     }
 

@@ -143,7 +143,8 @@ extension Lowering {
                 if case .uuid = c.type { throw mismatch(op, c, v, scope, range) }
                 return polarity(false, neg)
             }
-            let (lhs, value) = folds ? (fold(c.sql, options), SQLValue.text(fold(v, options))) : (c.sql, bound)
+            let (lhs, value) =
+                folds ? (try fold(c.sql, options, scope, key: c.key, range: range), SQLValue.text(fold(v, options))) : (c.sql, bound)
             let p = ctx.bind(value)
             if !neg { return .binary(lhs, ComparisonOperator.equalTo.sqlOperator, p) }
             if !c.nullable && !c.nanIsNull { return .binary(lhs, ComparisonOperator.notEqualTo.sqlOperator, p) }
@@ -248,8 +249,8 @@ extension Lowering {
                 return neg ? .notTrue(bothNil) : bothNil
             }
             let folds = a.type == .string && Self.folds(options)
-            let x = folds ? fold(a.sql, options) : numeric(a)
-            let y = folds ? fold(b.sql, options) : numeric(b)
+            let x = folds ? try fold(a.sql, options, scope, key: a.key, range: range) : numeric(a)
+            let y = folds ? try fold(b.sql, options, scope, key: b.key, range: range) : numeric(b)
             // NaN equals nothing in memory, itself included; PostgreSQL
             // says NaN = NaN, and SQLite's NULL for a computed NaN IS NULL.
             let numbers = [notNaN(a), b.nanIsNull ? notNaN(b) : nil].compactMap { $0 }

@@ -6,8 +6,25 @@ extension DialectHooks {
 }
 
 extension Lowering {
-    /// A string column in the form compared under `options`.
-    func fold(_ sql: SQLFragment, _ options: ComparisonOptions) -> SQLFragment { hooks.fold(sql, options) }
+    /// A string column in the form compared under `options`, or refused
+    /// where the dialect has no exact form for them.
+    func fold(
+        _ sql: SQLFragment, _ options: ComparisonOptions, _ scope: SelectScope, key: String? = nil, range: SourceRange?
+    ) throws(SQLLoweringError) -> SQLFragment {
+        try dialectForm(scope, key: key, range: range) { () throws(Problem) in try hooks.fold(sql, options) }
+    }
+
+    /// What a string hook gives, or its refusal (a dialect without an
+    /// exact form) as `.unsupported` at `range`.
+    func dialectForm<T>(
+        _ scope: SelectScope, key: String? = nil, range: SourceRange?, _ body: () throws(Problem) -> T
+    ) throws(SQLLoweringError) -> T {
+        do throws(Problem) {
+            return try body()
+        } catch {
+            throw self.error(.unsupported, "\(hooks.name): \(error.message)", entity: scope.entity, key: key, range: range)
+        }
+    }
 
     /// A constant in the form compared under `options`, as the evaluator
     /// folds it.
@@ -33,13 +50,17 @@ extension Lowering {
                     "[s] searches compare characters (grapheme clusters), which \(hooks.name) cannot find in its text",
                     entity: scope.entity, range: range)
             }
-            return hooks.search(haystack, needle, kind, options, negated: negated, ctx)
+            return try dialectForm(scope, range: range) { () throws(Problem) in
+                try hooks.search(haystack, needle, kind, options, negated: negated, ctx)
+            }
         }
         if case .text(let n) = needle, n.isEmpty { return polarity(false, negated) }
-        if kind == .prefix, case .column(let column) = haystack, case .text(let n) = needle, !Self.folds(options) {
-            if let condition = prefixRange(column, n, options) { return negated ? .notTrue(condition) : condition }
+        return try dialectForm(scope, range: range) { () throws(Problem) in
+            if kind == .prefix, case .column(let column) = haystack, case .text(let n) = needle, !Self.folds(options) {
+                if let condition = try prefixRange(column, n, options) { return negated ? .notTrue(condition) : condition }
+            }
+            return try hooks.search(haystack, needle, kind, options, negated: negated, ctx)
         }
-        return hooks.search(haystack, needle, kind, options, negated: negated, ctx)
     }
 
     /// `lhs op rhs` on strings under `options`. `[s]` orders by Swift's own
@@ -57,7 +78,7 @@ extension Lowering {
                     + "\"\u{E9}e\"); \(hooks.name) orders every pair",
                 entity: scope.entity, range: range)
         }
-        return hooks.stringOrdering(lhs, op, rhs, options, ctx)
+        return try dialectForm(scope, range: range) { () throws(Problem) in try hooks.stringOrdering(lhs, op, rhs, options, ctx) }
     }
 
     /// BEGINSWITH without `[c]`/`[d]` as index ranges. With `[n]` the
@@ -72,7 +93,7 @@ extension Lowering {
     /// singleton. A prefix with neither (`ab` has `ḃ`, but `a1` or `aq` have
     /// none) is the one literal range. A dialect with an expression for the
     /// decomposition (PostgreSQL's `normalize`) makes one range of it instead.
-    private func prefixRange(_ column: SQLFragment, _ prefix: String, _ options: ComparisonOptions) -> SQLFragment? {
+    private func prefixRange(_ column: SQLFragment, _ prefix: String, _ options: ComparisonOptions) throws(Problem) -> SQLFragment? {
         // The strings of `column` from `low` up to `high`, in code point order.
         func range(_ low: String, _ high: String?, of column: SQLFragment = column) -> [SQLFragment] {
             let c = hooks.codePointOrder(column)
@@ -90,7 +111,7 @@ extension Lowering {
         let head = prefix.utf8.dropLast()
         let singletons = head.contains { CanonicalPrefixes.singleton($0) != nil }
         if bounds == nil && !singletons { return literal }
-        let exact = hooks.search(.column(column), .text(bound: prefix), .prefix, options, negated: false, ctx)
+        let exact = try hooks.search(.column(column), .text(bound: prefix), .prefix, options, negated: false, ctx)
         // `before` followed by a scalar from `low` to `high`, checked exactly.
         func other(_ before: Substring.UTF8View, _ low: UInt32, _ high: UInt32) -> SQLFragment {
             var from = String(decoding: before, as: UTF8.self)
@@ -205,7 +226,7 @@ extension Lowering {
             if seen.insert(Array(v.literalDescription.utf8)).inserted { values.append(v) }
         }
         if values.isEmpty { return polarity(false, negated) }
-        let lhs = folds ? fold(c.sql, options) : c.sql
+        let lhs = folds ? try fold(c.sql, options, scope, key: c.key, range: range) : c.sql
         let condition = hooks.membership(lhs, values, c.type, ctx)
         return negated ? .notTrue(condition) : condition
     }

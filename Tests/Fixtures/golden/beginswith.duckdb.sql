@@ -1,0 +1,9 @@
+-- beginswith (duckdb)
+-- entity: Book
+-- filter: title BEGINSWITH "A"
+
+-- select
+-- refused: duckdb: strings compare by their canonical decomposition (NFD: "e\u{301}" begins with "e", sorts as "e"), which DuckDB cannot compute (nfc_normalize only); add [n] to compare them as stored (1:1)
+
+-- count
+-- refused: duckdb: strings compare by their canonical decomposition (NFD: "e\u{301}" begins with "e", sorts as "e"), which DuckDB cannot compute (nfc_normalize only); add [n] to compare them as stored (1:1)

@@ -1,0 +1,13 @@
+-- sum-avg-aggregates (duckdb)
+-- entity: Book
+-- filter: chapters.@sum.pages > 50 OR chapters.@avg.pages < 10
+
+-- select
+SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 WHERE (((SELECT COALESCE(SUM(t1."pages"), 0) FROM "chapters" t1 WHERE t1."book_id" = t0."id") > $1 AND (SELECT COALESCE(SUM(t1."pages"), 0) FROM "chapters" t1 WHERE t1."book_id" = t0."id") IS DISTINCT FROM CAST('NaN' AS DOUBLE)) OR (SELECT CAST(COALESCE(SUM(t2."pages"), 0) AS DOUBLE PRECISION) / NULLIF(COUNT(*), 0) FROM "chapters" t2 WHERE t2."book_id" = t0."id") < $2) ORDER BY t0."id";
+-- $1 = integer 50
+-- $2 = integer 10
+
+-- count
+SELECT COUNT(*) FROM "books" t0 WHERE (((SELECT COALESCE(SUM(t1."pages"), 0) FROM "chapters" t1 WHERE t1."book_id" = t0."id") > $1 AND (SELECT COALESCE(SUM(t1."pages"), 0) FROM "chapters" t1 WHERE t1."book_id" = t0."id") IS DISTINCT FROM CAST('NaN' AS DOUBLE)) OR (SELECT CAST(COALESCE(SUM(t2."pages"), 0) AS DOUBLE PRECISION) / NULLIF(COUNT(*), 0) FROM "chapters" t2 WHERE t2."book_id" = t0."id") < $2);
+-- $1 = integer 50
+-- $2 = integer 10
