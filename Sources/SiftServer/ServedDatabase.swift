@@ -1,7 +1,7 @@
 import Sift
 import SiftSQL
 
-/// The database a ``SiftServer`` serves: its schema, its SQL dialect, and
+/// The database a ``SiftServer/SiftServer`` serves: its schema, its SQL dialect, and
 /// how it runs a count and a query. The server calls these from a thread of
 /// its own, one statement at a time, so they may block; `sift serve` hands
 /// it what `sift query` opens (a SQLite file read-only, a Core Data store,

@@ -4,7 +4,7 @@ import NIOCore
 import Sift
 import SiftSQL
 
-/// Reads a request's path and answers it: the routes of ``SiftServer``.
+/// Reads a request's path and answers it: the routes of ``SiftServer/SiftServer``.
 struct ServerAPI: Sendable {
     let database: ServedDatabase
     let settings: ServerSettings

@@ -1,11 +1,11 @@
 import Sift
 
-/// How a ``SiftServer`` listens and what it allows a request.
+/// How a ``SiftServer/SiftServer`` listens and what it allows a request.
 public struct ServerSettings: Sendable {
     /// The address to listen on; the loopback address by default, so that
     /// only this machine reaches the server.
     public var host: String
-    /// The port; 0 picks a free one (``SiftServer/run(onStart:)`` says which).
+    /// The port; 0 picks a free one (``SiftServer/SiftServer/run(onStart:)`` says which).
     public var port: Int
     /// What a request's parameters may ask for: the policy (allow-list and
     /// evaluation budget), the default and maximum limit, the cost bound.
