@@ -89,6 +89,11 @@ struct WebPage: Sendable {
         body += "<p>\(count) matching, rows \(shown).</p>\n<table>\n<tr><th></th>"
         let sort = ServerAPI.parameters(query)["sort"] ?? ""
         for column in columns {
+            // A key that is no attribute (a primary key the schema leaves out) sorts nothing.
+            guard entity.attribute(named: column) != nil else {
+                body += "<th>\(Self.html(column))</th>"
+                continue
+            }
             let ascending = column + " ASC"
             let next = sort == ascending ? column + " DESC" : ascending
             let mark = sort == ascending ? " ▲" : (sort == column + " DESC" ? " ▼" : "")

@@ -162,6 +162,14 @@ struct ServeTests {
         // The page's rows link each relationship to the related objects.
         let memos = try await server.get("/Memo?sort=title")
         #expect(memos.status == 200 && memos.contentType.hasPrefix("text/html"))
+        // Every sort link of the page is a sort the server takes.
+        let sorts = memos.text.components(separatedBy: "href=\"?").dropFirst().map {
+            $0.prefix { $0 != "\"" }.replacingOccurrences(of: "&amp;", with: "&")
+        }
+        #expect(sorts.count >= 5)
+        for sort in sorts {
+            #expect((try await server.get("/Memo.json?" + sort)).status == 200, "\(sort)")
+        }
         let href = try #require(
             memos.text.components(separatedBy: "href=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
                 .first { $0.hasPrefix("/Author?filter=") })
