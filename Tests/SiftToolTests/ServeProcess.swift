@@ -57,7 +57,11 @@ final class ServeProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    deinit { stop() }
+    /// Stops the server and removes the sample's folder, if it made one.
+    deinit {
+        stop()
+        if let samplePath { try? FileManager.default.removeItem(at: URL(fileURLWithPath: samplePath).deletingLastPathComponent()) }
+    }
 
     struct Reply: Sendable {
         var status: Int
