@@ -9,6 +9,8 @@
 # make fuzz   run each fuzz target for FUZZ_SECONDS (300 by default)
 # make docs   build the DocC archives of the libraries, warnings as errors,
 #             and check that every public symbol is documented
+# make serve  build sift and serve the built-in sample data (a SQLite file
+#             in a new temporary folder) with `sift serve`; prints the URL
 SWIFT ?= swift
 PYTHON ?= python3
 APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev libedit-dev tmux zlib1g-dev
@@ -195,6 +197,7 @@ test: deps swift-test docs grammar-check tsan fuzz-smoke bench-quick
 # 84 s on the 2-core machine, the plugin's own build included (part of
 # make test).
 DOC_TARGETS = Sift SiftSQL SiftSQLite SiftPostgres SiftMacros
+DOC_TARGETS += SiftServer
 
 docs: system-deps
 	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
@@ -211,3 +214,12 @@ stress: build
 repl: system-deps
 	$(SWIFT) build --product sift
 	@$(SIFT) repl
+
+# The REPL's sample data (books, authors, tags, memos), written by
+# `sift serve --sample` to a SQLite file in a new temporary folder and
+# served on SERVE_PORT (8001; 0 picks a free port) until Ctrl-C.
+SERVE_PORT ?= 8001
+.PHONY: serve
+serve: system-deps
+	$(SWIFT) build --product sift
+	@$(SIFT) serve --sample --port $(SERVE_PORT)

@@ -18,6 +18,11 @@ let toolPostgres: (dependencies: [Target.Dependency], settings: [SwiftSetting]) 
     ? (["SiftPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], [.define("SIFT_POSTGRES")])
     : ([], [])
 
+/// For the tool: SiftServer (`sift serve`) and its define, left out with
+/// PostgreSQL (SIFT_WITHOUT_POSTGRES=1), so that `make tsan` builds no NIO.
+let toolServer: (dependencies: [Target.Dependency], settings: [SwiftSetting]) =
+    withPostgres ? (["SiftServer"], [.define("SIFT_SERVE")]) : ([], [])
+
 let package = Package(
     name: "Sift",
     platforms: [.macOS(.v14)],
@@ -29,6 +34,10 @@ let package = Package(
         // of its own, so that only the packages that use it build NIO.
         .library(name: "SiftPostgres", targets: ["SiftPostgres"]),
         .executable(name: "sift", targets: ["sift"]),
+        // `sift serve`: a read-only JSON API and web page over one database,
+        // on Hummingbird. A product of its own, so that only its users build
+        // Hummingbird.
+        .library(name: "SiftServer", targets: ["SiftServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -42,6 +51,9 @@ let package = Package(
         // once (a few seconds), as it does argument-parser's; its tools are
         // built only when the plugin runs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        // `sift serve` (SiftServer): an HTTP server on NIO, which PostgresNIO
+        // has the package build already.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -106,8 +118,14 @@ let package = Package(
                 "Sift", "SiftSQL", "SiftSQLite", "SiftCatalog", "SiftCases", "CSiftEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ] + toolPostgres.dependencies,
-            swiftSettings: toolPostgres.settings
+            ] + toolPostgres.dependencies + toolServer.dependencies,
+            swiftSettings: toolPostgres.settings + toolServer.settings
+        ),
+        // The JSON API and web page of `sift serve`, over any store that
+        // answers lowered fetches (the tool hands it SQLite or PostgreSQL).
+        .target(
+            name: "SiftServer",
+            dependencies: ["Sift", "SiftSQL", .product(name: "Hummingbird", package: "hummingbird")]
         ),
         .executableTarget(
             name: "sift",
@@ -220,4 +238,10 @@ if !withPostgres {
     let postgres: Set<String> = ["SiftPostgres", "SiftPostgresTests", "SiftSQLTests"]
     package.targets.removeAll { postgres.contains($0.name) }
     package.products.removeAll { $0.name == "SiftPostgres" }
+}
+
+// `sift serve` without PostgreSQL: SiftServer is left out too (it builds NIO).
+if !withPostgres {
+    package.targets.removeAll { ["SiftServer", "SiftServerTests"].contains($0.name) }
+    package.products.removeAll { $0.name == "SiftServer" }
 }

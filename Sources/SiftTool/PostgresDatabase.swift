@@ -105,12 +105,25 @@ final class PostgresDatabase: Sendable {
     private func run(_ statement: BoundStatement) throws -> [[SQLValue]] {
         let connection = self.connection
         return try Self.wait(name: name, onInterrupt: { [configuration, backend] in
-            guard let canceller = try? await Self.connect(configuration) else { return }
-            _ = try? await canceller.rows(BoundStatement(sql: "SELECT pg_cancel_backend($1::integer)", bindings: [.integer(backend)]))
-            try? await canceller.close()
+            await Self.cancel(configuration, backend)
         }) {
             try await connection.rows(statement)
         }
+    }
+
+    /// Asks the server to cancel the statement under way, if one is, and
+    /// waits for the request to be sent (`sift serve`'s timeout).
+    func cancel() {
+        let (configuration, backend) = (self.configuration, self.backend)
+        _ = try? Self.wait(name: name) { await Self.cancel(configuration, backend) }
+    }
+
+    /// Sends a cancel request for `backend`'s statement from a connection of
+    /// its own, as libpq's cancel request does.
+    private static func cancel(_ configuration: PostgresConnection.Configuration, _ backend: Int64) async {
+        guard let canceller = try? await connect(configuration) else { return }
+        _ = try? await canceller.rows(BoundStatement(sql: "SELECT pg_cancel_backend($1::integer)", bindings: [.integer(backend)]))
+        try? await canceller.close()
     }
 
     func close() {
@@ -195,6 +208,7 @@ final class PostgresDatabase: Sendable {
 
     func rows(_ query: SQLQuery) throws -> [[Value]] { [] }
     func count(_ statement: BoundStatement) throws -> Int { 0 }
+    func cancel() {}
     func close() {}
 }
 #endif

@@ -130,33 +130,47 @@ struct QueryCommand: ParsableCommand {
 
 extension QueryCommand {
     /// Where the fetch runs: its schema, its SQL dialect, and how it runs a
-    /// count and a query.
-    struct Store {
+    /// count and a query. `sift serve` runs the same, from its own threads.
+    struct Store: Sendable {
         var schema: StoreSchema
         var dialect: Dialect
-        var count: (BoundStatement) throws -> Int
-        var rows: (SQLQuery) throws -> [[Value]]
-        var close: () -> Void = {}
+        var count: @Sendable (BoundStatement) throws -> Int
+        var rows: @Sendable (SQLQuery) throws -> [[Value]]
+        /// Hands each row to `body` as it is read (SQLite's cursor), or all
+        /// of them once read (PostgreSQL).
+        var each: @Sendable (SQLQuery, ([Value]) throws -> Void) throws -> Void
+        /// Stops the statement under way, which then fails.
+        var interrupt: @Sendable () -> Void = {}
+        var close: @Sendable () -> Void = {}
     }
 
     /// The SQLite file, or the PostgreSQL database a URL names, with the
     /// schema read from it unless --schema gives one.
     func open() throws -> Store {
+        if PostgresURL.matches(database), model.model != nil { throw PostgresURL.modelGiven }
+        return try Store.open(database, schema: schema, model: PostgresURL.matches(database) ? nil : try model.load())
+    }
+}
+
+extension QueryCommand.Store {
+    /// `database` (a SQLite file or a `postgresql://` URL), with the schema
+    /// of the file at `schemaPath` or the one read from it (through `model`
+    /// for a Core Data store).
+    static func open(_ database: String, schema schemaPath: String?, model coreDataModel: CoreDataModel?) throws -> Self {
         if PostgresURL.matches(database) {
-            if model.model != nil { throw PostgresURL.modelGiven }
-            let database = try PostgresDatabase.open(database, schema: try schema.map { try SchemaFile.load($0) })
-            return Store(
+            let database = try PostgresDatabase.open(database, schema: try schemaPath.map { try SchemaFile.load($0) })
+            return Self(
                 schema: database.schema, dialect: .postgreSQL, count: database.count, rows: database.rows,
-                close: database.close)
+                each: { query, body in try database.rows(query).forEach(body) },
+                interrupt: database.cancel, close: database.close)
         }
         try InputFile.requireRegular(database)
-        let coreDataModel = try model.load()
         let limits = try ReadOnlyDatabase.Limits.fromEnvironment()
         let queue: DatabaseQueue
         let schema: StoreSchema
         do {
             queue = try ReadOnlyDatabase.open(path: database, limits: limits)
-            if let path = self.schema {
+            if let path = schemaPath {
                 schema = try SchemaFile.load(path)
             } else {
                 schema = try queue.read { try StoreSchema.read(from: $0, model: coreDataModel) }
@@ -166,25 +180,32 @@ extension QueryCommand {
         } catch {
             throw CommandFailure("\(database): " + SchemaFile.describe(error))
         }
-        func run<T>(_ body: (Database) throws -> T) throws -> T {
+        @Sendable func run<T>(_ body: (Database) throws -> T) throws -> T {
             do {
                 return try queue.read(body)
             } catch {
                 throw CommandFailure(SchemaFile.describe(error))
             }
         }
-        return Store(
+        @Sendable func each(_ query: SQLQuery, _ body: ([Value]) throws -> Void) throws {
+            try run { db in
+                let rows = try Row.fetchCursor(db, sql: query.statement.sql, arguments: query.statement.arguments)
+                while let row = try rows.next() {
+                    try body(query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) })
+                }
+            }
+        }
+        return Self(
             schema: schema, dialect: .sqlite,
             count: { statement in
                 try run { db in try Int.fetchOne(db, sql: statement.sql, arguments: statement.arguments) ?? 0 }
             },
             rows: { query in
-                try run { db in
-                    try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { row in
-                        query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }
-                    }
-                }
-            })
+                var rows: [[Value]] = []
+                try each(query) { rows.append($0) }
+                return rows
+            },
+            each: each, interrupt: queue.interrupt)
     }
 }
 

@@ -12,7 +12,7 @@ public struct SiftCommand: ParsableCommand {
         subcommands: [
             ReplCommand.self, FilterCommand.self, FormatCommand.self, ASTCommand.self, CheckCommand.self, SqlCommand.self, QueryCommand.self,
             SchemaCommand.self,
-        ]
+        ] + ServeCommand.commands
     )
 
     public init() {}

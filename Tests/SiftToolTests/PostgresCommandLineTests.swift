@@ -17,9 +17,9 @@ struct PostgresCommandLineTests {
     /// output may show.
     static let password = "s3cr3t-pw"
 
-    /// The URL of the suite's database, made anew with its rows, or nil to
-    /// skip.
-    static func library() async throws -> (url: String, connection: PostgresConnection)? {
+    /// The URL of the suite's database (or of `database`, for another
+    /// suite), made anew with its rows, or nil to skip.
+    static func library(database: String = database) async throws -> (url: String, connection: PostgresConnection)? {
         guard let server = try await PostgresServer.connect() else { return nil }
         try await PostgresServer.setUp(server, [
             "DROP DATABASE IF EXISTS \(database) WITH (FORCE)", "CREATE DATABASE \(database)",

@@ -1,0 +1,116 @@
+#if SIFT_POSTGRES
+import Foundation
+import Sift
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `sift serve` process on a free port (`--port 0`), as a user starts it,
+/// and requests to it over real HTTP on loopback. Stopped (SIGTERM) by
+/// ``stop()`` or when released.
+final class ServeProcess: @unchecked Sendable {
+    let process = Process()
+    /// The server's URL, as it printed it.
+    let url: String
+    /// The sample's file, when started with `--sample`.
+    let samplePath: String?
+    private let session = URLSession(configuration: .ephemeral)
+
+    init(_ arguments: [String]) throws {
+        let binary = try #require(CommandLineTests.binary, "build the sift product first (swift build)")
+        process.executableURL = binary
+        process.arguments = ["serve"] + arguments + ["--port", "0"]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.standardError
+        try process.run()
+        var text = ""
+        var sample: String?
+        while true {
+            let data = stdout.fileHandleForReading.availableData
+            guard !data.isEmpty else {
+                throw ServeError(description: "sift serve ended before it printed its URL: \(text)")
+            }
+            text += String(decoding: data, as: UTF8.self)
+            for line in text.split(separator: "\n") where line.hasPrefix("sample data: ") {
+                sample = String(line.dropFirst("sample data: ".count))
+            }
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("serving ") && $0.contains(" at http") }),
+                let at = line.range(of: " at ")
+            {
+                url = String(line[at.upperBound...])
+                break
+            }
+        }
+        samplePath = sample
+    }
+
+    struct ServeError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Stops the server and removes the sample's folder, if it made one.
+    deinit {
+        stop()
+        if let samplePath { try? FileManager.default.removeItem(at: URL(fileURLWithPath: samplePath).deletingLastPathComponent()) }
+    }
+
+    struct Reply: Sendable {
+        var status: Int
+        var contentType: String
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+        func json() throws -> JSONValue { try JSONValue(parsingUTF8: body) }
+        /// A member of the JSON object the body is.
+        func member(_ name: String) throws -> JSONValue? {
+            guard case .object(let o) = try json() else { return nil }
+            return o[name]
+        }
+    }
+
+    /// GETs `path` (with its query, already encoded) from the server.
+    func get(_ path: String, accept: String? = nil) async throws -> Reply {
+        let target = path.hasPrefix("http") ? path : url + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
+        var request = URLRequest(url: try #require(URL(string: target), "\(target)"))
+        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
+        request.timeoutInterval = 120
+        let (data, response) = try await session.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return Reply(
+            status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type") ?? "", body: data)
+    }
+
+    /// A query string of `items`, each value percent-encoded but for
+    /// RFC 3986's unreserved characters.
+    static func query(_ items: [(String, String)]) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return items.map { name, value in
+            name.addingPercentEncoding(withAllowedCharacters: allowed)! + "="
+                + value.addingPercentEncoding(withAllowedCharacters: allowed)!
+        }.joined(separator: "&")
+    }
+
+    /// Every file's name and bytes under `folder`, in order: equal before
+    /// and after means the folder is byte-identical.
+    static func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let names = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+        for name in names.sorted() {
+            var isFolder: ObjCBool = false
+            let path = folder.appendingPathComponent(name).path
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: path))
+            }
+        }
+        return files
+    }
+}
+#endif
