@@ -128,7 +128,7 @@ tsan: system-deps
 # and gojq (DuckDB, DataFusion, Polars, chDB and orjson come from PyPI into
 # Benchmarks/.build/venv) and python3-venv for that environment.
 BENCH_APT_PACKAGES = golang-go golang-github-antonmedv-expr-dev gobjc libgnustep-base-dev gnustep-make time \
-	jq gojq python3-venv
+	jq gojq python3-venv wrk
 bench-deps:
 	@$(MAKE) --no-print-directory system-deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
 
@@ -139,13 +139,16 @@ bench-deps:
 # process), orjson, jq and gojq; then `sift filter --group-by` against
 # DuckDB's GROUP BY on the same file (in process); then lowered grouped
 # fetches against hand-written GROUP BY on 1,000,000 SQLite books (in
-# process); then lowered fetches, grouped ones included, against
-# hand-written SQL on 10,000,000 books in a throwaway PostgreSQL server.
+# process); then `sift serve` against Datasette on 1,000,000 rows under
+# wrk (requests per second, p50/p99, memory); then lowered fetches,
+# grouped ones included, against hand-written SQL on 10,000,000 books in
+# a throwaway PostgreSQL server.
 bench: system-deps bench-deps neighbours
 	$(PYTHON) Benchmarks/peers/compare.py --scaling --markdown Benchmarks/.build/peers/last-run.md
 	$(PYTHON) Benchmarks/peers/files.py --markdown Benchmarks/.build/files/last-run.md
 	$(PYTHON) Benchmarks/peers/groups.py --markdown Benchmarks/.build/files/groups-last-run.md
 	$(PYTHON) Benchmarks/peers/sqlgroups.py --markdown Benchmarks/.build/files/sqlgroups-last-run.md
+	$(PYTHON) Benchmarks/peers/serve.py --markdown Benchmarks/.build/serve/last-run.md
 	$(PYTHON) Benchmarks/peers/postgres.py --markdown Benchmarks/.build/postgres/last-run.md
 
 # The same harness on 2,000 people in a debug build: a smoke run so that it
@@ -155,6 +158,7 @@ bench-quick: system-deps bench-deps
 	$(PYTHON) Benchmarks/peers/files.py --quick
 	$(PYTHON) Benchmarks/peers/groups.py --quick
 	$(PYTHON) Benchmarks/peers/sqlgroups.py --quick
+	$(PYTHON) Benchmarks/peers/serve.py --quick
 
 # A file importing SQLKit and FluentKit with Sift, using the names of each
 # unqualified (NeighbourCheck/, a package of its own: building SQLKit and
@@ -185,7 +189,23 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	Fuzz/scripts/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
-test: deps swift-test docs grammar-check tsan fuzz-smoke bench-quick
+test: deps swift-test browser-test docs grammar-check tsan fuzz-smoke bench-quick
+
+# The page of `sift serve` in a real browser: headless Chromium (Debian's
+# chromium and chromium-driver) driven by Selenium (PyPI, pinned; 4.52.0
+# needs a certifi newer than PyPI's mirror here has) opens the page,
+# filters, follows a relationship, sees a caret and an escaped <script>
+# (Tests/Browser/serve_page.py); screenshots in .build/browser. About 30 s
+# to install the first time, 10 s to run.
+BROWSER_APT_PACKAGES = chromium chromium-driver
+SELENIUM_VERSION = 4.51.0
+.PHONY: browser-test
+browser-test: build
+	@$(MAKE) --no-print-directory system-deps APT_PACKAGES="$(BROWSER_APT_PACKAGES)"
+	@$(PYTHON) -c "import selenium, sys; sys.exit(selenium.__version__ != '$(SELENIUM_VERSION)')" 2>/dev/null || \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check "selenium==$(SELENIUM_VERSION)" || \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --break-system-packages "selenium==$(SELENIUM_VERSION)"
+	$(PYTHON) Tests/Browser/serve_page.py $(SIFT) .build/browser
 
 # The documentation: a DocC archive for each library product, built with
 # swift-docc-plugin (`swift package generate-documentation`) with DocC's
