@@ -79,8 +79,12 @@ LAYOUT_SUITES = EvaluationPlanTests|InPlaceProgramTests|InPlaceReaderTests|Typed
 GENERAL_SUITES = $(LAYOUT_SUITES)|ConformanceTests|RawJSONTests|SetExpressionTests|ReadmeExamplesTests|FuzzRegressionTests|DifferentialTests/testGenerated
 GENERAL_CASES = 1000
 
+# The first run also has the sharded profile (scripts/postgres.sh
+# run-sharded: a coordinator and two shards over postgres_fdw,
+# SIFT_POSTGRES_SHARDED), for the differential suite's fourth engine, the
+# pushdown table of ShardedPushdownTests and ShardedCommandLineTests.
 swift-test: build
-	SIFT_REQUIRE_TMUX=1 SIFT_REQUIRE_DUCKDB=1 scripts/postgres.sh run $(SWIFT) test --skip-build
+	SIFT_REQUIRE_TMUX=1 SIFT_REQUIRE_DUCKDB=1 scripts/postgres.sh run scripts/postgres.sh run-sharded $(SWIFT) test --skip-build
 	SIFT_LAYOUT_CHECKS=fail $(SWIFT) test --skip-build --filter '$(LAYOUT_SUITES)'
 	SIFT_EVAL_GENERAL_ONLY=1 SIFT_CASES=$(GENERAL_CASES) scripts/postgres.sh run $(SWIFT) test --skip-build --filter '$(GENERAL_SUITES)'
 

@@ -11,6 +11,20 @@
 #                                   set to its connection string and
 #                                   SIFT_REQUIRE_POSTGRES=1; exits with CMD's
 #                                   status
+#   scripts/postgres.sh start-sharded DIR   a coordinator and two shard
+#                                   clusters in DIR (DIR/coordinator,
+#                                   DIR/shard0, DIR/shard1), the coordinator
+#                                   set up by scripts/postgres-sharded.sql
+#                                   (postgres_fdw servers sift_shard_0 and
+#                                   sift_shard_1, and the function
+#                                   sift_create_distributed_table); prints the
+#                                   coordinator's connection string and
+#                                   writes it to DIR/conninfo
+#   scripts/postgres.sh stop-sharded DIR    stop the three and remove DIR
+#   scripts/postgres.sh run-sharded CMD...  run CMD with such clusters of
+#                                   its own, with SIFT_POSTGRES_SHARDED set
+#                                   to the coordinator's connection string
+#                                   and SIFT_REQUIRE_SHARDED=1
 #
 # The cluster listens on 127.0.0.1 on a free port from 54329 upward (or
 # from $SIFT_POSTGRES_PORT), with its unix socket inside DIR, trust
@@ -215,29 +229,93 @@ scratch_parent() {
 
 run() {
     [ $# -ge 1 ] || die "usage: $0 run CMD..."
-    local conninfo status
-    RUN_DIR="$(mktemp -d "$(scratch_parent)/sift-pg.XXXXXX")"
-    # Removed however we leave: normal exit, Ctrl-C or kill (of the process
-    # group, as a terminal or make does; a signal to this script alone is
-    # acted on once CMD has finished).
-    trap 'remove_cluster "$RUN_DIR" fast' EXIT
+    run_with sift-pg start stop PostgreSQL SIFT_POSTGRES SIFT_REQUIRE_POSTGRES "$@"
+}
+
+# run_with NAME START STOP LABEL VARIABLE REQUIRED CMD...: runs CMD with
+# the clusters that START makes in a temporary directory NAME.XXXXXX, with
+# VARIABLE set to the connection string START prints and REQUIRED=1; STOP
+# removes them however we leave: normal exit, Ctrl-C or kill (of the process
+# group, as a terminal or make does; a signal to this script alone is acted
+# on once CMD has finished). Exits with CMD's status.
+run_with() {
+    local name="$1" start_command="$2" label="$4" variable="$5" required="$6" conninfo status
+    RUN_STOP="$3"
+    shift 6
+    RUN_DIR="$(mktemp -d "$(scratch_parent)/$name.XXXXXX")"
+    trap '"$RUN_STOP" "$RUN_DIR"' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
-    conninfo="$(start "$RUN_DIR")"
-    echo "postgres.sh: PostgreSQL at $conninfo" >&2
+    conninfo="$("$start_command" "$RUN_DIR")"
+    echo "postgres.sh: $label at $conninfo" >&2
     set +e
-    SIFT_POSTGRES="$conninfo" SIFT_REQUIRE_POSTGRES=1 "$@"
+    env "$variable=$conninfo" "$required=1" "$@"
     status=$?
     set -e
     exit "$status"
 }
 
-[ $# -ge 1 ] || die "usage: $0 start DIR | stop DIR | run CMD..."
+# The sharded profile: three clusters started one after the other by
+# `start` (each initdb takes about a second), then the coordinator's
+# servers and function (scripts/postgres-sharded.sql).
+SHARDS="shard0 shard1"
+
+start_sharded() {
+    [ $# = 1 ] || die "usage: $0 start-sharded DIR"
+    local dir name conninfo
+    dir="$(absolute "$1")"
+    ensure_installed
+    check_ours "$dir"
+    if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
+        stop_sharded "$dir"
+    fi
+    mkdir -p "$dir"
+    touch "$dir/$MARKER"
+    chmod 755 "$dir"
+    for name in $SHARDS coordinator; do
+        conninfo="$(start "$dir/$name")"
+    done
+    "$BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d "$conninfo" \
+        -v shard0_port="$(port_of "$dir/shard0")" -v shard1_port="$(port_of "$dir/shard1")" \
+        -v async_capable="${SIFT_ASYNC_CAPABLE:-false}" \
+        -f "$(dirname "$0")/postgres-sharded.sql" > "$dir/setup.log" 2>&1 \
+        || { cat "$dir/setup.log" >&2; die "could not set up the coordinator"; }
+    echo "$conninfo" > "$dir/conninfo"
+    echo "$conninfo"
+}
+
+# The port in the connection string a cluster's DIR/conninfo holds.
+port_of() {
+    sed -n 's/.*port=\([0-9]*\).*/\1/p' "$1/conninfo"
+}
+
+stop_sharded() {
+    [ $# = 1 ] || die "usage: $0 stop-sharded DIR"
+    local dir name
+    dir="$(absolute "$1")"
+    [ -e "$dir" ] || return 0
+    check_ours "$dir"
+    for name in coordinator $SHARDS; do
+        remove_cluster "$dir/$name" fast
+    done
+    rm -rf "$dir"
+}
+
+run_sharded() {
+    [ $# -ge 1 ] || die "usage: $0 run-sharded CMD..."
+    run_with sift-pg-sharded start_sharded stop_sharded "sharded PostgreSQL (coordinator)" \
+        SIFT_POSTGRES_SHARDED SIFT_REQUIRE_SHARDED "$@"
+}
+
+[ $# -ge 1 ] || die "usage: $0 start DIR | stop DIR | run CMD... | start-sharded DIR | stop-sharded DIR | run-sharded CMD..."
 command="$1"
 shift
 case "$command" in
     start) start "$@" ;;
     stop) stop "$@" ;;
     run) run "$@" ;;
-    *) die "unknown command $command (start DIR | stop DIR | run CMD...)" ;;
+    start-sharded) start_sharded "$@" ;;
+    stop-sharded) stop_sharded "$@" ;;
+    run-sharded) run_sharded "$@" ;;
+    *) die "unknown command $command (start DIR | stop DIR | run CMD... | start-sharded DIR | stop-sharded DIR | run-sharded CMD...)" ;;
 esac

@@ -6,10 +6,12 @@ import SiftSQL
 /// as `$1`) and pass their rows to ``schema(columns:foreignKeys:)``.
 package enum PostgresCatalog {
     /// One row a column of every ordinary or partitioned table of schema
-    /// `$1`, in the order the tables were created (their oids) and the
-    /// columns declared: table, column, type name (`format_type`), NOT
-    /// NULL, and the 1-based position in the primary key (0 when not part
-    /// of it).
+    /// `$1` that is not a partition, in the order the tables were created
+    /// (their oids) and the columns declared: table, column, type name
+    /// (`format_type`), NOT NULL, and the 1-based position in the primary
+    /// key (0 when not part of it). A partitioned table stands for its
+    /// partitions, which are left out: their rows are its rows. Foreign
+    /// tables are left out too: PostgreSQL declares no key on one.
     package static let columns = """
         SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, \
         COALESCE(array_position(pk.conkey, a.attnum), 0)::bigint \
@@ -17,12 +19,14 @@ package enum PostgresCatalog {
         JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
         JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped \
         LEFT JOIN pg_catalog.pg_constraint pk ON pk.conrelid = c.oid AND pk.contype = 'p' \
-        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') \
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition \
         ORDER BY c.oid, a.attnum
         """
 
     /// One row a single-column foreign key of the tables of schema `$1`:
-    /// table, column, parent table, parent column.
+    /// table, column, parent table, parent column. A foreign key of a
+    /// partitioned table, or to one, is read once, as declared: the copies
+    /// PostgreSQL makes for each partition (`conparentid` set) are left out.
     package static let foreignKeys = """
         SELECT c.relname::text, a.attname::text, p.relname::text, pa.attname::text \
         FROM pg_catalog.pg_constraint f \
@@ -31,7 +35,7 @@ package enum PostgresCatalog {
         JOIN pg_catalog.pg_attribute a ON a.attrelid = f.conrelid AND a.attnum = f.conkey[1] \
         JOIN pg_catalog.pg_class p ON p.oid = f.confrelid \
         JOIN pg_catalog.pg_attribute pa ON pa.attrelid = f.confrelid AND pa.attnum = f.confkey[1] \
-        WHERE f.contype = 'f' AND n.nspname = $1 AND cardinality(f.conkey) = 1 \
+        WHERE f.contype = 'f' AND n.nspname = $1 AND cardinality(f.conkey) = 1 AND f.conparentid = 0 \
         ORDER BY c.oid, a.attnum, f.conname
         """
 

@@ -11,6 +11,12 @@ extension StoreSchema {
     /// - every ordinary or partitioned table with a single-column primary
     ///   key is an entity named like the table; PostgreSQL has no rowid, so
     ///   a table without one is left out, unless it is a join table;
+    /// - a partitioned table is one entity, with the primary key and foreign
+    ///   keys declared on it; its partitions are not entities of their own.
+    ///   PostgreSQL declares no key on a foreign table, nor on a table
+    ///   partitioned over foreign tables (`postgres_fdw` shards), so those
+    ///   are left out: give their keys in a schema of your own (`sift query
+    ///   --schema`);
     /// - attributes: every column under its own name, optional unless
     ///   `NOT NULL`; `smallint`, `integer`, `bigint` are `.integer`; `real`,
     ///   `double precision`, `numeric` `.double`; `boolean` `.boolean`;

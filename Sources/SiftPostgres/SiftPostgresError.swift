@@ -25,6 +25,9 @@ public struct SiftPostgresError: Error, Sendable, Hashable, CustomStringConverti
         case lowering
         /// Any other error the server reported.
         case server
+        /// The server is older than SiftPostgres supports
+        /// (``PostgresServerVersion/minimumMajor``).
+        case unsupportedServer
     }
 
     /// What kind of failure this is.

@@ -68,6 +68,7 @@ final class PostgresDatabase: Sendable {
         return try wait(name: name) {
             let connection = try await connect(configuration)
             do {
+                try await connection.checkServerVersion()
                 let backend = try await connection.rows(BoundStatement(sql: "SELECT pg_backend_pid()::bigint", bindings: []))
                 guard case .integer(let pid)? = backend.first?.first else {
                     throw SiftPostgresError(.server, "the server did not say which process serves the connection")

@@ -83,48 +83,20 @@ struct ExplainTests {
             let request = FetchSpecification(
                 entity: "books", filter: try Filter(shape.format), sort: shape.sort, limit: shape.limit)
             let statement = try request.sql(in: schema, dialect: .postgreSQL).statement
-            let plan = try await explain(statement, on: db)
+            let plan = try await PostgresServer.explain(statement, on: db)
             let used = Self.indexes(in: plan)
             #expect(used.contains(shape.index), "\(shape.name): \(shape.index) is not used by \(statement.sql)\n\(plan)")
         }
     }
 
-    /// `EXPLAIN (FORMAT JSON)` of `statement`, with its values bound, as
-    /// the plan's JSON object.
-    private func explain(_ statement: BoundStatement, on db: PostgresConnection) async throws -> [String: Any] {
-        var binds = PostgresBindings()
-        for value in statement.bindings {
-            switch value {
-            case .integer(let i): binds.append(i)
-            case .real(let d): binds.append(d)
-            case .text(let s): binds.append(s)
-            case .boolean(let b): binds.append(b)
-            default: Issue.record("a value these shapes do not bind: \(value)")
-            }
-        }
-        let rows = try await db.query(
-            PostgresQuery(unsafeSQL: "EXPLAIN (FORMAT JSON) " + statement.sql, binds: binds),
-            logger: Logger(label: "tests"))
-        var text = ""
-        for try await row in rows {
-            // A json column arrives as its text.
-            for cell in row { text += cell.bytes.map { String(buffer: $0) } ?? "" }
-        }
-        let plans = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
-        return try #require(plans.first?["Plan"] as? [String: Any])
-    }
-
     /// The names of the indexes that the plan's nodes read (index, index
     /// only and bitmap index scans), at any depth.
     static func indexes(in plan: [String: Any]) -> Set<String> {
-        var names: Set<String> = []
-        if let type = plan["Node Type"] as? String,
-            ["Index Scan", "Index Only Scan", "Bitmap Index Scan"].contains(type),
-            let name = plan["Index Name"] as? String
-        {
-            names.insert(name)
-        }
-        for child in plan["Plans"] as? [[String: Any]] ?? [] { names.formUnion(indexes(in: child)) }
-        return names
+        Set(PostgresServer.nodes(of: plan).compactMap { node in
+            guard let type = node["Node Type"] as? String,
+                ["Index Scan", "Index Only Scan", "Bitmap Index Scan"].contains(type)
+            else { return nil }
+            return node["Index Name"] as? String
+        })
     }
 }

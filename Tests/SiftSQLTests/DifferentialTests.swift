@@ -23,20 +23,41 @@ struct DifferentialTests {
         let library: Library
         let sqlite: DatabaseQueue
         let postgres: PostgresConnection?
+        /// The sharded profile's coordinator (``ShardedPostgres``), when it runs.
+        let sharded: PostgresConnection?
+
+        /// The PostgreSQL servers that run, each with its name for messages.
+        var servers: [(name: String, connection: PostgresConnection)] {
+            [("PostgreSQL", postgres), ("sharded PostgreSQL", sharded)].compactMap { name, c in c.map { (name, $0) } }
+        }
+
+        func close() {
+            PostgresServer.close(postgres)
+            PostgresServer.close(sharded)
+        }
     }
 
     static func engines(seed: UInt64) async throws -> Engines {
         let library = Library(seed: seed)
         let db = try sqliteDatabase(Library.schema, library.inserts(.sqlite))
+        let tables = ["book_tags", "chapters", "books", "tags", "authors"]
         var postgres: PostgresConnection?
         if let pg = try await PostgresServer.connect() {
-            let tables = ["book_tags", "chapters", "books", "tags", "authors"]
             let drop = "DROP TABLE IF EXISTS " + tables.map { Dialect.postgreSQL.quote($0) }.joined(separator: ", ")
             try await PostgresServer.setUp(pg, [drop] + Library.schema.createStatements(dialect: .postgreSQL))
             try await PostgresServer.setUp(pg, library.inserts(.postgreSQL))
             postgres = pg
         }
-        return Engines(library: library, sqlite: db, postgres: postgres)
+        // The same tables and rows on the sharded profile, then its fact
+        // tables moved to the shards.
+        var sharded: PostgresConnection?
+        if let pg = try await PostgresServer.connectSharded() {
+            try await PostgresServer.setUp(pg, [ShardedPostgres.drop(tables)] + Library.schema.createStatements(dialect: .postgreSQL))
+            try await PostgresServer.setUp(pg, library.inserts(.postgreSQL))
+            try await ShardedPostgres.distribute(pg, ShardedPostgres.libraryDistribution)
+            sharded = pg
+        }
+        return Engines(library: library, sqlite: db, postgres: postgres, sharded: sharded)
     }
 
     /// The tables of `schema` in a SQLite database in memory, with
@@ -113,7 +134,7 @@ struct DifferentialTests {
     /// some books but not all.
     static func compareFixed(_ title: String, _ formats: [String], informative: Bool = false) async throws {
         let engines = try await Self.engines(seed: Self.seed)
-        defer { PostgresServer.close(engines.postgres) }
+        defer { engines.close() }
         var compared = 0
         for format in formats {
             let request = FetchSpecification(entity: "Book", filter: try Filter(format))
@@ -126,13 +147,13 @@ struct DifferentialTests {
             }
             let sqlite = try request.sql(in: Library.schema, dialect: .sqlite)
             #expect(try Self.sqliteIDs(sqlite, engines.sqlite) == expected, "SQLite: \(format)")
-            if let pg = engines.postgres {
+            for (name, pg) in engines.servers {
                 let postgres = try await Self.postgresIDs(request, Library.schema, pg)
-                #expect(postgres == expected, "PostgreSQL: \(format)")
+                #expect(postgres == expected, "\(name): \(format)")
             }
             compared += 1
         }
-        print("\(title): \(compared) compared, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
+        print("\(title): \(compared) compared, \(Self.compared(engines))")
     }
 
     /// Whether `error` is SQL's arithmetic error (overflow, division by
@@ -176,6 +197,12 @@ struct DifferentialTests {
             && ["ln, log, exp and power", "lower() and upper()", "memory takes a double"].contains(where: text.contains)
     }
 
+    /// Which PostgreSQL servers a run compared, for its summary line.
+    static func compared(_ engines: Engines) -> String {
+        let names = engines.servers.map(\.name)
+        return names.isEmpty ? "PostgreSQL not available" : names.joined(separator: " and ") + " compared"
+    }
+
     @Test func testGeneratedPredicates() async throws {
         try await Self.compareGenerated(seed: Self.seed, cases: Self.cases, "differential", ternaries: false)
     }
@@ -206,7 +233,7 @@ struct DifferentialTests {
     ) async throws {
         print("\(title) seed \(seed) (SIFT_SEED=\(Self.seed) SIFT_CASES=\(Self.cases) reproduces)")
         let engines = try await Self.engines(seed: seed)
-        defer { PostgresServer.close(engines.postgres) }
+        defer { engines.close() }
         var generator = PredicateGenerator(
             seed: seed, ternaries: ternaries, functions: functions, objects: objects ? engines.library : nil)
         var compared = 0, raised = 0, refusedPG = 0, arithmeticRefusedPG = 0, arithmetic = 0, pastShortCircuit = 0
@@ -241,18 +268,18 @@ struct DifferentialTests {
             } catch {
                 failures.append("\(label): no SQLite form: \(error)")
             }
-            if let pg = engines.postgres {
+            for (name, pg) in engines.servers {
                 do {
                     let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
                     do {
                         let got = try await Self.postgresIDs(request, Library.schema, pg)
                         if got != expected {
-                            failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement)")
+                            failures.append("\(label)\n  memory   \(expected)\n  \(name) \(got)\n  \(q.statement)")
                         }
                     } catch where Self.raisesPastShortCircuit(error, filter, engines.library.books) {
                         pastShortCircuit += 1
                     } catch {
-                        failures.append("\(label): PostgreSQL failed: \(error)\n  \(q.statement)")
+                        failures.append("\(label): \(name) failed: \(error)\n  \(q.statement)")
                     }
                 } catch where Self.refusesDoubleArithmetic(error) || Self.refusesFunction(error) {
                     arithmeticRefusedPG += 1
@@ -268,7 +295,7 @@ struct DifferentialTests {
             if ["+ ", "- ", "* ", "/ "].contains(where: filter.format.contains) { arithmetic += 1 }
             if failures.count >= 15 { break }
         }
-        print("\(title): \(compared) predicates compared (\(arithmetic) with arithmetic), \(raised) raise in memory, \(refusedPG) MATCHES patterns and [s] searches and \(arithmeticRefusedPG) double arithmetic and functions refused on PostgreSQL, \(pastShortCircuit) arithmetic errors in SQL on rows memory's short circuit skipped, PostgreSQL \(engines.postgres == nil ? "not available" : "compared")")
+        print("\(title): \(compared) predicates compared (\(arithmetic) with arithmetic), \(raised) raise in memory, \(refusedPG) MATCHES patterns and [s] searches and \(arithmeticRefusedPG) double arithmetic and functions refused on PostgreSQL, \(pastShortCircuit) arithmetic errors in SQL on rows memory's short circuit skipped, \(Self.compared(engines))")
         #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(15).joined(separator: "\n")))
         #expect(compared > (cases / 2))
     }
@@ -279,7 +306,7 @@ struct DifferentialTests {
         let seed = Self.seed &+ 1
         print("differential fetch seed \(seed)")
         let engines = try await Self.engines(seed: seed)
-        defer { PostgresServer.close(engines.postgres) }
+        defer { engines.close() }
         var generator = PredicateGenerator(seed: seed)
         let keys = ["title", "year", "price", "published", "author.name", "author.age", "code", "author.active"]
         var failures: [String] = []
@@ -313,20 +340,20 @@ struct DifferentialTests {
             } catch {
                 failures.append("\(label): SQLite: \(error)")
             }
-            if let pg = engines.postgres, !sort.contains(where: { ![.compare, .caseInsensitive, .swift].contains($0.comparison) }) {
+            for (name, pg) in engines.servers where !sort.contains(where: { ![.compare, .caseInsensitive, .swift].contains($0.comparison) }) {
                 do {
                     let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
                     let got = try await Self.postgresIDs(request, Library.schema, pg)
-                    if got != expected { failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement)") }
+                    if got != expected { failures.append("\(label)\n  memory   \(expected)\n  \(name) \(got)\n  \(q.statement)") }
                     let count = try await request.fetchCount(pg, schema: Library.schema)
                     if count != expectedCount {
-                        failures.append("\(label): count memory \(expectedCount) postgres \(count)")
+                        failures.append("\(label): count memory \(expectedCount) \(name) \(count)")
                     }
                 } catch where Self.refusesSwiftSearch(error) || Self.refusesDoubleArithmetic(error)
                     || filter.map({ Self.raisesPastShortCircuit(error, $0, engines.library.books) }) == true
                 {
                 } catch {
-                    failures.append("\(label): PostgreSQL: \(error)")
+                    failures.append("\(label): \(name): \(error)")
                 }
             }
             if failures.count >= 10 { break }
@@ -340,7 +367,7 @@ struct DifferentialTests {
     @Test func testGeneratedProjections() async throws {
         let seed = Self.seed &+ 2
         let engines = try await Self.engines(seed: seed)
-        defer { PostgresServer.close(engines.postgres) }
+        defer { engines.close() }
         var generator = PredicateGenerator(seed: seed)
         let keys = ["year", "author.name", "title", "price", "author.age"]
         var failures: [String] = []
@@ -375,15 +402,15 @@ struct DifferentialTests {
             } catch {
                 failures.append("\(label): SQLite: \(error)")
             }
-            if let pg = engines.postgres {
+            for (name, pg) in engines.servers {
                 do {
                     let got = Self.projectionRows(try await request.fetchValues(pg, schema: Library.schema), properties)
-                    if !same(got, expected) { failures.append("\(label)\n  memory   \(expected)\n  postgres \(got)") }
+                    if !same(got, expected) { failures.append("\(label)\n  memory   \(expected)\n  \(name) \(got)") }
                 } catch where Self.refusesSwiftSearch(error) || Self.refusesDoubleArithmetic(error)
                     || filter.map({ Self.raisesPastShortCircuit(error, $0, engines.library.books) }) == true
                 {
                 } catch {
-                    failures.append("\(label): PostgreSQL: \(error)")
+                    failures.append("\(label): \(name): \(error)")
                 }
             }
             if failures.count >= 5 { break }

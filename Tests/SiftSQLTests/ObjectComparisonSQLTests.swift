@@ -29,7 +29,7 @@ struct ObjectComparisonSQLTests {
     /// with and without its entity and as the dictionary memory holds.
     @Test func testEachFormAgainstTheFixturesRows() async throws {
         let engines = try await DifferentialTests.engines(seed: DifferentialTests.seed)
-        defer { PostgresServer.close(engines.postgres) }
+        defer { engines.close() }
         let library = engines.library
         let all = Set(1...library.books.count)
         var cases: [(String, [Value], Set<Int>)] = []

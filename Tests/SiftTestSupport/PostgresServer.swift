@@ -21,10 +21,25 @@ package enum PostgresServer {
     /// (the caller skips). With `SIFT_REQUIRE_POSTGRES=1` a missing
     /// variable or a failed connection throws instead.
     package static func connect() async throws -> PostgresConnection? {
+        try await connect(variable: "SIFT_POSTGRES", requiredBy: "SIFT_REQUIRE_POSTGRES")
+    }
+
+    /// A connection to the sharded profile's coordinator
+    /// (`scripts/postgres.sh run-sharded`: `SIFT_POSTGRES_SHARDED`), or nil
+    /// when it is not set; with `SIFT_REQUIRE_SHARDED=1` a missing variable
+    /// or a failed connection throws instead.
+    package static func connectSharded() async throws -> PostgresConnection? {
+        try await connect(variable: "SIFT_POSTGRES_SHARDED", requiredBy: "SIFT_REQUIRE_SHARDED")
+    }
+
+    /// A connection to the server whose connection string is the
+    /// environment's `variable`, or nil when it is not set; required when
+    /// the environment's `requiredBy` is `1`.
+    static func connect(variable: String, requiredBy: String) async throws -> PostgresConnection? {
         let environment = ProcessInfo.processInfo.environment
-        let required = environment["SIFT_REQUIRE_POSTGRES"] == "1"
-        guard let conninfo = environment["SIFT_POSTGRES"], !conninfo.isEmpty else {
-            if required { throw Missing(description: "SIFT_REQUIRE_POSTGRES=1 but SIFT_POSTGRES is not set") }
+        let required = environment[requiredBy] == "1"
+        guard let conninfo = environment[variable], !conninfo.isEmpty else {
+            if required { throw Missing(description: "\(requiredBy)=1 but \(variable) is not set") }
             return nil
         }
         do {
@@ -40,12 +55,20 @@ package enum PostgresServer {
     package static func connect(_ configuration: PostgresConnection.Configuration) async throws(SiftPostgresError)
         -> PostgresConnection
     {
+        let connection: PostgresConnection
         do {
-            return try await PostgresConnection.connect(
+            connection = try await PostgresConnection.connect(
                 configuration: configuration, id: 1, logger: Logger(label: "tests"))
         } catch {
             throw SiftPostgresError(error, sql: "")
         }
+        do {
+            try await connection.checkServerVersion()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return connection
     }
 
     /// The server's connection with its tables in a schema of their own,

@@ -72,7 +72,29 @@ struct PostgreSQLDialect: DialectHooks {
         _ lhs: SQLFragment, _ op: String, _ rhs: TextSide, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) -> SQLFragment {
         // `[s]` orderings never come here (see comparesSwiftStrings).
+        if Lowering.folds(options), let byteOrder = Self.byteOrderOperators[op] {
+            return .binary(fold(lhs, options), byteOrder, side(rhs, options, ctx))
+        }
         return .binary(codePointOrder(fold(lhs, options)), op, side(rhs, options, ctx))
+    }
+
+    /// The operators that compare text byte by byte whatever its collation
+    /// (those of `text_pattern_ops`): UTF-8's byte order is code point
+    /// order, the order `COLLATE "C"` gives. The folded (`[c]`, `[d]`)
+    /// orderings use them because `postgres_fdw` sends a condition to a
+    /// shard only if it names no collation of its own, and a folded
+    /// expression is never the column an index on `COLLATE "C"` covers
+    /// anyway. The unfolded orderings keep `COLLATE "C"`, which such
+    /// indexes serve.
+    static let byteOrderOperators = ["<": "~<~", "<=": "~<=~", ">": "~>~", ">=": "~>=~"]
+
+    /// `column`, for a `LIKE` under `options`: folded strings as they are
+    /// (whatever a deterministic collation, `LIKE` compares characters, and
+    /// without a `COLLATE` the condition can run on a `postgres_fdw`
+    /// shard), the unfolded column in code point order, so that an index on
+    /// it in `COLLATE "C"` serves a prefix.
+    private func likeSubject(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment {
+        Lowering.folds(options) ? column : codePointOrder(column)
     }
 
     /// A constant needle as a LIKE pattern in code point order; a column
@@ -84,7 +106,7 @@ struct PostgreSQLDialect: DialectHooks {
         let h = side(haystack, options, ctx)
         let condition: SQLFragment
         if case .text(let n) = needle {
-            condition = Self.like(codePointOrder(h), ctx.bind(.text(Self.searchPattern(StringOperations.folded(n, options), kind))))
+            condition = Self.like(likeSubject(h, options), ctx.bind(.text(Self.searchPattern(StringOperations.folded(n, options), kind))))
         } else {
             let n = side(needle, options, ctx)
             let found: SQLFragment
@@ -156,7 +178,7 @@ struct PostgreSQLDialect: DialectHooks {
     private func wildcards(
         _ column: SQLFragment, _ pattern: String, _ options: ComparisonOptions, _ ctx: LoweringContext
     ) -> SQLFragment {
-        Self.like(codePointOrder(fold(column, options)), ctx.bind(.text(Self.likePattern(pattern, options))))
+        Self.like(likeSubject(fold(column, options), options), ctx.bind(.text(Self.likePattern(pattern, options))))
     }
 
     private func regularExpression(
