@@ -186,6 +186,7 @@ test: deps swift-test docs grammar-check tsan fuzz-smoke bench-quick
 # 84 s on the 2-core machine, the plugin's own build included (part of
 # make test).
 DOC_TARGETS = Sift SiftSQL SiftSQLite SiftPostgres SiftMacros
+DOC_TARGETS += SiftSQLKit
 
 docs: system-deps
 	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

@@ -5,6 +5,9 @@ import SiftSQL
 /// queries: run ``columns`` and ``foreignKeys`` (each binds the schema name
 /// as `$1`) and pass their rows to ``schema(columns:foreignKeys:)``.
 package enum PostgresCatalog {
+    /// The connection's current schema (usually `public`), as text.
+    package static let currentSchema = "SELECT current_schema()::text"
+
     /// One row a column of every ordinary or partitioned table of schema
     /// `$1`, in the order the tables were created (their oids) and the
     /// columns declared: table, column, type name (`format_type`), NOT

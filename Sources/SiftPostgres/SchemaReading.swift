@@ -33,7 +33,7 @@ extension StoreSchema {
         if let schemaName {
             name = schemaName
         } else {
-            guard case .text(let current)? = try await runner.rows(BoundStatement(sql: "SELECT current_schema()::text", bindings: [])).first?.first
+            guard case .text(let current)? = try await runner.rows(BoundStatement(sql: PostgresCatalog.currentSchema, bindings: [])).first?.first
             else { throw SiftPostgresError(.server, "the connection has no current schema (search_path is empty)") }
             name = current
         }
