@@ -38,6 +38,31 @@ package enum PostgresCatalog {
         ORDER BY c.oid, a.attnum, f.conname
         """
 
+    /// The schema of the tables of `schemaName` (the connection's current
+    /// one when nil), whatever client runs the catalog queries: `rows`
+    /// runs a statement and returns its cells. A missing current schema or
+    /// rows of another shape are a ``StoreSchemaError``; `rows`'s own
+    /// errors pass through.
+    package static func read(
+        schemaName: String?, rows: (BoundStatement) async throws -> [[SQLValue]]
+    ) async throws -> StoreSchema {
+        let name: String
+        if let schemaName {
+            name = schemaName
+        } else {
+            guard case .text(let current)? = try await rows(BoundStatement(sql: currentSchema, bindings: [])).first?.first
+            else { throw StoreSchemaError("the connection has no current schema (search_path is empty)") }
+            name = current
+        }
+        let columns = try await rows(BoundStatement(sql: Self.columns, bindings: [.text(name)]))
+        let foreignKeys = try await rows(BoundStatement(sql: Self.foreignKeys, bindings: [.text(name)]))
+        do {
+            return try schema(columns: columns, foreignKeys: foreignKeys)
+        } catch {
+            throw StoreSchemaError("schema \(name): \(error.message)")
+        }
+    }
+
     /// The schema of the rows of ``columns`` and ``foreignKeys``, by the
     /// rules of ``TableInference``. PostgreSQL has no rowid: a table without
     /// a single-column primary key is not an entity (unless it is a join

@@ -19,7 +19,7 @@ extension StoreSchema {
             let schema: StoreSchema
             do {
                 if runner.dialect == .postgreSQL {
-                    schema = try await postgreSQL(runner, schemaName: schemaName)
+                    schema = try await PostgresCatalog.read(schemaName: schemaName) { statement in try await runner.rows(statement) }
                 } else {
                     schema = try await sqlite(runner)
                 }
@@ -33,21 +33,6 @@ extension StoreSchema {
             }
             return schema
         }
-    }
-
-    /// PostgreSQL's catalog (`PostgresCatalog`) read through `runner`.
-    private static func postgreSQL(_ runner: StatementRunner, schemaName: String?) async throws -> StoreSchema {
-        let name: String
-        if let schemaName {
-            name = schemaName
-        } else {
-            guard case .text(let current)? = try await runner.rows(BoundStatement(sql: PostgresCatalog.currentSchema, bindings: [])).first?.first
-            else { throw SiftSQLKitError(.schema, "the connection has no current schema (search_path is empty)") }
-            name = current
-        }
-        let columns = try await runner.rows(BoundStatement(sql: PostgresCatalog.columns, bindings: [.text(name)]))
-        let foreignKeys = try await runner.rows(BoundStatement(sql: PostgresCatalog.foreignKeys, bindings: [.text(name)]))
-        return try PostgresCatalog.schema(columns: columns, foreignKeys: foreignKeys)
     }
 
     /// A plain SQLite database's catalog (`SQLiteCatalog`) read through

@@ -16,11 +16,8 @@ import Testing
 /// readers read.
 @Suite(.serialized, .publicSchema)
 struct SQLKitDifferentialTests {
-    static let seed: UInt64 = {
-        if let s = ProcessInfo.processInfo.environment["SIFT_SEED"], let n = UInt64(s) { return n }
-        return 20_261_123
-    }()
-    static let cases = Int(ProcessInfo.processInfo.environment["SIFT_CASES"] ?? "") ?? 3000
+    static let seed = GeneratedFetches.seed
+    static let cases = GeneratedFetches.cases
 
     /// Whether `error` is SiftSQLKit's refusal of a sort by a string on
     /// SQLite (sqlite-nio has no custom collations).

@@ -13,11 +13,8 @@ import Testing
 /// PostgreSQL (through SiftPostgres) must be identical.
 @Suite(.serialized, .publicSchema)
 struct DifferentialTests {
-    static let seed: UInt64 = {
-        if let s = ProcessInfo.processInfo.environment["SIFT_SEED"], let n = UInt64(s) { return n }
-        return 20_261_123
-    }()
-    static let cases = Int(ProcessInfo.processInfo.environment["SIFT_CASES"] ?? "") ?? 3000
+    static let seed = GeneratedFetches.seed
+    static let cases = GeneratedFetches.cases
 
     struct Engines {
         let library: Library

@@ -5,6 +5,14 @@ import Sift
 /// fixture, and what memory answers them: shared by the suites that hold
 /// an engine to memory (SiftSQLTests' `DifferentialTests`, SiftSQLKitTests).
 package enum GeneratedFetches {
+    /// The seed of the generated data and requests (`SIFT_SEED`).
+    package static let seed: UInt64 = {
+        if let s = ProcessInfo.processInfo.environment["SIFT_SEED"], let n = UInt64(s) { return n }
+        return 20_261_123
+    }()
+    /// How many cases a generated suite runs (`SIFT_CASES`).
+    package static let cases = Int(ProcessInfo.processInfo.environment["SIFT_CASES"] ?? "") ?? 3000
+
     /// The key paths the generated fetches sort by.
     package static let sortKeys = ["title", "year", "price", "published", "author.name", "author.age", "code", "author.active"]
 
