@@ -7,7 +7,7 @@ import SQLiteNIO
 extension QueryBuilder {
     /// Keeps the models that `filter` matches, as memory would: the filter
     /// is lowered for the query's database (SQLite or PostgreSQL) against
-    /// `schema` (``StoreSchema/read(from:schemaName:)`` reads it), on the
+    /// `schema` (`StoreSchema.read(from:schemaName:)` reads it), on the
     /// entity whose table is the model's, and added as one SQL condition
     /// with its values bound: `id IN (SELECT t0.id FROM table t0 … WHERE …)`,
     /// a subquery of its own, so that its joins and names never meet the
