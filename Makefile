@@ -222,6 +222,7 @@ browser-test: build
 # make test).
 DOC_TARGETS = Sift SiftSQL SiftSQLite SiftPostgres SiftMacros
 DOC_TARGETS += SiftServer
+DOC_TARGETS += SiftSQLKit
 
 docs: system-deps
 	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

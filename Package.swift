@@ -33,6 +33,9 @@ let package = Package(
         // Runs lowered fetches on PostgreSQL through PostgresNIO. A product
         // of its own, so that only the packages that use it build NIO.
         .library(name: "SiftPostgres", targets: ["SiftPostgres"]),
+        // Runs fetches on any SQLKit database (SQLite and PostgreSQL, as
+        // Fluent's drivers hand them out) and filters Fluent queries.
+        .library(name: "SiftSQLKit", targets: ["SiftSQLKit"]),
         .executable(name: "sift", targets: ["sift"]),
         // `sift serve`: a read-only JSON API and web page over one database,
         // on Hummingbird. A product of its own, so that only its users build
@@ -43,6 +46,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // SiftSQLKit: SQLKit, sqlite-nio and sqlite-kit (the sift_*
+        // functions on a SQLite connection) and FluentKit (the QueryBuilder
+        // filter); postgres-kit and the Fluent SQLite driver only for its
+        // tests.
+        .package(url: "https://github.com/vapor/sql-kit", exact: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
+        .package(url: "https://github.com/vapor/sqlite-kit", exact: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", exact: "2.17.0"),
+        .package(url: "https://github.com/vapor/fluent-kit", exact: "1.57.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver", exact: "4.9.0"),
         // `swift package generate-documentation` (make docs). A command
         // plugin that no target uses: a package that depends on Sift does not
         // even fetch it (SwiftPM resolves only what the products it uses
@@ -92,6 +105,19 @@ let package = Package(
             dependencies: [
                 "Sift", "SiftSQL", "SiftCatalog",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        // SQLKit's databases: the dialect from the database, values bound by
+        // SQLKit, rows decoded by SiftPostgres's and SiftSQLite's rules.
+        .target(
+            name: "SiftSQLKit",
+            dependencies: [
+                "Sift", "SiftSQL", "SiftCatalog", "SiftPostgres",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
         // libpq, for running lowered statements on a real PostgreSQL server
@@ -188,6 +214,23 @@ let package = Package(
             ],
             swiftSettings: [.define("SIFT_POSTGRES")]
         ),
+        // SiftSQLKit through real drivers: the differential suite's fetches
+        // on SQLite (sqlite-kit) and PostgreSQL (postgres-kit), and the
+        // Fluent filter on the Fluent SQLite driver.
+        .testTarget(
+            name: "SiftSQLKitTests",
+            dependencies: [
+                "SiftSQLKit", "SiftSQL", "Sift", "SiftSQLite", "SiftPostgres", "SiftTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+            ],
+            swiftSettings: [.define("SIFT_POSTGRES")]
+        ),
         .testTarget(
             name: "SiftToolTests",
             dependencies: [
@@ -235,9 +278,9 @@ if ProcessInfo.processInfo.environment["SIFT_WITHOUT_MACROS"] != "1" {
 
 // Without PostgreSQL (see `withPostgres` above).
 if !withPostgres {
-    let postgres: Set<String> = ["SiftPostgres", "SiftPostgresTests", "SiftSQLTests"]
+    let postgres: Set<String> = ["SiftPostgres", "SiftPostgresTests", "SiftSQLTests", "SiftSQLKit", "SiftSQLKitTests"]
     package.targets.removeAll { postgres.contains($0.name) }
-    package.products.removeAll { $0.name == "SiftPostgres" }
+    package.products.removeAll { $0.name == "SiftPostgres" || $0.name == "SiftSQLKit" }
 }
 
 // `sift serve` without PostgreSQL: SiftServer is left out too (it builds NIO).

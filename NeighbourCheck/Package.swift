@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Sift", package: "Sift"),
                 .product(name: "SiftSQL", package: "Sift"),
+                .product(name: "SiftSQLKit", package: "Sift"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]

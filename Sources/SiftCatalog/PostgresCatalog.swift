@@ -5,6 +5,9 @@ import SiftSQL
 /// queries: run ``columns`` and ``foreignKeys`` (each binds the schema name
 /// as `$1`) and pass their rows to ``schema(columns:foreignKeys:)``.
 package enum PostgresCatalog {
+    /// The connection's current schema (usually `public`), as text.
+    package static let currentSchema = "SELECT current_schema()::text"
+
     /// One row a column of every ordinary or partitioned table of schema
     /// `$1` that is not a partition, in the order the tables were created
     /// (their oids) and the columns declared: table, column, type name
@@ -38,6 +41,31 @@ package enum PostgresCatalog {
         WHERE f.contype = 'f' AND n.nspname = $1 AND cardinality(f.conkey) = 1 AND f.conparentid = 0 \
         ORDER BY c.oid, a.attnum, f.conname
         """
+
+    /// The schema of the tables of `schemaName` (the connection's current
+    /// one when nil), whatever client runs the catalog queries: `rows`
+    /// runs a statement and returns its cells. A missing current schema or
+    /// rows of another shape are a ``StoreSchemaError``; `rows`'s own
+    /// errors pass through.
+    package static func read(
+        schemaName: String?, rows: (BoundStatement) async throws -> [[SQLValue]]
+    ) async throws -> StoreSchema {
+        let name: String
+        if let schemaName {
+            name = schemaName
+        } else {
+            guard case .text(let current)? = try await rows(BoundStatement(sql: currentSchema, bindings: [])).first?.first
+            else { throw StoreSchemaError("the connection has no current schema (search_path is empty)") }
+            name = current
+        }
+        let columns = try await rows(BoundStatement(sql: Self.columns, bindings: [.text(name)]))
+        let foreignKeys = try await rows(BoundStatement(sql: Self.foreignKeys, bindings: [.text(name)]))
+        do {
+            return try schema(columns: columns, foreignKeys: foreignKeys)
+        } catch {
+            throw StoreSchemaError("schema \(name): \(error.message)")
+        }
+    }
 
     /// The schema of the rows of ``columns`` and ``foreignKeys``, by the
     /// rules of ``TableInference``. PostgreSQL has no rowid: a table without

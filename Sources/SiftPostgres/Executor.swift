@@ -199,31 +199,41 @@ public struct SiftPostgresRows: AsyncSequence, Sendable {
 // MARK: - Values
 
 extension SQLValue {
-    /// Binds the value in its own type: `bigint`, `double precision`,
-    /// `text`, `boolean`, `bytea`, or an array of one of them (integers
-    /// among doubles are sent as doubles); NULL goes untyped, for the
-    /// server to infer.
+    /// Binds the value in its own type (``postgresBind(sql:)``); NULL goes
+    /// untyped, for the server to infer.
     func bind(to binds: inout PostgresBindings, sql: String) throws(SiftPostgresError) {
+        guard let value = try postgresBind(sql: sql) else { return binds.appendNull() }
+        do {
+            try binds.append(value, context: .default)
+        } catch {
+            throw SiftPostgresError(.valueDoesNotFit, "a value does not encode: \(error)", sql: sql)
+        }
+    }
+
+    /// The value as PostgreSQL receives it, in its own type: `bigint`,
+    /// `double precision`, `text`, `boolean`, `bytea`, or an array of one
+    /// of them (integers among doubles are sent as doubles); nil for NULL.
+    /// Shared by every client that binds through PostgresNIO (SiftSQLKit
+    /// hands it to postgres-kit).
+    package func postgresBind(sql: String) throws(SiftPostgresError) -> PostgresBind? {
         switch self {
-        case .null: binds.appendNull()
-        case .integer(let i): binds.append(i)
-        case .real(let d): binds.append(d)
+        case .null: return nil
+        case .integer(let i): return PostgresBind(i)
+        case .real(let d): return PostgresBind(d)
         case .text(let s):
             guard !s.utf8.contains(0) else {
                 throw SiftPostgresError(.valueDoesNotFit, "a text value contains NUL, which PostgreSQL cannot store", sql: sql)
             }
-            binds.append(s)
-        case .boolean(let b): binds.append(b)
-        case .blob(let data): binds.append(ByteBuffer(bytes: data))
-        case .array(let items): try Self.bindArray(items, to: &binds, sql: sql)
+            return PostgresBind(s)
+        case .boolean(let b): return PostgresBind(b)
+        case .blob(let data): return PostgresBind(ByteBuffer(bytes: data))
+        case .array(let items): return try Self.postgresArray(items, sql: sql)
         }
     }
 
     /// An array parameter: all its elements of one type (integers and
     /// doubles together make a `double precision[]`) and none NULL.
-    private static func bindArray(_ items: [SQLValue], to binds: inout PostgresBindings, sql: String)
-        throws(SiftPostgresError)
-    {
+    private static func postgresArray(_ items: [SQLValue], sql: String) throws(SiftPostgresError) -> PostgresBind {
         func refuse(_ what: String) -> SiftPostgresError {
             SiftPostgresError(.valueDoesNotFit, "a list parameter \(what), which a PostgreSQL array cannot hold", sql: sql)
         }
@@ -243,11 +253,11 @@ extension SQLValue {
             }
         }
         switch items.count {
-        case integers.count: binds.append(integers)
-        case doubles.count: binds.append(doubles)
-        case texts.count: binds.append(texts)
-        case booleans.count: binds.append(booleans)
-        case blobs.count: binds.append(blobs)
+        case integers.count: return PostgresBind(integers)
+        case doubles.count: return PostgresBind(doubles)
+        case texts.count: return PostgresBind(texts)
+        case booleans.count: return PostgresBind(booleans)
+        case blobs.count: return PostgresBind(blobs)
         default: throw refuse("mixes types")
         }
     }
@@ -319,7 +329,7 @@ extension SQLValue {
     /// `real`, `double precision` and `numeric` as `.real`, `boolean`,
     /// `bytea` as `.blob`, and the character types, `uuid` and `name` as
     /// `.text`.
-    init(_ cell: PostgresCell) throws {
+    package init(_ cell: PostgresCell) throws {
         guard cell.bytes != nil else {
             self = .null
             return
@@ -340,5 +350,31 @@ extension SQLValue {
                 .valueDoesNotFit,
                 "column \(cell.columnName) has PostgreSQL type \(cell.dataType), which Sift does not read")
         }
+    }
+}
+
+/// A value bound to a PostgreSQL statement in its own type
+/// (`SQLValue.postgresBind(sql:)`). `Encodable` only so that SQLKit can
+/// carry it as a bind: postgres-kit encodes it through PostgresNIO, as
+/// SiftPostgres does, and never through `Encodable`.
+package struct PostgresBind: PostgresThrowingDynamicTypeEncodable, Encodable, Sendable {
+    let value: any PostgresThrowingDynamicTypeEncodable & Sendable
+
+    init(_ value: some PostgresThrowingDynamicTypeEncodable & Sendable) {
+        self.value = value
+    }
+
+    package var psqlType: PostgresDataType { value.psqlType }
+    package var psqlFormat: PostgresFormat { value.psqlFormat }
+
+    package func encode<JSONEncoder: PostgresJSONEncoder>(
+        into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) throws {
+        try value.encode(into: &buffer, context: context)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(
+            self, .init(codingPath: encoder.codingPath, debugDescription: "a PostgreSQL bind encodes through PostgresNIO"))
     }
 }

@@ -35,20 +35,14 @@ extension StoreSchema {
     public static func read(from runner: some SiftPostgresQueryRunner, schemaName: String? = nil)
         async throws(SiftPostgresError) -> StoreSchema
     {
-        let name: String
-        if let schemaName {
-            name = schemaName
-        } else {
-            guard case .text(let current)? = try await runner.rows(BoundStatement(sql: "SELECT current_schema()::text", bindings: [])).first?.first
-            else { throw SiftPostgresError(.server, "the connection has no current schema (search_path is empty)") }
-            name = current
-        }
-        let columns = try await runner.rows(BoundStatement(sql: PostgresCatalog.columns, bindings: [.text(name)]))
-        let foreignKeys = try await runner.rows(BoundStatement(sql: PostgresCatalog.foreignKeys, bindings: [.text(name)]))
         do {
-            return try PostgresCatalog.schema(columns: columns, foreignKeys: foreignKeys)
+            return try await PostgresCatalog.read(schemaName: schemaName) { statement in try await runner.rows(statement) }
+        } catch let error as SiftPostgresError {
+            throw error
+        } catch let error as StoreSchemaError {
+            throw SiftPostgresError(.server, error.message)
         } catch {
-            throw SiftPostgresError(.server, "schema \(name): \(error.message)")
+            throw SiftPostgresError(.server, "\(error)")
         }
     }
 }

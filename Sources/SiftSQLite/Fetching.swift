@@ -15,15 +15,12 @@ extension BoundStatement {
 extension SQLValue {
     /// The value as SQLite stores it.
     public var databaseValue: DatabaseValue {
-        switch self {
-        case .null: return .null
+        switch sqliteStorage {
+        case .null, .boolean, .array: return .null  // sqliteStorage has none of the last two
         case .integer(let i): return i.databaseValue
         case .real(let d): return d.databaseValue
         case .text(let s): return s.databaseValue
         case .blob(let d): return d.databaseValue
-        case .boolean(let b): return (b ? 1 : 0).databaseValue
-        case .array(let items):
-            return (SQLValue.jsonArray(items, unrepresentableAsNull: true) ?? "[]").databaseValue
         }
     }
 }
@@ -79,14 +76,19 @@ extension Value {
     /// their text). A value the type cannot hold (a BLOB of another length
     /// in a UUID column) is read as it is stored.
     public init(_ stored: DatabaseValue, _ type: AttributeType) {
-        let value: SQLValue
+        self.init(stored: SQLValue(stored), type)
+    }
+}
+
+extension SQLValue {
+    /// A SQLite value as it is stored.
+    init(_ stored: DatabaseValue) {
         switch stored.storage {
-        case .null: value = .null
-        case .int64(let i): value = .integer(i)
-        case .double(let d): value = .real(d)
-        case .string(let s): value = .text(s)
-        case .blob(let data): value = .blob(data)
+        case .null: self = .null
+        case .int64(let i): self = .integer(i)
+        case .double(let d): self = .real(d)
+        case .string(let s): self = .text(s)
+        case .blob(let data): self = .blob(data)
         }
-        self.init(stored: value, type)
     }
 }

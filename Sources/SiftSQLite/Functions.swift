@@ -32,130 +32,24 @@ extension Configuration {
     }
 }
 
+/// The `sift_*` functions as GRDB functions: the bodies of
+/// `SQLiteFunctions.bodies(regexLimits:)` (SiftSQL, shared with
+/// SiftSQLKit's sqlite-nio connections) on GRDB's values.
 enum SiftFunctions {
-    static func options(_ v: DatabaseValue) -> ComparisonOptions {
-        ComparisonOptions(rawValue: Int.fromDatabaseValue(v) ?? 0)
-    }
-
-    static func text(_ v: DatabaseValue) -> String? {
-        String.fromDatabaseValue(v)
-    }
-
-    /// The functions, with `sift_matches` held to `regexLimits` (connections
-    /// with the default limits share one pattern cache).
+    /// The functions, with `sift_matches` held to `regexLimits`.
     static func functions(regexLimits: RegexLimits) -> [DatabaseFunction] {
-        stringFunctions + [arithmetic, function, regexLimits == .default ? defaultMatches : matchesFunction(regexLimits)]
-    }
-
-    private static let defaultMatches = matchesFunction(.default)
-
-    private static let stringFunctions: [DatabaseFunction] = [
-        DatabaseFunction(SQLiteFunctions.fold, argumentCount: 2, pure: true) { args in
-            guard let s = text(args[0]) else { return nil }
-            return StringOperations.folded(s, options(args[1]))
-        },
-        DatabaseFunction(SQLiteFunctions.compare, argumentCount: 3, pure: true) { args in
-            guard let a = text(args[0]), let b = text(args[1]) else { return nil }
-            return StringOperations.compare(a, b, options(args[2]))
-        },
-        DatabaseFunction(SQLiteFunctions.search, argumentCount: 4, pure: true) { args in
-            guard let h = text(args[0]), let n = text(args[1]),
-                let kind = SearchKind(code: Int.fromDatabaseValue(args[2]) ?? -1)
-            else { return 0 }
-            return StringOperations.search(h, n, kind, options(args[3])) ? 1 : 0
-        },
-        DatabaseFunction(SQLiteFunctions.like, argumentCount: 3, pure: true) { args in
-            guard let s = text(args[0]), let p = text(args[1]) else { return 0 }
-            return LikePattern.matches(s, p, options(args[2])) ? 1 : 0
-        },
-    ]
-
-    /// `sift_arithmetic(op, a, b)`: memory's `+ - * /` (``SQLiteFunctions/arithmetic``).
-    /// Memory's errors (overflow, division by zero) fail the statement, as they
-    /// fail an evaluation; NaN, which SQLite cannot hold, is NULL both ways.
-    static let arithmetic = DatabaseFunction(SQLiteFunctions.arithmetic, argumentCount: 3, pure: true) { args in
-        guard let op = Int.fromDatabaseValue(args[0]).flatMap(ArithmeticOperator.init(rawValue:)) else {
-            throw DatabaseError(message: "\(SQLiteFunctions.arithmetic): unknown operator")
-        }
-        let result: Value
-        do throws(ArithmeticFailure) {
-            result = try op.apply(number(args[1]), number(args[2]))
-        } catch {
-            throw DatabaseError(message: "\(SQLiteFunctions.arithmetic): \(error.message)")
-        }
-        switch result {
-        case .int(let i): return Int64(i)
-        case .double(let d): return d.isNaN ? nil : d
-        default: return nil
-        }
-    }
-
-    /// `sift_function(code, a…)`: a built-in function as memory applies it
-    /// (``SQLiteFunctions/function``). Its errors fail the statement; a
-    /// double NaN is NULL.
-    static let function = DatabaseFunction(SQLiteFunctions.function, pure: true) { args in
-        guard let code = args.first.flatMap(Int.fromDatabaseValue), let f = BuiltinFunction(code: code) else {
-            throw DatabaseError(message: "\(SQLiteFunctions.function): unknown function")
-        }
-        let result: Value
-        do throws(ArithmeticFailure) {
-            result = try f.apply(args.dropFirst().map(number))
-        } catch {
-            throw DatabaseError(message: "\(SQLiteFunctions.function): \(error.message)")
-        }
-        switch result {
-        case .int(let i): return Int64(i)
-        case .bool(let b): return Int64(b ? 1 : 0)
-        case .double(let d): return d.isNaN ? nil : d
-        case .string(let s): return s
-        default: throw DatabaseError(message: "\(SQLiteFunctions.function): \(f.rawValue) gave \(result.typeName)")
-        }
-    }
-
-    /// A SQLite value as an operand of `sift_arithmetic` and `sift_function`.
-    private static func number(_ v: DatabaseValue) -> Value {
-        switch v.storage {
-        case .int64(let i): return .int(Int(i))
-        case .double(let d): return .double(d)
-        case .null: return .double(.nan)
-        case .string(let s): return .string(s)
-        case .blob(let d): return .data(d)
-        }
-    }
-
-    /// MATCHES, with the compiled patterns cached.
-    private static func matchesFunction(_ limits: RegexLimits) -> DatabaseFunction {
-        let cache = PatternCache(limits: limits)
-        return DatabaseFunction(SQLiteFunctions.matches, argumentCount: 3, pure: true) { args in
-            guard let s = text(args[0]), let p = text(args[1]) else { return 0 }
-            return try cache.pattern(p, options(args[2])).matches(s) ? 1 : 0
+        SQLiteFunctions.bodies(regexLimits: regexLimits).map { body in
+            DatabaseFunction(body.name, argumentCount: body.argumentCount, pure: true) { args in
+                do throws(SQLiteFunctionFailure) {
+                    return try body.call(args.map { SQLValue($0) }).databaseValue
+                } catch {
+                    throw DatabaseError(message: error.message)
+                }
+            }
         }
     }
 
     static let collations: [DatabaseCollation] = SortKey.Comparison.allCases.map { comparison in
         DatabaseCollation(SQLiteFunctions.collation(comparison)) { a, b in comparison.order(a, b) }
-    }
-}
-
-/// Compiled MATCHES patterns, shared by the statements of a connection.
-final class PatternCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var patterns: [String: MatchesPattern] = [:]
-    private let limits: RegexLimits
-    private static let capacity = 128
-
-    init(limits: RegexLimits) {
-        self.limits = limits
-    }
-
-    func pattern(_ pattern: String, _ options: ComparisonOptions) throws -> MatchesPattern {
-        let key = "\(options.rawValue):\(pattern)"
-        lock.lock()
-        defer { lock.unlock() }
-        if let p = patterns[key] { return p }
-        let compiled = try MatchesPattern(pattern, options: options, limits: limits)
-        if patterns.count >= Self.capacity { patterns.removeAll(keepingCapacity: true) }
-        patterns[key] = compiled
-        return compiled
     }
 }

@@ -146,10 +146,10 @@ extension StoreSchema {
     ///   entities.
     public static func read(from db: Database, model: CoreDataModel?) throws -> StoreSchema {
         let tables = try SchemaReading.tables(db)
-        let names = Set(tables.map { $0.name.uppercased() })
         var schema: StoreSchema
-        if names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA") {
-            if let model = try model ?? cachedModel(db, hasCache: names.contains("Z_MODELCACHE")) {
+        if SQLiteCatalog.isCoreDataStore(tables) {
+            let hasCache = tables.contains { $0.name.uppercased() == "Z_MODELCACHE" }
+            if let model = try model ?? cachedModel(db, hasCache: hasCache) {
                 schema = try CoreDataModelMapping(db: db, tables: tables, model: model).read()
             } else {
                 schema = try CoreDataSchemaReader(db: db, tables: tables).read()
@@ -209,106 +209,42 @@ extension StoreSchema {
 
 // MARK: - Reading the catalog
 
+/// SQLiteCatalog's queries run through GRDB.
 enum SchemaReading {
     /// The tables of the main database, in creation order, with their SQL.
     static func tables(_ db: Database) throws -> [(name: String, sql: String)] {
-        try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").compactMap { row in
+        try Row.fetchAll(db, sql: SQLiteCatalog.tables).compactMap { row in
             guard let name = row.text("name") else { return nil }
             return (name, row.text("sql") ?? "")
         }
     }
 
     static func describe(_ db: Database, _ table: String) throws -> TableDescription {
-        var t = TableDescription(name: table)
-        for row in try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", arguments: [table]) {
-            guard let name = row.text("name") else { continue }
-            t.columns.append(.init(
-                name: name, declaredType: row.text("type") ?? "", notNull: (row.integer("notnull") ?? 0) != 0,
-                primaryKeyIndex: row.integer("pk") ?? 0))
+        func rows(_ sql: String) throws -> [[SQLValue]] {
+            try Row.fetchAll(db, sql: sql, arguments: [table]).map { row in row.databaseValues.map(SQLValue.init) }
         }
-        var groups: [Int: [Row]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM pragma_foreign_key_list(?)", arguments: [table]) {
-            groups[row.integer("id") ?? 0, default: []].append(row)
-        }
-        for rows in groups.values where rows.count == 1 {
-            guard let from = rows[0].text("from"), let parent = rows[0].text("table") else { continue }
-            t.foreignKeys.append(.init(column: from, table: parent, parentColumn: rows[0].text("to")))
-        }
-        let columns = t.columns.map { $0.name.lowercased() }
-        let position = { (name: String) in columns.firstIndex(of: name.lowercased()) ?? 0 }
-        t.foreignKeys.sort { position($0.column) < position($1.column) }
-        for candidate in ["rowid", "_rowid_", "oid"] where t.column(candidate) == nil {
-            // WITHOUT ROWID tables refuse the statement.
-            if (try? db.makeStatement(sql: "SELECT \(quote(candidate)) FROM \(quote(table))")) != nil { t.rowID = candidate }
-            break
+        var t = SQLiteCatalog.describe(
+            table, columns: try rows(SQLiteCatalog.columns), foreignKeys: try rows(SQLiteCatalog.foreignKeys))
+        if let candidate = SQLiteCatalog.rowIDCandidate(t),
+            (try? db.makeStatement(sql: SQLiteCatalog.rowIDProbe(candidate, table))) != nil
+        {
+            t.rowID = candidate
         }
         return t
     }
 
     static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        SQLiteCatalog.quote(identifier)
     }
 
-    /// The first non-NULL value of a column.
-    static func sample(_ db: Database, _ table: String, _ column: String) -> DatabaseValue? {
-        let sql = "SELECT \(quote(column)) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL LIMIT 1"
-        return (try? DatabaseValue.fetchOne(db, sql: sql)) ?? nil
-    }
-
-    /// The attribute type of a column from its declared type (see
-    /// ``StoreSchema/read(from:)``), looking at a stored value where the declared
-    /// type leaves it open. `coreData` reads `TIMESTAMP` as Core Data does.
+    /// The attribute type of a column (``SQLiteCatalog/type(of:coreData:)``),
+    /// sampling a stored value only where the declared type leaves it open.
     static func type(
         of column: TableDescription.Column, in table: String, _ db: Database, coreData: Bool
     ) -> AttributeType {
-        let t = column.declaredType.uppercased()
-        let sampled = { sample(db, table, column.name)?.storage }
-        if t.contains("BOOL") { return .boolean }
-        if t.contains("DATE") || t.contains("TIMESTAMP") {
-            if coreData { return .date(.referenceSeconds) }
-            switch sampled() {
-            case .int64(let i)?: return i.magnitude < 100_000_000_000 ? .date(.unixSeconds) : .integer
-            case .double(let d)?: return d.magnitude < 1e11 ? .date(.unixSeconds) : .double
-            case .string(let s)?: return isISO8601(s) ? .date(.iso8601) : .string
-            case .blob?: return .blob
-            case .null?, nil: return .date(.iso8601)
-            }
+        SQLiteCatalog.type(of: column, coreData: coreData).type {
+            ((try? DatabaseValue.fetchOne(db, sql: SQLiteCatalog.sample(table, column.name))) ?? nil).map(SQLValue.init)
         }
-        if t.contains("UUID") || t.contains("GUID") {
-            // GRDB stores a UUID as its 16 bytes.
-            if case .blob(let d)? = sampled() { return d.count == 16 ? .uuid(.bytes) : .blob }
-            return .uuid(.text)
-        }
-        if t.contains("INT") { return .integer }
-        if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") { return .string }
-        if t.contains("BLOB") { return .blob }
-        if t.isEmpty {
-            switch sampled() {
-            case .int64?: return .integer
-            case .double?: return .double
-            case .blob?: return .blob
-            case .string?, .null?, nil: return .string
-            }
-        }
-        if t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB") { return .double }
-        // NUMERIC affinity.
-        if case .string? = sampled() { return .string }
-        return .double
-    }
-
-    /// `2024-05-01T12:00:00.000Z`, the form ``DateEncoding/iso8601`` compares.
-    static func isISO8601(_ s: String) -> Bool {
-        let digits = Array(s.utf8)
-        guard digits.count == 24 else { return false }
-        let shape = Array("dddd-dd-ddTdd:dd:dd.dddZ".utf8)
-        for (c, p) in zip(digits, shape) {
-            if p == UInt8(ascii: "d") {
-                guard c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") else { return false }
-            } else if c != p {
-                return false
-            }
-        }
-        return true
     }
 }
 
@@ -332,25 +268,8 @@ struct PlainSchemaReader {
     let tables: [(name: String, sql: String)]
 
     func read() throws -> StoreSchema {
-        let virtual = tables.filter { $0.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }.map { $0.name.lowercased() }
-        var descriptions: [TableDescription] = []
-        for (name, sql) in tables {
-            let lower = name.lowercased()
-            if lower.hasPrefix("sqlite_") || sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") { continue }
-            if virtual.contains(where: { lower.hasPrefix($0 + "_") }) { continue }
-            descriptions.append(try SchemaReading.describe(db, name))
-        }
-        // SQLite's INTEGER PRIMARY KEY is the rowid, which is never NULL
-        // whether or not the column says so.
-        for d in descriptions.indices where descriptions[d].columns.filter({ $0.primaryKeyIndex > 0 }).count == 1 {
-            for c in descriptions[d].columns.indices {
-                let column = descriptions[d].columns[c]
-                if column.primaryKeyIndex > 0, column.declaredType.uppercased() == "INTEGER" {
-                    descriptions[d].columns[c].notNull = true
-                }
-            }
-        }
-        return TableInference.schema(descriptions, namesIgnoreCase: true) { c, t in SchemaReading.type(of: c, in: t.name, db, coreData: false) }
+        let descriptions = try SQLiteCatalog.plainTables(tables).map { try SchemaReading.describe(db, $0) }
+        return SQLiteCatalog.plainSchema(descriptions) { c, t in SchemaReading.type(of: c, in: t.name, db, coreData: false) }
     }
 }
 

@@ -13,11 +13,8 @@ import Testing
 /// PostgreSQL (through SiftPostgres) must be identical.
 @Suite(.serialized, .publicSchema)
 struct DifferentialTests {
-    static let seed: UInt64 = {
-        if let s = ProcessInfo.processInfo.environment["SIFT_SEED"], let n = UInt64(s) { return n }
-        return 20_261_123
-    }()
-    static let cases = Int(ProcessInfo.processInfo.environment["SIFT_CASES"] ?? "") ?? 3000
+    static let seed = GeneratedFetches.seed
+    static let cases = GeneratedFetches.cases
 
     struct Engines {
         let library: Library
@@ -98,13 +95,9 @@ struct DifferentialTests {
         try db.read { try request.fetchValues($0, schema: Library.schema) }
     }
 
-    /// The ids from the evaluator, or nil if it raises.
+    /// The ids from the evaluator, or nil if it raises (`GeneratedFetches`).
     static func memoryIDs(_ request: FetchSpecification, _ books: [Value]) -> [Int]? {
-        guard let rows = try? request.execute(on: books) else { return nil }
-        return rows.map { row in
-            guard case .dictionary(let d) = row, case .int(let id)? = d["id"] else { return -1 }
-            return id
-        }
+        GeneratedFetches.memoryIDs(request, books)
     }
 
     static func sqliteIDs(_ query: SQLQuery, _ db: DatabaseQueue) throws -> [Int] {
@@ -116,18 +109,10 @@ struct DifferentialTests {
     /// The ids SiftPostgres fetches (its binding, decoding and reading
     /// back by attribute type).
     static func postgresIDs(_ request: FetchSpecification, _ schema: StoreSchema, _ pg: PostgresConnection) async throws -> [Int] {
-        try await request.fetchValues(pg, schema: schema).map { row in
-            guard case .dictionary(let d) = row, case .int(let id)? = d["id"] else { return -1 }
-            return id
-        }
+        GeneratedFetches.ids(try await request.fetchValues(pg, schema: schema))
     }
 
-    /// Whether PostgreSQL refused an `[s]` search or ordering: Swift's
-    /// searches compare characters (grapheme clusters), which it cannot find
-    /// in its text, and Swift's `<` orders a few strings neither way.
-    static func refusesSwiftSearch(_ error: any Error) -> Bool {
-        "\(error)".contains("[s] searches compare characters") || "\(error)".contains("[s] orderings are Swift's <")
-    }
+    static func refusesSwiftSearch(_ error: any Error) -> Bool { GeneratedFetches.refusesSwiftSearch(error) }
 
     /// The rows of each of `formats` from memory, SQLite and (when it
     /// runs) PostgreSQL, the same; with `informative`, each also matches
@@ -156,38 +141,11 @@ struct DifferentialTests {
         print("\(title): \(compared) compared, \(Self.compared(engines))")
     }
 
-    /// Whether `error` is SQL's arithmetic error (overflow, division by
-    /// zero) on a predicate that memory answered, because memory's left-to-right
-    /// short circuit skipped the rows where the arithmetic fails and the
-    /// database evaluated its conditions in another order: true only when a
-    /// comparison of the predicate holding arithmetic, evaluated alone, raises
-    /// in memory too (a documented difference; the rows are never different).
     static func raisesPastShortCircuit(_ error: any Error, _ filter: Filter, _ books: [Value]) -> Bool {
-        let text = "\(error)"
-        guard ["overflow", "out of range", "division by zero", "modulus by zero"].contains(where: text.contains) else { return false }
-        func leaves(_ p: PredicateNode) -> [PredicateNode] {
-            switch p.kind {
-            case .and(let children), .or(let children): return children.flatMap(leaves)
-            case .not(let inner): return leaves(inner)
-            case .comparison(let c):
-                let arithmetic = [c.lhs, c.rhs].contains { e in
-                    if case .function = e.kind { return true }
-                    return false
-                }
-                return arithmetic ? [p] : []
-            default: return []
-            }
-        }
-        return leaves(filter.predicate).contains { leaf in
-            memoryIDs(FetchSpecification(entity: "Book", filter: Filter(leaf)), books) == nil
-        }
+        GeneratedFetches.raisesPastShortCircuit(error, filter, books)
     }
 
-    /// Whether PostgreSQL refused arithmetic on doubles that could raise
-    /// there (overflow, underflow, division by zero) where memory does not.
-    static func refusesDoubleArithmetic(_ error: any Error) -> Bool {
-        "\(error)".contains("has no PostgreSQL form: its doubles raise")
-    }
+    static func refusesDoubleArithmetic(_ error: any Error) -> Bool { GeneratedFetches.refusesDoubleArithmetic(error) }
 
     /// Whether PostgreSQL refused a function whose value there is not
     /// memory's (`ln:`, `**`, `lowercase:`, a double's `modulus:by:`).
@@ -308,27 +266,15 @@ struct DifferentialTests {
         let engines = try await Self.engines(seed: seed)
         defer { engines.close() }
         var generator = PredicateGenerator(seed: seed)
-        let keys = ["title", "year", "price", "published", "author.name", "author.age", "code", "author.active"]
         var failures: [String] = []
         var compared = 0
         for n in 0..<(Self.cases / 3) {
-            var sort: [SortKey] = []
-            for _ in 0..<Int.random(in: 1...2, using: &generator.rng) {
-                let comparisons: [SortKey.Comparison] = [.compare, .caseInsensitive, .localized, .localizedCaseInsensitive, .localizedStandard, .swift]
-                sort.append(SortKey(generator.pick(keys), ascending: generator.chance(0.5), comparison: generator.pick(comparisons)))
-            }
-            var filter: Filter?
-            if generator.chance(0.5) {
-                let (format, args) = generator.predicate(depth: 2)
-                filter = try Filter(format, arguments: args)
-            }
-            let limit: Int? = generator.chance(0.5) ? Int.random(in: 0...20, using: &generator.rng) : nil
-            let offset = generator.chance(0.4) ? Int.random(in: 0...30, using: &generator.rng) : 0
-            let request = FetchSpecification(entity: "Book", filter: filter, sort: sort, offset: offset, limit: limit)
+            let request = try GeneratedFetches.fetch(&generator)
+            let filter = request.filter
             guard let expected = Self.memoryIDs(request, engines.library.books) else { continue }
             compared += 1
             let expectedCount = try request.count(on: engines.library.books)
-            let label = "fetch \(n) [\(filter?.format ?? "all")] sort \(sort) offset \(offset) limit \(limit.map(String.init) ?? "none")"
+            let label = GeneratedFetches.label(n, request)
             do {
                 let q = try request.sql(in: Library.schema, dialect: .sqlite)
                 let got = try Self.sqliteIDs(q, engines.sqlite)
@@ -340,7 +286,7 @@ struct DifferentialTests {
             } catch {
                 failures.append("\(label): SQLite: \(error)")
             }
-            for (name, pg) in engines.servers where !sort.contains(where: { ![.compare, .caseInsensitive, .swift].contains($0.comparison) }) {
+            for (name, pg) in engines.servers where GeneratedFetches.postgresSorts(request) {
                 do {
                     let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
                     let got = try await Self.postgresIDs(request, Library.schema, pg)

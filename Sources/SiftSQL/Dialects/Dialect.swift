@@ -183,6 +183,9 @@ protocol DialectHooks: Sendable {
     ) throws(Problem) -> SQLFragment
     /// A string column as an ORDER BY term sorted by `comparison`.
     func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment
+    /// Whether ``sortTerm(_:_:)`` calls collations of Sift's own, which a
+    /// connection must have (`SQLLoweringOptions.siftCollations`).
+    var sortTermsNeedSiftCollations: Bool { get }
 
     // MARK: Tables
 
@@ -193,6 +196,8 @@ protocol DialectHooks: Sendable {
 }
 
 extension DialectHooks {
+    var sortTermsNeedSiftCollations: Bool { false }
+
     /// In double quotes, embedded quotes doubled. Written straight into
     /// the statement's bytes: quoting happens for every identifier of
     /// every statement.

@@ -161,6 +161,9 @@ struct SQLiteDialect: DialectHooks {
         .collate(column, SQLiteFunctions.collation(comparison))
     }
 
+    /// The collations of ``SQLiteFunctions/collation(_:)``.
+    var sortTermsNeedSiftCollations: Bool { true }
+
     /// `INTEGER PRIMARY KEY` makes the key the row id.
     var keyType: String { "INTEGER" }
 

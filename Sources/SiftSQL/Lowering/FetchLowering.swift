@@ -107,9 +107,13 @@ extension Filter {
         var context = SQLGenerationContext(dialect: dialect)
         for join in lowering.root.joins { context.append(join) }
         let joins = context.sql
+        let joinPieces = context.pieces(from: 0)
         context.append(fragment)
         let condition = String(decoding: context.sql.utf8.dropFirst(joins.utf8.count), as: UTF8.self)
-        return LoweredCondition(joins: joins, condition: condition, bindings: context.bindings)
+        var lowered = LoweredCondition(joins: joins, condition: condition, bindings: context.bindings)
+        lowered.joinPieces = joinPieces
+        lowered.conditionPieces = context.pieces(from: joins.utf8.count)
+        return lowered
     }
 }
 
@@ -126,6 +130,10 @@ public struct LoweredCondition: Sendable, Hashable {
     public var condition: String
     /// The values of the placeholders, in order.
     public var bindings: [SQLValue]
+    /// ``joins`` and ``condition`` cut at their placeholders, for a client
+    /// that numbers placeholders itself (SiftSQLKit's Fluent filter).
+    package var joinPieces: [SQLPiece] = []
+    package var conditionPieces: [SQLPiece] = []
 
     /// A condition with its joins and bindings.
     public init(joins: String, condition: String, bindings: [SQLValue]) {
@@ -300,6 +308,13 @@ struct FetchLowering {
     func orderingTerm(_ c: Column, _ key: SortKey, written: String) throws(SQLLoweringError) -> SQLOrderingTerm {
         var term = lowering.numeric(c)
         if c.type == .string {
+            if ctx.hooks.sortTermsNeedSiftCollations && !ctx.options.siftCollations {
+                throw SQLLoweringError(
+                    .unsupported,
+                    "a sort by a string needs Sift's SQLite collations (\(SQLiteFunctions.collation(key.comparison))), "
+                        + "which this connection does not have: sqlite-nio installs functions but not collations",
+                    entity: entity.name, key: written, range: SourceRange(0, written.utf8.count), source: key.description)
+            }
             do throws(Problem) {
                 term = try ctx.hooks.sortTerm(c.sql, key.comparison)
             } catch {
@@ -340,4 +355,11 @@ struct FetchLowering {
         }
         return terms
     }
+}
+
+/// A piece of SQL text cut at its placeholders: text, or the index in the
+/// statement's bindings of the value bound at a placeholder.
+package enum SQLPiece: Sendable, Hashable {
+    case sql(String)
+    case binding(Int)
 }

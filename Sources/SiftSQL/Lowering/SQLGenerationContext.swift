@@ -11,6 +11,11 @@ struct SQLGenerationContext {
     /// The number of each parameter rendered so far, by its id (ids are
     /// the lowering's count of values bound, so small and dense).
     private var numbers: [Int] = []
+    /// Where each placeholder was written: its UTF-8 range in the text and
+    /// the index of its value in ``bindings``, so that a client which
+    /// writes its own placeholders (SQLKit) can bind each value where
+    /// it stands.
+    private(set) var placeholders: [(range: Range<Int>, binding: Int)] = []
 
     init(dialect: Dialect) {
         self.dialect = dialect.hooks
@@ -30,6 +35,20 @@ struct SQLGenerationContext {
         var context = SQLGenerationContext(dialect: dialect)
         context.append(select)
         return BoundStatement(sql: context.sql, bindings: context.bindings)
+    }
+
+    /// The text from UTF-8 offset `start` on, cut at its placeholders:
+    /// text and the index of the value bound at each placeholder.
+    func pieces(from start: Int) -> [SQLPiece] {
+        var pieces: [SQLPiece] = []
+        var at = start
+        for (range, binding) in placeholders where range.lowerBound >= start {
+            if range.lowerBound > at { pieces.append(.sql(String(decoding: text[at..<range.lowerBound], as: UTF8.self))) }
+            pieces.append(.binding(binding))
+            at = range.upperBound
+        }
+        if text.count > at { pieces.append(.sql(String(decoding: text[at...], as: UTF8.self))) }
+        return pieces
     }
 
     /// The statement's text so far.
@@ -56,13 +75,16 @@ struct SQLGenerationContext {
             }
             dialect.quote(name, into: &text)
         case .parameter(let p):
+            let start = text.count
             if p.id < numbers.count, numbers[p.id] > 0, dialect.placeholdersAreNumbered {
                 write(dialect.placeholder(numbers[p.id]))
+                placeholders.append((start..<text.count, numbers[p.id] - 1))
             } else {
                 bindings.append(p.value)
                 if p.id >= numbers.count { numbers += repeatElement(0, count: p.id - numbers.count + 1) }
                 numbers[p.id] = bindings.count
                 write(dialect.placeholder(bindings.count))
+                placeholders.append((start..<text.count, bindings.count - 1))
             }
         case .binary(let a, let op, let b):
             append(a)

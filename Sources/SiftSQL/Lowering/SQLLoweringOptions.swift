@@ -11,6 +11,11 @@ public struct SQLLoweringOptions: Sendable, Hashable {
     /// made: those that SQLite's `sift_matches` runs it with
     /// (`registerSiftFunctions(regexLimits:)` in SiftSQLite).
     public var regexLimits: RegexLimits
+    /// Whether the SQLite connection has Sift's collations (`sift_compare`,
+    /// …), which sorts by a string need. SiftSQLite registers them; a
+    /// driver that can install functions but not collations (sqlite-nio,
+    /// through SiftSQLKit) sets this to false, and such sorts are refused.
+    package var siftCollations = true
 
     /// Options; each defaults to the value in ``default``.
     public init(maximumBindings: Int = 10_000, regexLimits: RegexLimits = .default) {

@@ -91,3 +91,16 @@ extension SQLValue {
         return JSONValue.array(items).jsonText
     }
 }
+
+extension SQLValue {
+    /// The value as SQLite stores it when bound, whatever the driver: a
+    /// Boolean as 0 or 1, a list as its JSON text (for `json_each`; a
+    /// member without a JSON form as `null`), any other value as itself.
+    package var sqliteStorage: SQLValue {
+        switch self {
+        case .boolean(let b): return .integer(b ? 1 : 0)
+        case .array(let items): return .text(SQLValue.jsonArray(items, unrepresentableAsNull: true) ?? "[]")
+        default: return self
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Sift
+
+/// What each `sift_*` SQLite function computes, on SQLite's stored values,
+/// whatever driver registers it: SiftSQLite through GRDB, SiftSQLKit
+/// through sqlite-nio. Each driver only converts its values to and from
+/// ``SQLValue`` and turns a ``SQLiteFunctionFailure`` into its own error.
+package struct SQLiteFunctionBody: Sendable {
+    /// The function's SQL name (``SQLiteFunctions``).
+    package let name: String
+    /// How many arguments it takes; nil for any number.
+    package let argumentCount: Int?
+    /// The result for the arguments, each a stored value (`.null`,
+    /// `.integer`, `.real`, `.text` or `.blob`); the result is one too.
+    package let call: @Sendable ([SQLValue]) throws(SQLiteFunctionFailure) -> SQLValue
+}
+
+/// Why a `sift_*` function failed its statement (memory's error, as an
+/// evaluation fails with it).
+package struct SQLiteFunctionFailure: Error, Sendable {
+    package let message: String
+}
+
+extension SQLiteFunctions {
+    /// The functions, with `sift_matches` held to `regexLimits` (the
+    /// bodies made with the default limits share one pattern cache).
+    package static func bodies(regexLimits: RegexLimits) -> [SQLiteFunctionBody] {
+        stringBodies + [arithmeticBody, functionBody, regexLimits == .default ? defaultMatches : matchesBody(regexLimits)]
+    }
+
+    /// The option bits of an argument (0 when it has none).
+    private static func options(_ v: SQLValue) -> ComparisonOptions {
+        ComparisonOptions(rawValue: integer(v) ?? 0)
+    }
+
+    /// An argument as text, converted as SQLite converts: a blob is read as
+    /// UTF-8; a number or NULL is no text.
+    private static func text(_ v: SQLValue) -> String? {
+        switch v {
+        case .text(let s): return s
+        case .blob(let data): return String(data: data, encoding: .utf8)
+        default: return nil
+        }
+    }
+
+    /// An argument as an integer: a double in range is truncated; text,
+    /// blobs and NULL are none.
+    private static func integer(_ v: SQLValue) -> Int? {
+        switch v {
+        case .integer(let i): return Int(exactly: i)
+        case .real(let d) where d >= Double(Int64.min) && d < Double(Int64.max): return Int(exactly: Int64(d))
+        default: return nil
+        }
+    }
+
+    private static let stringBodies: [SQLiteFunctionBody] = [
+        SQLiteFunctionBody(name: fold, argumentCount: 2) { args in
+            guard let s = text(args[0]) else { return .null }
+            return .text(StringOperations.folded(s, options(args[1])))
+        },
+        SQLiteFunctionBody(name: compare, argumentCount: 3) { args in
+            guard let a = text(args[0]), let b = text(args[1]) else { return .null }
+            return .integer(Int64(StringOperations.compare(a, b, options(args[2]))))
+        },
+        SQLiteFunctionBody(name: search, argumentCount: 4) { args in
+            guard let h = text(args[0]), let n = text(args[1]), let kind = SearchKind(code: integer(args[2]) ?? -1)
+            else { return .integer(0) }
+            return .integer(StringOperations.search(h, n, kind, options(args[3])) ? 1 : 0)
+        },
+        SQLiteFunctionBody(name: like, argumentCount: 3) { args in
+            guard let s = text(args[0]), let p = text(args[1]) else { return .integer(0) }
+            return .integer(LikePattern.matches(s, p, options(args[2])) ? 1 : 0)
+        },
+    ]
+
+    /// `sift_arithmetic(op, a, b)`: memory's `+ - * /`. Memory's errors
+    /// (overflow, division by zero) fail the statement, as they fail an
+    /// evaluation; NaN, which SQLite cannot hold, is NULL both ways.
+    private static let arithmeticBody = SQLiteFunctionBody(name: arithmetic, argumentCount: 3) { (args: [SQLValue]) throws(SQLiteFunctionFailure) -> SQLValue in
+        guard let op = integer(args[0]).flatMap(ArithmeticOperator.init(rawValue:)) else {
+            throw SQLiteFunctionFailure(message: "\(arithmetic): unknown operator")
+        }
+        let result: Value
+        do throws(ArithmeticFailure) {
+            result = try op.apply(number(args[1]), number(args[2]))
+        } catch {
+            throw SQLiteFunctionFailure(message: "\(arithmetic): \(error.message)")
+        }
+        switch result {
+        case .int(let i): return .integer(Int64(i))
+        case .double(let d): return d.isNaN ? .null : .real(d)
+        default: return .null
+        }
+    }
+
+    /// `sift_function(code, a…)`: a built-in function as memory applies
+    /// it. Its errors fail the statement; a double NaN is NULL.
+    private static let functionBody = SQLiteFunctionBody(name: function, argumentCount: nil) { (args: [SQLValue]) throws(SQLiteFunctionFailure) -> SQLValue in
+        guard let code = args.first.flatMap(integer), let f = BuiltinFunction(code: code) else {
+            throw SQLiteFunctionFailure(message: "\(function): unknown function")
+        }
+        let result: Value
+        do throws(ArithmeticFailure) {
+            result = try f.apply(args.dropFirst().map(number))
+        } catch {
+            throw SQLiteFunctionFailure(message: "\(function): \(error.message)")
+        }
+        switch result {
+        case .int(let i): return .integer(Int64(i))
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .double(let d): return d.isNaN ? .null : .real(d)
+        case .string(let s): return .text(s)
+        default: throw SQLiteFunctionFailure(message: "\(function): \(f.rawValue) gave \(result.typeName)")
+        }
+    }
+
+    /// A stored value as an operand of `sift_arithmetic` and `sift_function`.
+    private static func number(_ v: SQLValue) -> Value {
+        switch v {
+        case .integer(let i): return .int(Int(i))
+        case .real(let d): return .double(d)
+        case .text(let s): return .string(s)
+        case .blob(let d): return .data(d)
+        case .null, .boolean, .array: return .double(.nan)
+        }
+    }
+
+    private static let defaultMatches = matchesBody(.default)
+
+    /// MATCHES, with the compiled patterns cached.
+    private static func matchesBody(_ limits: RegexLimits) -> SQLiteFunctionBody {
+        let cache = PatternCache(limits: limits)
+        return SQLiteFunctionBody(name: matches, argumentCount: 3) { (args: [SQLValue]) throws(SQLiteFunctionFailure) -> SQLValue in
+            guard let s = text(args[0]), let p = text(args[1]) else { return .integer(0) }
+            do {
+                return .integer(try cache.pattern(p, options(args[2])).matches(s) ? 1 : 0)
+            } catch {
+                throw SQLiteFunctionFailure(message: "\(error)")
+            }
+        }
+    }
+}
+
+/// Compiled MATCHES patterns, shared by the statements of a connection.
+final class PatternCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var patterns: [String: MatchesPattern] = [:]
+    private let limits: RegexLimits
+    private static let capacity = 128
+
+    init(limits: RegexLimits) {
+        self.limits = limits
+    }
+
+    func pattern(_ pattern: String, _ options: ComparisonOptions) throws -> MatchesPattern {
+        let key = "\(options.rawValue):\(pattern)"
+        lock.lock()
+        defer { lock.unlock() }
+        if let p = patterns[key] { return p }
+        let compiled = try MatchesPattern(pattern, options: options, limits: limits)
+        if patterns.count >= Self.capacity { patterns.removeAll(keepingCapacity: true) }
+        patterns[key] = compiled
+        return compiled
+    }
+}
