@@ -59,7 +59,8 @@ package struct PredicateGenerator {
     package static let regexes = ["a.*", "[A-Z].*", "(ab|cd).*", ".*e", "caf.", "A(n|m)+a?", "[a-z]{2,3}", ".*[0-9]+", "Stra.e"]
 
     package mutating func stringConstant() -> String? {
-        chance(0.08) ? nil : pick(Library.strings.compactMap { $0 } + ["a", "e", "ss", "é", "S", "İ", "i"])
+        // ﬁ, ẞ and ᾳ fold to more than their case pair (fi, ß, αι).
+        chance(0.08) ? nil : pick(Library.strings.compactMap { $0 } + ["a", "e", "ss", "é", "S", "İ", "i", "ﬁ", "ẞ", "ᾳ", "ΑΙ"])
     }
 
     package mutating func constant(_ kind: Kind) -> (String, [any FormatArgumentConvertible]) {

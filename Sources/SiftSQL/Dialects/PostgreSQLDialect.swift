@@ -33,10 +33,9 @@ struct PostgreSQLDialect: DialectHooks {
         if options.contains(.normalized) { return column }
         var s = column
         if options.contains(.caseInsensitive) {
-            // As Swift's uppercased().lowercased(): İ lowers to i + U+0307,
-            // and ß folds to ss (PostgreSQL's upper and lower keep it).
-            let dotted = SQLFragment.function("replace", [s, Self.chr(304), .binary(.literal("i"), "||", Self.chr(775))])
-            s = .function("replace", [.function("lower", [.function("upper", [dotted])]), Self.chr(223), .literal("ss")])
+            // As Swift's uppercased().lowercased(), with the full mappings
+            // (ß → ss, ﬁ → fi) that PostgreSQL's lower and upper lack.
+            s = PostgreSQLCaseFold.fold(s)
         }
         s = .function("normalize", [s, .sql("NFD")])
         if options.contains(.diacriticInsensitive) {
@@ -44,9 +43,6 @@ struct PostgreSQLDialect: DialectHooks {
         }
         return s
     }
-
-    /// The character with code point `n`.
-    static func chr(_ n: Int) -> SQLFragment { .function("chr", [.integer(n)]) }
 
     /// The combining-mark blocks stripped for `[d]`: the Latin, Greek and
     /// Cyrillic marks (other scripts' marks are kept).
