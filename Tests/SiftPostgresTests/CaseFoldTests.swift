@@ -25,7 +25,7 @@ struct CaseFoldTests {
             ![.unassigned, .privateUse].contains($0.properties.generalCategory)
         }
         let folded = SQLGenerationContext.statement(
-            Dialect.postgreSQL.hooks.fold(.sql("chr(n)"), [.caseInsensitive]), dialect: .postgreSQL
+            try Dialect.postgreSQL.hooks.fold(.sql("chr(n)"), [.caseInsensitive]), dialect: .postgreSQL
         ).sql
         let rows = try await db.rows(BoundStatement(
             sql: "SELECT n, \(folded) FROM unnest($1::int[]) n ORDER BY n",
