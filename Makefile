@@ -164,9 +164,10 @@ bench-quick: system-deps bench-deps
 	$(PYTHON) Benchmarks/peers/sqlgroups.py --quick
 	$(PYTHON) Benchmarks/peers/serve.py --quick
 
-# A file importing SQLKit and FluentKit with Sift, using the names of each
-# unqualified (NeighbourCheck/, a package of its own: building SQLKit and
-# FluentKit takes minutes, spent here and by make bench rather than by
+# A file importing SQLKit and FluentKit with Sift (and SiftSQLKit), using
+# the names of each unqualified (NeighbourCheck/, a package of its own, so
+# that the check builds against the products as a user's package would; it
+# builds NIO a second time, spent here and by make bench rather than by
 # every make test). GRDB, PostgresNIO and Foundation are checked the same
 # way by the tests, SwiftData against its documented names.
 neighbours: system-deps
