@@ -40,6 +40,8 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from files import publish  # noqa: E402
 VENV = os.path.join(ROOT, "Benchmarks", ".build", "venv-datasette")
 DATASETTE = "0.65.5"
 NAMES = ["Ann Lee", "Joanna Smith", "Hannah Berg", "Bob Stone", "Carl Marx", "Dana Scully", "Eve Adams",
@@ -215,11 +217,7 @@ def main():
         ratio = f"**{rps / datasette_rps:.2f}×**" if kind == "sift" else ""
         lines.append(f"| {name} | {connections} | {'sift serve' if kind == 'sift' else 'Datasette ' + DATASETTE} | "
                      f"{rps:,.0f} | {p50:.2f} ms | {p99:.2f} ms | {mb:.0f} | {ratio} |")
-    print("\n".join(lines))
-    if options.markdown:
-        os.makedirs(os.path.dirname(os.path.abspath(options.markdown)), exist_ok=True)
-        with open(options.markdown, "w") as f:
-            f.write("\n".join(lines) + "\n")
+    publish("\n".join(lines), options.markdown, [])
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from files import publish  # noqa: E402
 from postgres import sift_binary  # noqa: E402
 
 SELECT_YEAR = "year, n = count:(SELF), lo = min:(price), hi = max:(price)"
@@ -131,11 +132,7 @@ def main():
              "|---|---:|---:|---:|---:|"]
     for name, lo, hand, groups in rows:
         lines.append(f"| {name} | {lo * 1000:.1f} ms | {hand * 1000:.1f} ms | {lo / hand:.2f}× | {groups:,} |")
-    print("\n".join(lines))
-    if options.markdown:
-        os.makedirs(os.path.dirname(os.path.abspath(options.markdown)), exist_ok=True)
-        with open(options.markdown, "w") as f:
-            f.write("\n".join(lines) + "\n")
+    publish("\n".join(lines), options.markdown, [])
 
 
 if __name__ == "__main__":
