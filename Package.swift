@@ -276,15 +276,12 @@ if ProcessInfo.processInfo.environment["SIFT_WITHOUT_MACROS"] != "1" {
     ]
 }
 
-// Without PostgreSQL (see `withPostgres` above).
+// Without PostgreSQL (see `withPostgres` above): the targets that build NIO
+// are left out, SiftServer (`sift serve`, on Hummingbird) among them.
 if !withPostgres {
-    let postgres: Set<String> = ["SiftPostgres", "SiftPostgresTests", "SiftSQLTests", "SiftSQLKit", "SiftSQLKitTests"]
-    package.targets.removeAll { postgres.contains($0.name) }
-    package.products.removeAll { $0.name == "SiftPostgres" || $0.name == "SiftSQLKit" }
-}
-
-// `sift serve` without PostgreSQL: SiftServer is left out too (it builds NIO).
-if !withPostgres {
-    package.targets.removeAll { ["SiftServer", "SiftServerTests"].contains($0.name) }
-    package.products.removeAll { $0.name == "SiftServer" }
+    let nio: Set<String> = [
+        "SiftPostgres", "SiftPostgresTests", "SiftSQLTests", "SiftSQLKit", "SiftSQLKitTests", "SiftServer", "SiftServerTests",
+    ]
+    package.targets.removeAll { nio.contains($0.name) }
+    package.products.removeAll { nio.contains($0.name) }
 }
