@@ -60,11 +60,33 @@ package enum PostgresCatalog {
         }
         let columns = try await rows(BoundStatement(sql: Self.columns, bindings: [.text(name)]))
         let foreignKeys = try await rows(BoundStatement(sql: Self.foreignKeys, bindings: [.text(name)]))
+        var read: StoreSchema
         do {
-            return try schema(columns: columns, foreignKeys: foreignKeys)
+            read = try schema(columns: columns, foreignKeys: foreignKeys)
         } catch {
             throw StoreSchemaError("schema \(name): \(error.message)")
         }
+        read.caseFoldingRefusal = try await caseFoldingRefusal(rows: rows)
+        return read
+    }
+
+    /// The database's default `LC_CTYPE`, which `lower` and `upper` fold by.
+    package static let characterType =
+        "SELECT datctype::text FROM pg_catalog.pg_database WHERE datname = current_database()"
+
+    /// Why `[c]` has no exact form on this server (its case tables fold
+    /// some scalar otherwise than the evaluator), or nil: one statement
+    /// folds every scalar whose case Swift maps, with `[c]`'s own SQL.
+    package static func caseFoldingRefusal(rows: (BoundStatement) async throws -> [[SQLValue]]) async throws -> String? {
+        let differing = try await rows(PostgreSQLCaseFold.check()).compactMap { row -> Int64? in
+            if case .integer(let n)? = row.first { return n }
+            return nil
+        }
+        guard !differing.isEmpty else { return nil }
+        let ctype = try await rows(BoundStatement(sql: characterType, bindings: [])).first?.first
+        let name: String
+        if case .text(let t)? = ctype { name = t } else { name = "unknown" }
+        return PostgreSQLCaseFold.refusal(differing: differing, collation: name)
     }
 
     /// The schema of the rows of ``columns`` and ``foreignKeys``, by the

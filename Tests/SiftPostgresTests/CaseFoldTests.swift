@@ -15,8 +15,11 @@ import Testing
 struct CaseFoldTests {
     /// Every scalar that Swift's tables assign (the others, and the
     /// private-use ones, fold to themselves on both sides), folded by the
-    /// SQL of `[c]`, is the evaluator's fold of it.
-    @Test func testEveryScalarFoldsAsInMemory() async throws {
+    /// SQL of `[c]`, `[d]` and `[cd]`, is the evaluator's fold of it.
+    @Test(arguments: [
+        ComparisonOptions.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+    ])
+    func testEveryScalarFoldsAsInMemory(_ options: ComparisonOptions) async throws {
         guard let db = try await PostgresServer.connect(schema: "sift_pg_fold_all") else {
             try Test.cancel("SIFT_POSTGRES is not set (run the tests with scripts/postgres.sh run …)")
         }
@@ -25,7 +28,7 @@ struct CaseFoldTests {
             ![.unassigned, .privateUse].contains($0.properties.generalCategory)
         }
         let folded = SQLGenerationContext.statement(
-            try Dialect.postgreSQL.hooks.fold(.sql("chr(n)"), [.caseInsensitive]), dialect: .postgreSQL
+            try Dialect.postgreSQL.hooks.fold(.sql("chr(n)"), options), dialect: .postgreSQL
         ).sql
         let rows = try await db.rows(BoundStatement(
             sql: "SELECT n, \(folded) FROM unnest($1::int[]) n ORDER BY n",
@@ -33,7 +36,7 @@ struct CaseFoldTests {
         #expect(rows.count == scalars.count)
         var differing: [String] = []
         for (u, row) in zip(scalars, rows) {
-            let memory = StringOperations.folded(String(u), [.caseInsensitive])
+            let memory = StringOperations.folded(String(u), options)
             guard row.count == 2, case .integer(Int64(u.value)) = row[0], case .text(let sql) = row[1] else {
                 Issue.record("row \(row) for U+\(String(u.value, radix: 16))")
                 continue
@@ -41,7 +44,9 @@ struct CaseFoldTests {
             if sql.unicodeScalars.elementsEqual(memory.unicodeScalars) { continue }
             differing.append("U+" + String(u.value, radix: 16, uppercase: true))
         }
-        #expect(differing.isEmpty, "folded otherwise than in memory: \(differing.joined(separator: " "))")
+        #expect(
+            differing.isEmpty,
+            "\(differing.count) folded otherwise than in memory: \(differing.prefix(200).joined(separator: " "))")
     }
 
     /// The characters whose fold PostgreSQL's `lower(upper(…))` misses,
@@ -52,7 +57,7 @@ struct CaseFoldTests {
         let samples = [
             "fi", "FI", "ss", "SS", "ß", "straße", "STRASSE", "oﬃce", "OFFICE", "ﬁx", "xﬁ", "ΟΔΟΣ", "οδος", "οδοσ",
             "ᾳ\u{301}", "α\u{345}\u{301}", "αι", "ΑΙ", "ΑΙ\u{301}", "é", "e\u{301}", "ǰ", "J\u{30C}", "ΐ", "ẖ", "\u{345}", "İ",
-            "i\u{307}", "abc", "Σ", "ς", "ʼn", "ʼN", "ꟑ", "a",
+            "i\u{307}", "abc", "Σ", "ς", "ʼn", "ʼN", "ꟑ", "a", "k", "K", "\u{212A}", "s", "ſ", "ſſ", "\u{212A}ſ",
         ]
         words += samples
         let folds = words.map { StringOperations.folded($0, [.caseInsensitive]) }
@@ -90,6 +95,63 @@ struct CaseFoldTests {
             }
         }
         try await check(try Filter("s IN[c] %@", ["fi", "SS", "ß", "αι"]), "IN[c]")
+        // MATCHES[c]: PCRE2 pairs k with the Kelvin sign and s with the
+        // long s, which PostgreSQL's `~*` does not.
+        for pattern in ["k", "s", "[j-l].*", ".*[a-z].*", "S+", "(ss|x)+", "[K-k]"] {
+            try await check(try Filter("s MATCHES[c] %@", pattern), "MATCHES[c] \(pattern)")
+            try await check(try Filter("s MATCHES[cd] %@", pattern), "MATCHES[cd] \(pattern)")
+        }
+    }
+
+    /// A database whose `LC_CTYPE` is `C` folds ASCII only: reading its
+    /// schema says so, `[c]` comparisons and case-insensitive sorts are
+    /// refused with the reason, and the rest (`[d]`, `[cn]`, `MATCHES[c]`)
+    /// answers as memory.
+    @Test func testServerThatFoldsOtherwiseRefusesCase() async throws {
+        guard let admin = try await PostgresServer.connect(),
+            let conninfo = ProcessInfo.processInfo.environment["SIFT_POSTGRES"]
+        else {
+            try Test.cancel("SIFT_POSTGRES is not set (run the tests with scripts/postgres.sh run …)")
+        }
+        defer { PostgresServer.close(admin) }
+        let name = "sift_c_ctype"
+        try await PostgresServer.setUp(admin, [
+            "DROP DATABASE IF EXISTS \(name)",
+            "CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'",
+        ])
+        let other = conninfo.contains("dbname=")
+            ? conninfo.replacingOccurrences(of: #"dbname=\S+"#, with: "dbname=\(name)", options: .regularExpression)
+            : conninfo + " dbname=\(name)"
+        let db = try await PostgresServer.connect(PostgresConnection.Configuration(connectionString: other))
+        defer { PostgresServer.close(db) }
+        let words = ["Straße", "STRASSE", "é", "É", "e", "abc", "ABC", "ſ", "S"]
+        try await PostgresServer.setUp(db, ["CREATE TABLE words (id bigint PRIMARY KEY, s text NOT NULL)"])
+        try await PostgresServer.setUp(db, words.enumerated().map { i, s in
+            BoundStatement(sql: "INSERT INTO words VALUES ($1, $2)", bindings: [.integer(Int64(i)), .text(s)])
+        })
+        let schema = try await StoreSchema.read(from: db)
+        let why = try #require(schema.caseFoldingRefusal)
+        #expect(why.contains("LC_CTYPE C"), "\(why)")
+        let rows = try await FetchSpecification(entity: "words", sort: [SortKey("id")]).fetchValues(db, schema: schema)
+        for format in ["s ==[c] 'é'", "s BEGINSWITH[cd] 'str'", "s LIKE[c] 'a*'", "s IN[c] {'abc'}"] {
+            await #expect(throws: SiftPostgresError.self, Comment(rawValue: format)) {
+                _ = try await FetchSpecification(entity: "words", filter: try Filter(format)).fetchValues(db, schema: schema)
+            }
+        }
+        await #expect(throws: SiftPostgresError.self) {
+            _ = try await FetchSpecification(entity: "words", sort: [SortKey("s", comparison: .caseInsensitive)])
+                .fetchValues(db, schema: schema)
+        }
+        for format in ["s ==[d] 'e'", "s ==[cn] 'abc'", "s MATCHES[c] 'straSSe'", "s MATCHES[c] 's'", "s == 'ABC'"] {
+            let filter = try Filter(format)
+            var memory: [Value] = []
+            for row in rows where try filter.evaluate(with: row) { memory.append(Self.id(row)) }
+            let sql = try await FetchSpecification(entity: "words", filter: filter, sort: [SortKey("id")])
+                .fetchValues(db, schema: schema).map(Self.id)
+            #expect(sql == memory, Comment(rawValue: format))
+        }
+        // The test server folds as memory: its schemas say nothing.
+        #expect(try await StoreSchema.read(from: admin).caseFoldingRefusal == nil)
     }
 
     static func id(_ row: Value) -> Value {

@@ -21,6 +21,24 @@ package enum StringOperations {
         return String(out)
     }
 
+    /// The scalars that `[d]` removes from the canonical decomposition: the
+    /// combining marks of every script (general categories Mn, Mc and Me,
+    /// as this runtime's Unicode tables assign them), as ranges in
+    /// ascending order, for a dialect that strips them with a character
+    /// class. Read from the same test the evaluator uses, once.
+    package static let combiningMarkRanges: [ClosedRange<UInt32>] = {
+        var ranges: [ClosedRange<UInt32>] = []
+        for v in UInt32(0x80)...0x10FFFF {
+            guard let u = Unicode.Scalar(v), StringSemantics.isCombiningMark(u) else { continue }
+            if let last = ranges.last, last.upperBound == v - 1 {
+                ranges[ranges.count - 1] = last.lowerBound...v
+            } else {
+                ranges.append(v...v)
+            }
+        }
+        return ranges
+    }()
+
     /// `compare:options:` as the evaluator orders strings: -1, 0 or 1.
     package static func compare(_ a: String, _ b: String, _ options: ComparisonOptions) -> Int {
         switch StringSemantics.compare(a, b, options) {

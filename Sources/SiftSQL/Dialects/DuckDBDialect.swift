@@ -41,7 +41,7 @@ struct DuckDBDialect: DialectHooks {
         if options.contains(.normalized) { return nil }
         if options.contains(.diacriticInsensitive) {
             return "[d] removes combining marks from the canonical decomposition (NFD), which DuckDB cannot compute "
-                + "(nfc_normalize only; strip_accents removes every script's marks, memory only Latin, Greek and Cyrillic ones)"
+                + "(nfc_normalize only)"
         }
         if options.contains(.caseInsensitive) {
             return "[c] compares Swift's case folding of the canonical decomposition (NFD), which DuckDB cannot compute "
@@ -113,14 +113,16 @@ struct DuckDBDialect: DialectHooks {
             if Lowering.folds(options) && options.contains(.diacriticInsensitive) {
                 throw Problem(message: Self.noDecomposition([.diacriticInsensitive]) ?? "")
             }
-            guard let translated = RE2Regex.translate(pattern) else {
+            let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
+            if caseless, let why = POSIXRegex.noCaselessForm(pattern) { throw Problem(message: "MATCHES[c] on DuckDB " + why) }
+            guard let translated = RE2Regex.translate(pattern, caseless: caseless) else {
                 throw Problem(
                     message: "MATCHES on DuckDB takes literal characters, ., [...] sets, groups, | and quantifiers; "
                         + "this pattern has a construct whose meaning differs between RE2 and PCRE2")
             }
-            let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
-            condition = .function(
-                "regexp_full_match", [column, ctx.bind(.text((caseless ? "(?i)" : "") + "(?:" + translated + ")"))])
+            // Letters' caseless variants spelled out, as for PostgreSQL:
+            // RE2's `(?i)` folds with its own Unicode tables.
+            condition = .function("regexp_full_match", [column, ctx.bind(.text("(?:" + translated + ")"))])
         }
         return negated ? notTrue(condition) : condition
     }
@@ -149,8 +151,8 @@ struct DuckDBDialect: DialectHooks {
 /// RE2's `\x{…}` form (RE2 refuses some escaped punctuation, as `\_`, and
 /// PostgreSQL's `\uXXXX`); so is every character outside printable ASCII.
 enum RE2Regex {
-    static func translate(_ pattern: String) -> String? {
-        guard let posix = POSIXRegex.translate(pattern) else { return nil }
+    static func translate(_ pattern: String, caseless: Bool = false) -> String? {
+        guard let posix = POSIXRegex.translate(pattern, caseless: caseless) else { return nil }
         var out = ""
         var escaped = false
         for c in posix.unicodeScalars {

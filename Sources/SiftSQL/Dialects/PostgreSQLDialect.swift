@@ -44,9 +44,23 @@ struct PostgreSQLDialect: DialectHooks {
         return s
     }
 
-    /// The combining-mark blocks stripped for `[d]`: the Latin, Greek and
-    /// Cyrillic marks (other scripts' marks are kept).
-    static let combiningMarks = "[\\u0300-\\u036F\\u0483-\\u0489\\u1AB0-\\u1AFF\\u1DC0-\\u1DFF\\u20D0-\\u20FF\\uFE20-\\uFE2F]"
+    /// The combining marks `[d]` removes, as a bracket expression of
+    /// ranges (`\uXXXX`, `\UXXXXXXXX`): all of the evaluator's, of every
+    /// script. PostgreSQL's regular expressions have no Unicode property
+    /// classes, and a list of the Latin, Greek and Cyrillic blocks alone
+    /// kept the marks of 2,405 scalars that memory removes (Devanagari's
+    /// virama, Hebrew points, Thai vowel signs, Arabic harakat).
+    static let combiningMarks: String = {
+        func escaped(_ v: UInt32) -> String {
+            let hex = String(v, radix: 16, uppercase: true)
+            return v <= 0xFFFF
+                ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+        }
+        return "[" + StringOperations.combiningMarkRanges.map { r in
+            r.lowerBound == r.upperBound ? escaped(r.lowerBound) : escaped(r.lowerBound) + "-" + escaped(r.upperBound)
+        }.joined() + "]"
+    }()
 
     func codePointOrder(_ column: SQLFragment) -> SQLFragment { .group(.collate(column, Self.codePoints)) }
 
@@ -182,13 +196,17 @@ struct PostgreSQLDialect: DialectHooks {
     ) throws(Problem) -> SQLFragment {
         let folding = Lowering.folds(options) && options.contains(.diacriticInsensitive)
         let source = folding ? StringOperations.folded(pattern, [.diacriticInsensitive]) : pattern
-        guard let translated = POSIXRegex.translate(source) else {
+        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
+        if caseless, let why = POSIXRegex.noCaselessForm(source) { throw Problem(message: "MATCHES[c] on PostgreSQL " + why) }
+        guard let translated = POSIXRegex.translate(source, caseless: caseless) else {
             throw Problem(
                 message: "MATCHES on PostgreSQL takes literal characters, ., [...] sets, groups, | and quantifiers; this pattern has a construct whose meaning differs there")
         }
         let subject = folding ? fold(column, [.diacriticInsensitive]) : column
-        let caseless = options.contains(.caseInsensitive) && !options.contains(.normalized)
-        return .binary(subject, caseless ? "~*" : "~", ctx.bind(.text("^(?:" + translated + ")$")))
+        // Case-sensitive `~`: a caseless pattern has each letter's
+        // variants spelled out (PostgreSQL's `~*` pairs letters by
+        // `towlower`/`towupper`, not as PCRE2 does).
+        return .binary(subject, "~", ctx.bind(.text("^(?:" + translated + ")$")))
     }
 
     func sortTerm(_ column: SQLFragment, _ comparison: SortKey.Comparison) throws(Problem) -> SQLFragment {
@@ -221,8 +239,63 @@ struct PostgreSQLDialect: DialectHooks {
 /// (greedy or lazy). Anything else (classes such as `\d`, look-around,
 /// back-references, anchors, possessive quantifiers, inline options) is
 /// refused.
+///
+/// A caseless pattern (`MATCHES[c]`) is translated for a case-sensitive
+/// match with each letter's variants spelled out, as PCRE2 pairs them
+/// (Unicode's simple case folding): `k` is `[kK\u{212A}]` (the Kelvin
+/// sign), `s` is `[sS\u{17F}]` (long s). The patterns are ASCII: for
+/// other letters PostgreSQL's `~*` and PCRE2 pair other characters (`ß`
+/// and `ẞ`, `σ` and `ς`), and the variants would need PCRE2's tables.
 enum POSIXRegex {
-    static func translate(_ pattern: String) -> String? {
+    /// Why a caseless pattern has no form here, or nil.
+    static func noCaselessForm(_ pattern: String) -> String? {
+        pattern.unicodeScalars.allSatisfy(\.isASCII)
+            ? nil
+            : "takes ASCII patterns only: caseless matching of other letters follows each engine's own case tables "
+                + "(PostgreSQL's ~* pairs neither ẞ with ß nor ς with σ, as PCRE2 does)"
+    }
+
+    /// The characters PCRE2's caseless matching takes for the ASCII
+    /// character `c`: itself, its other case, and for `k` and `s` the
+    /// Kelvin sign and the long s, whose simple case folding is theirs
+    /// (`PostgreSQLRegexTests` checks this against PCRE2 over every scalar).
+    static func caselessVariants(_ c: Unicode.Scalar) -> [Unicode.Scalar] {
+        guard c.properties.isAlphabetic, c.isASCII else { return [c] }
+        let lower = Unicode.Scalar(UInt8(c.value) | 0x20), upper = Unicode.Scalar(UInt8(c.value) & ~0x20)
+        switch lower {
+        case "k": return [lower, upper, "\u{212A}"]
+        case "s": return [lower, upper, "\u{17F}"]
+        default: return [lower, upper]
+        }
+    }
+
+    /// The caseless variants of the members of a bracket set's content
+    /// (`a-f`, `xyz`) that the content lacks.
+    private static func missingVariants(_ content: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        var members: [ClosedRange<UInt32>] = []
+        var j = 0
+        while j < content.count {
+            if j + 2 < content.count, content[j + 1] == "-" {
+                members.append(content[j].value...max(content[j].value, content[j + 2].value))
+                j += 3
+            } else {
+                members.append(content[j].value...content[j].value)
+                j += 1
+            }
+        }
+        var missing: [Unicode.Scalar] = []
+        for range in members {
+            for v in range where v < 0x80 {
+                for variant in caselessVariants(Unicode.Scalar(UInt8(v)))
+                where !members.contains(where: { $0.contains(variant.value) }) && !missing.contains(variant) {
+                    missing.append(variant)
+                }
+            }
+        }
+        return missing
+    }
+
+    static func translate(_ pattern: String, caseless: Bool = false) -> String? {
         let s = Array(pattern.unicodeScalars)
         var out = ""
         var i = 0
@@ -259,7 +332,12 @@ enum POSIXRegex {
                     j += 1
                 }
                 guard j < s.count else { return nil }
-                out += set + "]"
+                let missing = caseless ? missingVariants(Array(s[(i + 1)..<j])) : []
+                if missing.isEmpty {
+                    out += set + "]"
+                } else {
+                    out += "(?:" + set + "]|[" + String(String.UnicodeScalarView(missing)) + "])"
+                }
                 i = j + 1
                 canQuantify = true
                 lastWasQuantifier = false
@@ -305,7 +383,12 @@ enum POSIXRegex {
                 return nil
             default:
                 if c.properties.isWhitespace && c != " " { return nil }
-                out.unicodeScalars.append(c)
+                let variants = caseless ? caselessVariants(c) : [c]
+                if variants.count == 1 {
+                    out.unicodeScalars.append(c)
+                } else {
+                    out += "[" + String(String.UnicodeScalarView(variants)) + "]"
+                }
                 canQuantify = true
                 lastWasQuantifier = false
             }

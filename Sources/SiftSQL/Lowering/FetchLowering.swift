@@ -315,6 +315,13 @@ struct FetchLowering {
                         + "which this connection does not have: sqlite-nio installs functions but not collations",
                     entity: entity.name, key: written, range: SourceRange(0, written.utf8.count), source: key.description)
             }
+            if ctx.dialect == .postgreSQL, let why = ctx.schema.caseFoldingRefusal,
+                key.comparison == .caseInsensitive || key.comparison == .localizedCaseInsensitive
+            {
+                throw SQLLoweringError(
+                    .unsupported, "postgres: sorting by \(key.comparison.selector) is refused: \(why)", entity: entity.name, key: written,
+                    range: SourceRange(0, written.utf8.count), source: key.description)
+            }
             do throws(Problem) {
                 term = try ctx.hooks.sortTerm(c.sql, key.comparison)
             } catch {

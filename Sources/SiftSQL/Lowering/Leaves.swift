@@ -10,6 +10,9 @@ extension Lowering {
         _ lhs: Operand, _ op: ComparisonOperator, _ rhs: Operand, _ options: ComparisonOptions, negated: Bool,
         range: SourceRange?, _ scope: SelectScope
     ) throws(SQLLoweringError) -> SQLFragment {
+        if let why = unfoldableCase(options), op != .matches, [lhs, rhs].contains(where: Self.isText) {
+            throw error(.unsupported, "\(hooks.name): [c] is refused: \(why)", entity: scope.entity, range: range)
+        }
         switch (lhs, rhs) {
         case (.constant(let a), .constant(let b)):
             return try constantLeaf(a, op, b, options, negated: negated, range: range, scope)
@@ -63,6 +66,21 @@ extension Lowering {
             let limit = error.code == .regexLimit || error.code == .limit
             throw self.error(limit ? .limit : .typeMismatch, "\(error.message)", entity: scope.entity, range: range)
         }
+    }
+
+    /// Why `options` fold case where the database cannot (its schema's
+    /// ``StoreSchema/caseFoldingRefusal``, on PostgreSQL), or nil.
+    /// `MATCHES[c]` spells its letters' variants out and folds nothing.
+    func unfoldableCase(_ options: ComparisonOptions) -> String? {
+        guard ctx.dialect == .postgreSQL, options.contains(.caseInsensitive), !options.contains(.normalized),
+            !options.contains(.swiftString)
+        else { return nil }
+        return ctx.schema.caseFoldingRefusal
+    }
+
+    static func isText(_ operand: Operand) -> Bool {
+        if case .column(let c) = operand { return c.type == .string }
+        return false
     }
 
     func polarity(_ answer: Bool, _ negated: Bool) -> SQLFragment {

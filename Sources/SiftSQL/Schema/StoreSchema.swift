@@ -28,6 +28,13 @@ public struct StoreSchema: Sendable, Hashable, Codable {
     /// The Core Data store's identifier (the `Z_UUID` of its `Z_METADATA`),
     /// which its object IDs carry; nil for other databases.
     public var storeIdentifier: String?
+    /// Why `[c]` has no exact SQL form on this database, or nil. Reading a
+    /// PostgreSQL schema sets it when the server's case tables fold some
+    /// scalar otherwise than Swift (a database whose `LC_CTYPE` is `C`
+    /// folds ASCII only); the lowering then refuses `[c]` comparisons and
+    /// case-insensitive sorts with this reason instead of answering
+    /// otherwise than memory.
+    public var caseFoldingRefusal: String?
 
     /// A schema of `entities`; relationships name their destination entities by ``Entity/name``.
     public init(_ entities: [Entity], storeIdentifier: String? = nil) {
