@@ -32,11 +32,13 @@ struct ReadmeSQLTests {
         #expect(query.statement.sql == """
             SELECT t0."id", t0."title", t0."year", t0."published" FROM "books" t0 \
             WHERE (t0."author_id" IS NOT NULL AND +t0."author_id" IN (SELECT t1."id" FROM "authors" t1 \
-            WHERE sift_search(t1."name", ?1, 0, 1))) AND t0."id" IN (SELECT t3."book_id" FROM "book_tags" t3 \
-            JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?2) \
-            ORDER BY t0."year" DESC, t0."id" LIMIT ?3
+            WHERE (CASE WHEN typeof(t1."name") = 'text' AND length(t1."name") = length(CAST(t1."name" AS BLOB)) \
+            AND 'a' LIKE 'A' THEN t1."name" LIKE ?1 ESCAPE '\\' ELSE sift_search(t1."name", ?2, 0, 1) END))) \
+            AND t0."id" IN (SELECT t3."book_id" FROM "book_tags" t3 \
+            JOIN "tags" t2 ON t2."id" = t3."tag_id" WHERE t2."name" = ?3) \
+            ORDER BY t0."year" DESC, t0."id" LIMIT ?4
             """)
-        #expect(query.statement.bindings == [.text("ste"), .text("horror"), .integer(20)])
+        #expect(query.statement.bindings == [.text("ste%"), .text("ste"), .text("horror"), .integer(20)])
 
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }

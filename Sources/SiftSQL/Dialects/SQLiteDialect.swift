@@ -139,7 +139,51 @@ struct SQLiteDialect: DialectHooks {
     ) -> SQLFragment {
         let call = SQLFragment.function(
             SQLiteFunctions.search, [side(haystack, ctx), side(needle, ctx), .integer(kind.code), SQLiteFunctions.bits(options)])
-        return negated ? .not(call) : call
+        guard case .column(let column) = haystack, case .column = column, case .text(let n) = needle,
+            let ascii = asciiSearch(column, n, kind, options, ctx)
+        else { return negated ? .not(call) : call }
+        var guards = [
+            SQLFragment.binary(.function("typeof", [column]), "=", .literal("text")),
+            .binary(.function("length", [column]), "=", .function("length", [.cast(column, "BLOB")])),
+        ]
+        if ascii.needsCaselessLike { guards.append(.sql("'a' LIKE 'A'")) }
+        let condition = SQLFragment.group(.sequence([
+            .sql("CASE WHEN "), .and(guards, grouped: false), .sql(" THEN "), ascii.condition, .sql(" ELSE "), call, .sql(" END"),
+        ]))
+        return negated ? .not(condition) : condition
+    }
+
+    /// A search for an ASCII needle in text of ASCII characters only, in
+    /// SQLite's own C functions instead of `sift_search`, which converts
+    /// each value to a Swift string: a substring search in 1,000,000
+    /// names ran 3× faster. Memory's key of ASCII text is the text itself
+    /// (no mark for `[d]` to remove, nothing for NFD to change), with its
+    /// letters lowered for `[c]`, which SQLite's `LIKE` folds as it does.
+    /// The caller takes this form only for a value whose length in
+    /// characters is its length in bytes (which a NUL, where `length`
+    /// stops, or any other character breaks; a blob is read by
+    /// `sift_search`, as memory reads it) and, for `LIKE`, while
+    /// `'a' LIKE 'A'` (a connection with `PRAGMA case_sensitive_like` on
+    /// takes `sift_search` for every value: a constant SQLite tests once).
+    /// Nil where the search needs memory's function (`[s]`, a needle
+    /// beyond ASCII).
+    private func asciiSearch(
+        _ column: SQLFragment, _ needle: String, _ kind: SearchKind, _ options: ComparisonOptions, _ ctx: LoweringContext
+    ) -> (condition: SQLFragment, needsCaselessLike: Bool)? {
+        guard !options.contains(.swiftString), !needle.isEmpty, needle.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let key = StringOperations.folded(needle, options)
+        if options.contains(.caseInsensitive) && !options.contains(.normalized) {
+            return (PostgreSQLDialect.like(column, ctx.bind(.text(PostgreSQLDialect.searchPattern(key, kind)))), true)
+        }
+        let bound = ctx.bind(.text(key))
+        switch kind {
+        case .substring: return (.binary(.function("instr", [column, bound]), ">", .integer(0)), false)
+        // The length as `length(?)` of the bound key, so that the
+        // statement's text does not depend on the value.
+        case .prefix: return (.binary(.function("substr", [column, .integer(1), .function("length", [bound])]), "=", bound), false)
+        case .suffix:
+            return (.binary(.function("substr", [column, .sequence([.sql("-"), .function("length", [bound])])]), "=", bound), false)
+        }
     }
 
     /// The function of the pattern's language (`sift_like`,

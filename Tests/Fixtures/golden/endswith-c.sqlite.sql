@@ -3,9 +3,11 @@
 -- filter: title ENDSWITH[c] "E"
 
 -- select
-SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 WHERE sift_search(t0."title", ?1, 1, 1) ORDER BY t0."id";
--- ?1 = text "E"
+SELECT t0."id", t0."title", t0."year", t0."price", t0."published", t0."isbn code" FROM "books" t0 WHERE (CASE WHEN typeof(t0."title") = 'text' AND length(t0."title") = length(CAST(t0."title" AS BLOB)) AND 'a' LIKE 'A' THEN t0."title" LIKE ?1 ESCAPE '\' ELSE sift_search(t0."title", ?2, 1, 1) END) ORDER BY t0."id";
+-- ?1 = text "%e"
+-- ?2 = text "E"
 
 -- count
-SELECT COUNT(*) FROM "books" t0 WHERE sift_search(t0."title", ?1, 1, 1);
--- ?1 = text "E"
+SELECT COUNT(*) FROM "books" t0 WHERE (CASE WHEN typeof(t0."title") = 'text' AND length(t0."title") = length(CAST(t0."title" AS BLOB)) AND 'a' LIKE 'A' THEN t0."title" LIKE ?1 ESCAPE '\' ELSE sift_search(t0."title", ?2, 1, 1) END);
+-- ?1 = text "%e"
+-- ?2 = text "E"
