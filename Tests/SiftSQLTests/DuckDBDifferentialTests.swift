@@ -81,10 +81,25 @@ import Testing
     static func compare(_ document: (json: String, lowered: Int, refused: Int), _ title: String) throws {
         let (json, lowered, refused) = document
         #expect(lowered > (lowered + refused) / 4, "too few \(title) predicates have a DuckDB form to prove anything")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sift-duckdb-\(UUID().uuidString).json")
+        _ = try runScript(json, "\(title): \(lowered) predicates lowered, \(refused) refused")
+    }
+
+    /// Runs `scripts/duckdb-differential.py` on the document `json` and
+    /// expects it to find no disagreement; with `rows`, returns DuckDB's
+    /// rows of the document's grouped fetches as the script writes them
+    /// (`--rows`), nil when the script wrote none. Skips (or, with
+    /// `SIFT_REQUIRE_DUCKDB=1`, fails) when Python's `duckdb` is missing.
+    static func runScript(_ json: String, _ summary: String, rows: Bool = false) throws -> Data? {
+        let folder = FileManager.default.temporaryDirectory
+        let id = UUID().uuidString
+        let file = folder.appendingPathComponent("sift-duckdb-\(id).json")
+        let rowsFile = folder.appendingPathComponent("sift-duckdb-\(id)-rows.json")
         try Data(json.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        print("DuckDB \(title): \(lowered) predicates lowered, \(refused) refused, written to \(file.path)")
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: rowsFile)
+        }
+        print("DuckDB \(summary), written to \(file.path)")
 
         let environment = ProcessInfo.processInfo.environment
         let python = environment["PYTHON"] ?? "python3"
@@ -95,9 +110,10 @@ import Testing
             try Test.cancel("Python's duckdb is not installed (make python-deps); SIFT_REQUIRE_DUCKDB=1 makes this a failure")
         }
         let script = PackageFolder.url.appendingPathComponent("scripts/duckdb-differential.py").path
-        let result = try Self.run([python, script, file.path])
+        let result = try Self.run([python, script, file.path] + (rows ? ["--rows", rowsFile.path] : []))
         print(result.output)
         #expect(result.status == 0, Comment(rawValue: result.output))
+        return rows ? try? Data(contentsOf: rowsFile) : nil
     }
 
     /// `arguments` run through `env`, with standard output and error together.

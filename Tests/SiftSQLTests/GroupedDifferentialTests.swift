@@ -19,20 +19,56 @@ struct GroupedDifferentialTests {
         return 20_261_128
     }()
     static let cases = Int(ProcessInfo.processInfo.environment["SIFT_GROUPED_CASES"] ?? "") ?? 2000
+    /// The sharded profile answers every `shardedStride`th request
+    /// (`SIFT_SHARDED_GROUPED_STRIDE`, 4 unless set): a request there takes
+    /// about 20 ms, most of it the shards' round trips for the correlated
+    /// `chapters.@count` subqueries (12-28 ms for one such filter, 1 ms
+    /// without), so all 2,000 would add about 35 s to `make test`.
+    /// `SIFT_SHARDED_GROUPED_STRIDE=1` runs every one.
+    static let shardedStride = max(1, Int(ProcessInfo.processInfo.environment["SIFT_SHARDED_GROUPED_STRIDE"] ?? "") ?? 4)
 
     struct Engines {
         let books: [Value]
         let sqlite: DatabaseQueue
         let postgres: PostgresConnection?
+        /// The sharded profile's coordinator (``ShardedPostgres``), when
+        /// asked for and it runs.
+        var sharded: PostgresConnection? = nil
+
+        /// The PostgreSQL servers that run, each with its name for messages.
+        var servers: [(name: String, connection: PostgresConnection)] {
+            [("PostgreSQL", postgres), ("sharded PostgreSQL", sharded)].compactMap { name, c in c.map { (name, $0) } }
+        }
+
+        func close() {
+            PostgresServer.close(postgres)
+            PostgresServer.close(sharded)
+        }
     }
 
     /// The Library's tables holding `rows` (the books, as memory sees them,
     /// are `books`), in SQLite and, when it is there, PostgreSQL (its own
-    /// schema, `name`).
-    static func engines(_ rows: [Library.Row], _ books: [Value], schema name: String) async throws -> Engines {
+    /// schema, `name`); with `sharded`, also on the sharded profile's
+    /// coordinator when it runs (`SIFT_POSTGRES_SHARDED`), in a schema of
+    /// the same name, the fact tables moved to the shards.
+    static func engines(_ rows: [Library.Row], _ books: [Value], schema name: String, sharded: Bool = false) async throws
+        -> Engines
+    {
         let db = try DifferentialTests.sqliteDatabase(Library.schema, Library.inserts(rows, .sqlite))
         let pg = try await PostgresServer.connect(schema: name, tables: Library.schema, rows: rows)
-        return Engines(books: books, sqlite: db, postgres: pg)
+        var engines = Engines(books: books, sqlite: db, postgres: pg)
+        if sharded, let coordinator = try await ShardedPostgres.connect(schema: name) {
+            engines.sharded = coordinator
+            do {
+                try await PostgresServer.setUp(coordinator, Library.schema.createStatements(dialect: .postgreSQL))
+                try await PostgresServer.setUp(coordinator, Library.inserts(rows, .postgreSQL))
+                try await ShardedPostgres.distribute(coordinator, ShardedPostgres.libraryDistribution)
+            } catch {
+                PostgresServer.close(pg)
+                throw error
+            }
+        }
+        return engines
     }
 
     /// The Library of `seed` with rows for the edges the generator does not
@@ -262,39 +298,49 @@ struct GroupedDifferentialTests {
         return Generated(request: request, refused: refused)
     }
 
+    /// `request` as the suites run it, and whether its sort decides the
+    /// order of its results: a page is decided only when the sort has no
+    /// ties (seen only where the results hold the sort keys; else there
+    /// seem to be), so a request whose sort ties runs without its offset and
+    /// limit, and its results are compared in an order the sort allows.
+    static func decided(_ request: FetchSpecification, on books: [Value]) throws -> (request: FetchSpecification, total: Bool) {
+        var whole = request
+        whole.offset = 0
+        whole.limit = nil
+        let all = try whole.execute(on: books)
+        let total = try !request.sort.isEmpty && !Self.hasTies(all, request.sort)
+        return (total ? request : whole, total)
+    }
+
+    /// A generated request as a failure message names it.
+    static func label(_ n: Int, _ request: FetchSpecification) -> String {
+        "grouped \(n): groupBy \(request.groupBy.map { "\($0)" } ?? "nil") expressions "
+            + request.expressions.map { "\($0.name)=\(FormatPrinter.format($0.expression))" }.joined(separator: ", ")
+            + " having [\(request.having?.format ?? "")] filter [\(request.filter?.format ?? "")] properties "
+            + "\(request.properties.map { "\($0)" } ?? "nil") sort \(request.sort) offset \(request.offset) "
+            + "limit \(request.limit.map(String.init) ?? "none")"
+    }
+
     @Test func testGeneratedGroupedFetches() async throws {
         let seed = Self.seed
         print("grouped differential seed \(seed)")
         let (rows, books) = Self.library(seed: seed)
-        let engines = try await Self.engines(rows, books, schema: "sift_grouped")
-        defer { PostgresServer.close(engines.postgres) }
+        let engines = try await Self.engines(rows, books, schema: "sift_grouped", sharded: true)
+        defer { engines.close() }
         var generator = PredicateGenerator(seed: seed)
         var failures: [String] = []
         var compared = 0
         var refused = 0
         var paged = 0
+        var onShards = 0
         for n in 0..<Self.cases {
-            var generated = try Self.generate(&generator)
-            var request = generated.request
-            var whole = request
-            whole.offset = 0
-            whole.limit = nil
-            let all = try whole.execute(on: engines.books)
-            // A page is decided only when the sort has no ties (seen only
-            // where the results hold the sort keys; else there seem to be).
-            let ties = try Self.hasTies(all, request.sort)
-            let total = !request.sort.isEmpty && !ties
-            if !total { request = whole }
+            let generated = try Self.generate(&generator)
+            let (request, total) = try Self.decided(generated.request, on: engines.books)
             if request.limit != nil || request.offset > 0 { paged += 1 }
-            generated.request = request
             let fixed = request
             let expected = try request.execute(on: engines.books)
             let expectedCount = try request.count(on: engines.books)
-            let label = "grouped \(n): groupBy \(request.groupBy.map { "\($0)" } ?? "nil") expressions "
-                + request.expressions.map { "\($0.name)=\(FormatPrinter.format($0.expression))" }.joined(separator: ", ")
-                + " having [\(request.having?.format ?? "")] filter [\(request.filter?.format ?? "")] properties "
-                + "\(request.properties.map { "\($0)" } ?? "nil") sort \(request.sort) offset \(request.offset) "
-                + "limit \(request.limit.map(String.init) ?? "none")"
+            let label = Self.label(n, request)
             if generated.refused {
                 refused += 1
                 for dialect in [Dialect.sqlite, .postgreSQL] {
@@ -319,26 +365,32 @@ struct GroupedDifferentialTests {
             } catch {
                 failures.append("\(label): SQLite: \(error)")
             }
-            if let pg = engines.postgres {
+            for (name, pg) in engines.servers where pg !== engines.sharded || n % Self.shardedStride == 0 {
+                if pg === engines.sharded { onShards += 1 }
                 do {
                     let got = try await request.fetchValues(pg, schema: Library.schema)
                     if let d = try Self.difference(expected, got, sort: request.sort, total: total, fetchesSortKeys: request.properties == nil) {
                         let q = try request.sql(in: Library.schema, dialect: .postgreSQL)
-                        failures.append("\(label)\n  PostgreSQL differs \(d)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement.sql)")
+                        failures.append("\(label)\n  \(name) differs \(d)\n  memory   \(expected)\n  postgres \(got)\n  \(q.statement.sql)")
                     }
                     // The count statement is SQLite's; a third of them,
                     // for time (each is a round trip).
                     if n % 3 == 0 {
                         let count = try await request.fetchCount(pg, schema: Library.schema)
-                        if count != expectedCount { failures.append("\(label): count memory \(expectedCount) postgres \(count)") }
+                        if count != expectedCount { failures.append("\(label): count memory \(expectedCount) \(name) \(count)") }
                     }
                 } catch {
-                    failures.append("\(label): PostgreSQL: \(error)")
+                    failures.append("\(label): \(name): \(error)")
                 }
             }
             if failures.count >= 10 { break }
         }
-        print("grouped differential: \(compared) requests compared (\(paged) paged), \(refused) refused as they must be")
+        let servers = engines.servers.map { server in
+            server.connection !== engines.sharded ? server.name
+                : "\(server.name) (\(onShards) of them, SIFT_SHARDED_GROUPED_STRIDE=\(Self.shardedStride))"
+        }
+        print("grouped differential: \(compared) requests compared (\(paged) paged), \(refused) refused as they must be, "
+            + (servers.isEmpty ? "PostgreSQL not available" : servers.joined(separator: " and ") + " compared"))
         #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(10).joined(separator: "\n")))
         #expect(compared >= Self.cases * 9 / 10)
     }

@@ -151,6 +151,10 @@ protocol DialectHooks: Sendable {
     func total(_ value: SQLFragment) -> SQLFragment
     /// The mean of `value`, nil members counting as 0; NULL for no rows.
     func average(_ value: SQLFragment) -> SQLFragment
+    /// `sum`, a grouped fetch's `COALESCE(SUM(x), 0)` of integers, as a
+    /// 64-bit integer that fails the statement past 64 bits, where memory's
+    /// sum becomes a double.
+    func integerSum(_ sum: SQLFragment) -> SQLFragment
 
     // MARK: Strings
 
@@ -266,6 +270,11 @@ extension DialectHooks {
     func average(_ value: SQLFragment) -> SQLFragment {
         .binary(.cast(total(value), "DOUBLE PRECISION"), "/", .function("NULLIF", [.countAll, .integer(0)]))
     }
+
+    /// Cast back to the key type: PostgreSQL's SUM of bigints is numeric
+    /// and DuckDB's a 128-bit HUGEINT, exact past 64 bits; the cast fails
+    /// there.
+    func integerSum(_ sum: SQLFragment) -> SQLFragment { .cast(sum, keyType) }
 
     func codePointOrder(_ column: SQLFragment) -> SQLFragment { column }
 

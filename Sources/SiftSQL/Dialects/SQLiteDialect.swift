@@ -91,6 +91,10 @@ struct SQLiteDialect: DialectHooks {
 
     func notNaN(_ column: SQLFragment, _ type: AttributeType) -> SQLFragment? { nil }
 
+    /// SQLite's SUM of integers is an integer already, and fails as soon
+    /// as a partial sum overflows.
+    func integerSum(_ sum: SQLFragment) -> SQLFragment { sum }
+
     /// `sift_arithmetic`, the evaluator's own arithmetic.
     var computesArithmetic: Bool { true }
 

@@ -221,10 +221,11 @@ struct GroupedLowering {
             let count = SQLFragment.function("COUNT", [x])
             if f == .sum {
                 // SQLite's SUM of integers is an integer (TOTAL, Core Data's,
-                // a double); PostgreSQL's is numeric, cast back. No check
-                // is needed: each fails where it would not be exact (above).
+                // a double); PostgreSQL's and DuckDB's are wider, cast back
+                // (`integerSum`). No check is needed: each fails where it
+                // would not be exact (above).
                 let sum = SQLFragment.function("COALESCE", [.function("SUM", [n]), .integer(0)])
-                let typed = ctx.dialect == .postgreSQL ? SQLFragment.cast(sum, hooks.keyType) : sum
+                let typed = hooks.integerSum(sum)
                 return Output(name: d.name, alias: alias, sql: typed, type: .integer, nullable: false)
             }
             let double = hooks.columnType(.double)
