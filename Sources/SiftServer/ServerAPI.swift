@@ -10,10 +10,10 @@ struct ServerAPI: Sendable {
     let settings: ServerSettings
     let statements: StatementQueue
 
-    init(database: ServedDatabase, settings: ServerSettings) {
-        self.database = database
+    init(databases: [ServedDatabase], settings: ServerSettings) {
+        self.database = databases[0]
         self.settings = settings
-        self.statements = StatementQueue(database: database, settings: settings)
+        self.statements = StatementQueue(databases: databases, settings: settings)
     }
 
     /// What a path asks for.

@@ -22,14 +22,26 @@ import SiftSQL
 /// with the settings' ``ServerSettings/fetch`` options; every error is a
 /// `RequestProblem` document (`application/problem+json`).
 public struct SiftServer: Sendable {
-    /// The database served.
-    public let database: ServedDatabase
+    /// The database served (its first connection).
+    public var database: ServedDatabase { connections[0] }
+    /// The connections to the database: statements run on each one at a
+    /// time, on all of them at once.
+    public let connections: [ServedDatabase]
     /// Where the server listens and what it allows.
     public let settings: ServerSettings
 
-    /// A server of `database` with `settings`.
+    /// A server of `database` with `settings`, one statement at a time.
     public init(database: ServedDatabase, settings: ServerSettings = ServerSettings()) {
-        self.database = database
+        self.init(connections: [database], settings: settings)
+    }
+
+    /// A server of the database that `connections` (one or more) reach,
+    /// with `settings`: the requests' statements run on the connections at
+    /// once, each connection running one at a time. The name, schema,
+    /// dialect and row format are the first connection's.
+    public init(connections: [ServedDatabase], settings: ServerSettings = ServerSettings()) {
+        precondition(!connections.isEmpty, "SiftServer needs at least one connection")
+        self.connections = connections
         self.settings = settings
     }
 
@@ -37,7 +49,7 @@ public struct SiftServer: Sendable {
     /// `onStart` gets the server's URL (with the port chosen when the
     /// settings' port is 0) once it listens.
     public func run(onStart: @escaping @Sendable (String) -> Void) async throws {
-        let api = ServerAPI(database: database, settings: settings)
+        let api = ServerAPI(databases: connections, settings: settings)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             await api.respond(to: request)
         }

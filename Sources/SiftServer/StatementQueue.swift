@@ -3,32 +3,58 @@ import Foundation
 import Sift
 import Synchronization
 
-/// Runs the served database's statements one at a time on a thread of its
-/// own (the database's calls block, and must not hold the threads of Swift's
-/// concurrency pool), with the server's two bounds: at most
+/// Runs the served database's statements on threads of their own (the
+/// database's calls block, and must not hold the threads of Swift's
+/// concurrency pool): one lane a connection, each running its statements
+/// one at a time, a statement going to the lane with the fewest waiting.
+/// With the server's two bounds: at most
 /// ``ServerSettings/maximumConcurrentRequests`` requests admitted at once
 /// (one more is refused at once), and a timeout per request, counted from
 /// when its first statement starts, after which its statement is
-/// interrupted. One statement at a time is also what makes the interrupt
-/// exact: it can only stop the statement of the request that timed out.
+/// interrupted. One statement at a time on a connection is also what makes
+/// the interrupt exact: it can only stop the statement of the request that
+/// timed out.
 final class StatementQueue: Sendable {
-    private let queue = DispatchQueue(label: "sift.serve.statements")
-    private let database: ServedDatabase
+    /// A connection and the thread its statements run on.
+    private struct Lane: Sendable {
+        let queue: DispatchQueue
+        let database: ServedDatabase
+    }
+    private let lanes: [Lane]
     private let timeout: Duration
     private let maximum: Int
     private struct State {
         var admitted = 0
         var nextJob = 0
-        var running: Int?
+        /// The job whose statement each lane runs.
+        var running: [Int?]
+        /// The statements each lane has to run, the running one included.
+        var waiting: [Int]
         var timedOut: Set<Int> = []
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(database: ServedDatabase, settings: ServerSettings) {
-        self.database = database
+    /// A queue over `databases`, connections to one database (at least one).
+    init(databases: [ServedDatabase], settings: ServerSettings) {
+        precondition(!databases.isEmpty, "a server needs a connection")
+        lanes = databases.indices.map { i in
+            Lane(queue: DispatchQueue(label: "sift.serve.statements.\(i)"), database: databases[i])
+        }
+        state = Mutex(State(running: Array(repeating: nil, count: databases.count), waiting: Array(repeating: 0, count: databases.count)))
         self.timeout = settings.timeout
         self.maximum = settings.maximumConcurrentRequests
     }
+
+    /// The lane with the fewest statements to run, which now has one more.
+    private func takeLane() -> Int {
+        state.withLock { state in
+            let lane = state.waiting.indices.min { state.waiting[$0] < state.waiting[$1] }!
+            state.waiting[lane] += 1
+            return lane
+        }
+    }
+
+    private func leave(_ lane: Int) { state.withLock { $0.waiting[lane] -= 1 } }
 
     /// A request's admission: its statements run through it, and the
     /// request leaves the count when the admission ends.
@@ -56,23 +82,25 @@ final class StatementQueue: Sendable {
         /// Runs `body` with the database on the statement thread; a
         /// ``ServerProblem/timeout(_:)`` when the request ran out of time.
         func run<T: Sendable>(_ body: @escaping @Sendable (ServedDatabase) throws -> T) async throws -> T {
-            try await withCheckedThrowingContinuation { continuation in
-                queue.queue.async { [self] in
-                    continuation.resume(with: Result { try self.runHere(body) })
+            let lane = queue.takeLane()
+            return try await withCheckedThrowingContinuation { continuation in
+                queue.lanes[lane].queue.async { [self] in
+                    continuation.resume(with: Result { try self.runHere(lane, body) })
+                    queue.leave(lane)
                 }
             }
         }
 
-        /// Runs `body` on the calling thread, which must be the statement
-        /// thread, under the request's deadline.
-        fileprivate func runHere<T>(_ body: (ServedDatabase) throws -> T) throws -> T {
+        /// Runs `body` on the calling thread, which must be `lane`'s
+        /// statement thread, under the request's deadline.
+        fileprivate func runHere<T>(_ lane: Int, _ body: (ServedDatabase) throws -> T) throws -> T {
             let deadline = deadline()
-            let (database, job) = (queue.database, self.job)
+            let (database, job) = (queue.lanes[lane].database, self.job)
             if DispatchTime.now() >= deadline { throw ServerProblem.timeout(queue.timeout) }
-            queue.state.withLock { $0.running = job }
+            queue.state.withLock { $0.running[lane] = job }
             let timer = DispatchWorkItem { [queue] in
                 let current = queue.state.withLock { state -> Bool in
-                    guard state.running == job else { return false }
+                    guard state.running[lane] == job else { return false }
                     state.timedOut.insert(job)
                     return true
                 }
@@ -81,7 +109,7 @@ final class StatementQueue: Sendable {
             DispatchQueue.global().asyncAfter(deadline: deadline, execute: timer)
             defer {
                 timer.cancel()
-                queue.state.withLock { $0.running = nil }
+                queue.state.withLock { $0.running[lane] = nil }
             }
             do {
                 return try body(database)
@@ -104,9 +132,11 @@ final class StatementQueue: Sendable {
             let slots = DispatchSemaphore(value: bound)
             let stopped = Mutex(false)
             let outcome = Mutex<(any Error)?>(nil)
-            queue.queue.async { [self] in
+            let lane = queue.takeLane()
+            queue.lanes[lane].queue.async { [self] in
+                defer { queue.leave(lane) }
                 do {
-                    try runHere { database in
+                    try runHere(lane) { database in
                         try produce(database) { piece in
                             let deadline = deadline()
                             if slots.wait(timeout: deadline) == .timedOut { throw ServerProblem.timeout(queue.timeout) }

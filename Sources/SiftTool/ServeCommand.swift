@@ -29,8 +29,9 @@ struct ServeCommand: ParsableCommand {
                                         each part of the filter, and whether object ID matches it
 
             Errors are RFC 9457 problem documents (application/problem+json) naming the parameter, with a \
-            caret under the part at fault. Statements run one at a time; a request is refused at once (503) \
-            when --max-requests are already waiting or running, and interrupted (503) past --timeout.
+            caret under the part at fault. Statements run on --connections connections at once, one at a time on \
+            each; a request is refused at once (503) when --max-requests are already waiting or running, and \
+            interrupted (503) past --timeout.
 
             Examples:
               sift serve Library.sqlite
@@ -61,6 +62,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most requests waiting or running at once; one more is refused.", valueName: "n"))
     var maxRequests = 8
 
+    @Option(help: ArgumentHelp(
+        "Connections to the database: statements run on them at once, one at a time on each (by default one a processor, at most 4).",
+        valueName: "n"))
+    var connections = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+
     @OptionGroup var policy: PolicyOptions
 
     func validate() throws {
@@ -68,6 +74,7 @@ struct ServeCommand: ParsableCommand {
         if sample && model.model != nil { throw ValidationError("--model describes a Core Data store, not the sample") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         guard maxRequests > 0 else { throw ValidationError("--max-requests must be 1 or more") }
+        guard (1...64).contains(connections) else { throw ValidationError("--connections must be from 1 to 64") }
         guard maxLimit > 0 else { throw ValidationError("--max-limit must be 1 or more") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     }
@@ -77,21 +84,24 @@ struct ServeCommand: ParsableCommand {
         // Written at once, unbuffered: whoever started the server waits for these lines.
         if sample { FileHandle.standardOutput.write(Data("sample data: \(path)\n".utf8)) }
         if PostgresURL.matches(path), model.model != nil { throw PostgresURL.modelGiven }
-        let store = try QueryCommand.Store.open(
-            path, schema: schemaPath, model: PostgresURL.matches(path) ? nil : try model.load())
-        defer { store.close() }
+        let coreDataModel = PostgresURL.matches(path) ? nil : try model.load()
+        var stores: [QueryCommand.Store] = []
+        defer { stores.forEach { $0.close() } }
+        for _ in 0..<connections { stores.append(try QueryCommand.Store.open(path, schema: schemaPath, model: coreDataModel)) }
         let name = PostgresURL.matches(path)
             ? PostgresConnectionString.redacted(path) : URL(fileURLWithPath: path).lastPathComponent
-        let served = ServedDatabase(
-            name: name, schema: store.schema, dialect: store.dialect, count: store.count, each: store.each,
-            interrupt: store.interrupt, rowJSON: RowFormatting.object)
+        let served = stores.map { store in
+            ServedDatabase(
+                name: name, schema: stores[0].schema, dialect: store.dialect, count: store.count, each: store.each,
+                interrupt: store.interrupt, rowJSON: RowFormatting.object)
+        }
         let settings = ServerSettings(
             host: host, port: port,
             fetch: RequestFetchOptions(
                 policy: policy.policy, defaultLimit: min(50, maxLimit), maximumLimit: maxLimit,
                 maximumCost: policy.policy?.evaluationBudget),
             timeout: .milliseconds(Int(timeout * 1000)), maximumConcurrentRequests: maxRequests)
-        let server = SiftServer(database: served, settings: settings)
+        let server = SiftServer(connections: served, settings: settings)
         let failure = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {

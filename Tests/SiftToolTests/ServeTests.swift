@@ -289,6 +289,29 @@ struct ServeTests {
         #expect(try ServeProcess.snapshot(folder) == before)
     }
 
+    /// With two connections a quick request is answered while a slow one
+    /// runs, instead of waiting behind it.
+    @Test func connectionsRunAtOnce() async throws {
+        let folder = try Self.slowDatabase(rows: 100_000)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("people.sqlite").path
+        let server = try ServeProcess([path, "--connections", "2", "--timeout", "60"])
+        defer { server.stop() }
+        let order = try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask {
+                let slow = try await server.get("/people.json?" + ServeProcess.query([("filter", Self.slowFilter)]))
+                return "slow \(slow.status)"
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            group.addTask {
+                let quick = try await server.get("/people.json?limit=1")
+                return "quick \(quick.status)"
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(order == ["quick 200", "slow 200"])
+    }
+
     @Test func injectionChangesNothing() async throws {
         let server = try ServeProcess(["--sample"])
         let path = try #require(server.samplePath)
