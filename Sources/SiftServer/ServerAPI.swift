@@ -181,6 +181,7 @@ struct ServerAPI: Sendable {
             })
             var end = "\n]"
             if let next { end += ", \"next\": " + JSONValue.string(next).jsonText }
+            admission.end()
             try await writer.write(ByteBuffer(string: end + "}\n"))
             try await writer.finish(nil)
         }

@@ -68,7 +68,18 @@ final class StatementQueue: Sendable {
             self.job = job
         }
 
-        deinit { queue.state.withLock { $0.admitted -= 1; $0.timedOut.remove(job) } }
+        private let ended = Mutex(false)
+
+        deinit { end() }
+
+        /// Ends the admission (once; its end is also when it goes away): a
+        /// streamed response calls it before its last bytes, so that the
+        /// client's next request, which may come as soon as they arrive,
+        /// finds the request gone from the count.
+        func end() {
+            guard ended.withLock({ e in defer { e = true }; return !e }) else { return }
+            queue.state.withLock { $0.admitted -= 1; $0.timedOut.remove(job) }
+        }
 
         /// The time left, and when the request started if it has not yet.
         fileprivate func deadline() -> DispatchTime {

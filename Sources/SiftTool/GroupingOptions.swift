@@ -11,7 +11,7 @@ struct GroupingOptions: ParsableArguments {
     var groupBy: String?
 
     @Option(help: ArgumentHelp(
-        "What each result holds, in order: grouped key paths and named aggregates, e.g. 'category.name,n=count:(SELF),total=sum:(price)' (count:, sum:, average:, min:, max:). By default the grouped key paths.",
+        "What each result holds, in order: grouped key paths and named aggregates, e.g. 'category.name,n=count:(SELF),total=sum:(price)' (count:, sum:, average:, min:, max:). By default the grouped key paths. On query and sql, key paths alone without --group-by fetch those properties of each object.",
         valueName: "items"))
     var select: String?
 
@@ -48,7 +48,12 @@ struct GroupingOptions: ParsableArguments {
     /// aggregate in each expression), before anything is read. A mistake is
     /// printed with a caret under it in the option's text and exits with 2.
     /// `--having` is checked against the policy as the predicate is.
-    func apply(to request: inout FetchSpecification, policy: PolicyOptions) throws -> Parsed {
+    ///
+    /// With `properties`, `--select` of key paths alone (no aggregate, no
+    /// `--group-by`) is a fetch of those properties of each object (Core
+    /// Data's `propertiesToFetch` without grouping), one result an object,
+    /// or a distinct combination with `--distinct`.
+    func apply(to request: inout FetchSpecification, policy: PolicyOptions, properties: Bool = false) throws -> Parsed {
         let parsed: Parsed
         do {
             parsed = Parsed(text: try GroupingText(groupBy: groupBy, select: select, having: having))
@@ -67,6 +72,8 @@ struct GroupingOptions: ParsableArguments {
             }
         }
         if let having = request.having { request.having = try policy.check(having: having, of: request) }
+        // The policy checked the fetched key paths with the grouping's above.
+        if properties, !request.isGrouped, request.having == nil, request.properties != nil { return parsed }
         if !request.isGrouped {
             throw ValidationError(
                 request.having != nil

@@ -72,7 +72,7 @@ struct QueryCommand: ParsableCommand {
         let store = try open()
         defer { store.close() }
         var request = try fetch.request(entity: entity, filter: filter)
-        let grouped = grouping.isGiven ? try grouping.apply(to: &request, policy: policy) : nil
+        let grouped = grouping.isGiven ? try grouping.apply(to: &request, policy: policy, properties: true) : nil
         try policy.check(sort: request.sort, parsedFrom: fetch.sort, of: request)
 
         if fetch.count {

@@ -153,6 +153,10 @@ struct FetchOptions: ParsableArguments {
         "Fetch only the entity's own objects, not its sub-entities' (Core Data's includesSubentities = NO)."))
     var excludeSubentities = false
 
+    @Flag(help: ArgumentHelp(
+        "Each distinct result once (Core Data's returnsDistinctResults): with --select KEYPATHS, each distinct combination of their values."))
+    var distinct = false
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if offset < 0 { throw ValidationError("--offset must not be negative") }
@@ -171,7 +175,7 @@ struct FetchOptions: ParsableArguments {
             }
         }
         return FetchSpecification(
-            entity: entity, filter: filter, sort: keys, offset: offset, limit: limit,
+            entity: entity, filter: filter, sort: keys, offset: offset, limit: limit, distinct: distinct,
             includesSubentities: !excludeSubentities)
     }
 }

@@ -63,7 +63,7 @@ struct SqlCommand: ParsableCommand {
         try policy.check(filter)
         let schema = try SchemaFile.load(self.schema, model: try model.load())
         var request = try fetch.request(entity: try Self.entity(entity, in: schema), filter: filter)
-        let grouped = grouping.isGiven ? try grouping.apply(to: &request, policy: policy) : nil
+        let grouped = grouping.isGiven ? try grouping.apply(to: &request, policy: policy, properties: true) : nil
         try policy.check(sort: request.sort, parsedFrom: fetch.sort, of: request)
         let statement: BoundStatement
         do {

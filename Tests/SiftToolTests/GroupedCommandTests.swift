@@ -169,6 +169,41 @@ extension CommandLineTests {
             == String(try db.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZMAKER) FROM ZCAR") ?? -1 }))
     }
 
+    /// `sift query --select` of key paths without `--group-by` fetches
+    /// those properties of each object (Core Data's `propertiesToFetch`),
+    /// each distinct combination once with `--distinct`, on a real Core
+    /// Data store, against plain SQL on its tables.
+    @Test func queryFetchesPropertiesOfARealStore() throws {
+        let path = try RealStores.readable("cdp_sample1/SampleModel_V1.sqlite")
+        let db = try ReadOnlyDatabase.open(path: path)
+        func expected(_ distinct: Bool) throws -> [String] {
+            try db.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT \(distinct ? "DISTINCT " : "")c.ZMAKER AS maker, c.ZMODEL AS model FROM ZCAR c
+                    WHERE c.Z_ENT IN (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Car', 'SportCar', 'ExpensiveSportCar'))
+                    ORDER BY maker, model
+                    """).map { row -> String in
+                    let maker: String? = row["maker"]
+                    let model: String? = row["model"]
+                    return "{\"maker\":\(maker.map { "\"\($0)\"" } ?? "null"),\"model\":\(model.map { "\"\($0)\"" } ?? "null")}"
+                }
+            }
+        }
+        let all = try expected(false), distinct = try expected(true)
+        #expect(all.count > distinct.count && !distinct.isEmpty, "the store has repeated makers and models")
+        for (flags, rows) in [([String](), all), (["--distinct"], distinct)] {
+            let run = try sift(["query", path, "Car", "TRUEPREDICATE", "--select", "maker, model", "--sort", "maker, model",
+                                "--output", "jsonl"] + flags)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").map(String.init) == rows, "\(flags)")
+            let count = try sift(["query", path, "Car", "TRUEPREDICATE", "--select", "maker, model", "--count"] + flags)
+            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(rows.count), "\(flags)")
+        }
+        let unknownKey = try sift(["query", path, "Car", "TRUEPREDICATE", "--select", "maker,modle"])
+        #expect(unknownKey.status == 2)
+        #expect(unknownKey.stderr.contains(" | maker,modle\n |       ^~~~~\n"), "\(unknownKey.stderr)")
+    }
+
     /// Grouping streams: a file ten times longer, with the same groups,
     /// takes about the same memory (the peak resident size of the process,
     /// from `wait4`).
