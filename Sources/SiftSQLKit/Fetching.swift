@@ -13,7 +13,8 @@ extension FetchSpecification {
     /// A SQLite database must also be sqlite-nio's `SQLiteDatabase`, as
     /// Fluent's is, so that Sift's SQL functions can be installed on the
     /// connection; sqlite-nio has no custom collations, so a sort by a
-    /// string is refused there (``SiftSQLKitError/Kind/lowering``).
+    /// string orders by `sift_sort_key` there, and a localized one is
+    /// refused (``SiftSQLKitError/Kind/lowering``).
     ///
     /// ```swift
     /// let schema = try await StoreSchema.read(from: database)

@@ -6,8 +6,8 @@ import SQLiteNIO
 /// The `sift_*` functions on a sqlite-nio connection: the bodies SiftSQLite
 /// registers through GRDB (`SQLiteFunctions.bodies(regexLimits:)`), on
 /// sqlite-nio's values. sqlite-nio installs functions but not collations,
-/// so a sort by a string, which needs Sift's collations, is refused
-/// (`SQLLoweringOptions.siftCollations`).
+/// so a sort by a string orders by `sift_sort_key`, and a localized one is
+/// refused (`SQLLoweringOptions.siftCollations`).
 enum SQLiteConnectionFunctions {
     /// Installs the functions on `connection` (again, when it has them:
     /// the new ones replace the old).

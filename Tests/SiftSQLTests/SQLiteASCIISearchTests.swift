@@ -3,6 +3,7 @@ import GRDB
 import Sift
 @testable import SiftSQL
 import SiftSQLite
+import SiftTestSupport
 import Testing
 
 /// `BEGINSWITH`, `ENDSWITH` and `CONTAINS` of an ASCII constant on SQLite
@@ -99,5 +100,35 @@ extension ComparisonOptions {
         if format.contains("c") { insert(.caseInsensitive) }
         if format.contains("d") { insert(.diacriticInsensitive) }
         if format.contains("n") { insert(.normalized) }
+    }
+}
+
+/// `sift_sort_key`, the sort of a connection without Sift's collations
+/// (sqlite-nio): its keys order every pair of strings as the sort
+/// comparison does, and as the collation of the same name.
+struct SQLiteSortKeyTests {
+    @Test(arguments: [SortKey.Comparison.compare, .caseInsensitive, .swift])
+    func testKeysOrderAsTheComparison(_ comparison: SortKey.Comparison) throws {
+        let strings = Array(Set(HostileStrings.all.filter { !$0.unicodeScalars.contains("\u{0}") } + [
+            "a", "B", "é", "e\u{301}", "\u{E9}e", "e\u{301}e", "ß", "SS", "ss", "ﬁ", "fi", "\u{212A}", "k", "𝔸", "\u{FFFF}", "",
+            "Z", "z", "ä", "a\u{308}", "\u{1F600}", "\u{FF21}",
+        ])).sorted()
+        let options: ComparisonOptions = [.compare: [], .caseInsensitive: [.caseInsensitive]][comparison] ?? [.swiftString]
+        let db = try DatabaseQueue(configuration: .sift)
+        let keys = try db.read { db in
+            try strings.map { s in
+                try Data.fetchOne(db, sql: "SELECT sift_sort_key(?, ?)", arguments: [s, options.rawValue])!
+            }
+        }
+        var checked = 0
+        for i in strings.indices {
+            for j in strings.indices {
+                let byKey: ComparisonResult = keys[i] == keys[j]
+                    ? .orderedSame : (keys[i].lexicographicallyPrecedes(keys[j]) ? .orderedAscending : .orderedDescending)
+                #expect(byKey == comparison.order(strings[i], strings[j]), "\(strings[i].debugDescription) \(strings[j].debugDescription)")
+                checked += 1
+            }
+        }
+        #expect(checked == strings.count * strings.count)
     }
 }

@@ -39,6 +39,21 @@ package enum StringOperations {
         return ranges
     }()
 
+    /// Bytes whose order is the order of a sort of strings: the UTF-16
+    /// code units (big-endian) of the folded form for `compare:` (no
+    /// options) and `caseInsensitiveCompare:` (`[c]`), which compare by
+    /// them; the UTF-8 of the NFC form for `swiftCompare:` (`[s]`), which
+    /// orders their scalars.
+    package static func sortKey(_ s: String, _ options: ComparisonOptions) -> [UInt8] {
+        var key: [UInt8] = []
+        if options.contains(.swiftString) {
+            key.append(contentsOf: SwiftStrings.bounded(s).precomposedStringWithCanonicalMapping.utf8)
+            return key
+        }
+        for unit in folded(s, options).utf16 { key += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        return key
+    }
+
     /// `compare:options:` as the evaluator orders strings: -1, 0 or 1.
     package static func compare(_ a: String, _ b: String, _ options: ComparisonOptions) -> Int {
         switch StringSemantics.compare(a, b, options) {

@@ -32,6 +32,14 @@ public enum SQLiteFunctions {
     /// statement; NaN is NULL, and a NULL operand is read as NaN, as for
     /// `sift_arithmetic`.
     public static let function = "sift_function"
+    /// `sift_sort_key(text, options)`: a blob whose byte order is the
+    /// order of a sort: `compare:` (no options), `caseInsensitiveCompare:`
+    /// (`[c]` 1) or `swiftCompare:` (`[s]` 16), 0x00 and the bytes
+    /// `StringOperations.sortKey` gives. For a connection that can install
+    /// functions but not collations (sqlite-nio); another blob is 0x01 and
+    /// its bytes (after every text, as SQLite orders them), a number or
+    /// NULL itself.
+    public static let sortKey = "sift_sort_key"
     /// The collation of each sort comparison.
     public static func collation(_ comparison: SortKey.Comparison) -> String {
         switch comparison {

@@ -67,6 +67,13 @@ extension SQLiteFunctions {
             else { return .integer(0) }
             return .integer(StringOperations.search(h, n, kind, options(args[3])) ? 1 : 0)
         },
+        SQLiteFunctionBody(name: sortKey, argumentCount: 2) { args in
+            switch args[0] {
+            case .text(let s): return .blob(Data([0] + StringOperations.sortKey(s, options(args[1]))))
+            case .blob(let data): return .blob(Data([1]) + data)
+            default: return args[0]
+            }
+        },
         SQLiteFunctionBody(name: like, argumentCount: 3) { args in
             guard let s = text(args[0]), let p = text(args[1]) else { return .integer(0) }
             return .integer(LikePattern.matches(s, p, options(args[2])) ? 1 : 0)

@@ -309,11 +309,21 @@ struct FetchLowering {
         var term = lowering.numeric(c)
         if c.type == .string {
             if ctx.hooks.sortTermsNeedSiftCollations && !ctx.options.siftCollations {
-                throw SQLLoweringError(
-                    .unsupported,
-                    "a sort by a string needs Sift's SQLite collations (\(SQLiteFunctions.collation(key.comparison))), "
-                        + "which this connection does not have: sqlite-nio installs functions but not collations",
-                    entity: entity.name, key: written, range: SourceRange(0, written.utf8.count), source: key.description)
+                // Without the collations, the orders a byte key gives.
+                switch key.comparison {
+                case .compare, .caseInsensitive, .swift:
+                    let options: ComparisonOptions = [.compare: [], .caseInsensitive: [.caseInsensitive]][key.comparison] ?? [.swiftString]
+                    return SQLOrderingTerm(
+                        expression: .function(SQLiteFunctions.sortKey, [c.sql, SQLiteFunctions.bits(options)]),
+                        ascending: key.ascending, nullsFirst: c.nullable ? key.ascending : nil)
+                default:
+                    throw SQLLoweringError(
+                        .unsupported,
+                        "a sort by \(key.comparison.selector) needs Sift's SQLite collations (\(SQLiteFunctions.collation(key.comparison))), "
+                            + "which this connection does not have: sqlite-nio installs functions but not collations "
+                            + "(compare:, caseInsensitiveCompare: and swiftCompare: sort by sift_sort_key)",
+                        entity: entity.name, key: written, range: SourceRange(0, written.utf8.count), source: key.description)
+                }
             }
             if ctx.dialect == .postgreSQL, let why = ctx.schema.caseFoldingRefusal,
                 key.comparison == .caseInsensitive || key.comparison == .localizedCaseInsensitive
