@@ -219,20 +219,41 @@ final class ChunkReader {
         let old = buffer.count
         // Up to a chunk; past it (a record longer than a chunk), a chunk more.
         let want = old < chunkSize ? chunkSize - old : chunkSize
-        buffer.append(contentsOf: repeatElement(0, count: want))
-        var count = 0
-        while true {
-            count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, want) }
-            if count >= 0 || errno != EINTR { break }
+        var result: (count: Int, error: Int32) = (0, 0)
+        if old < chunkSize {
+            // A new array: the bytes kept (part of a record), then the read
+            // into its uninitialized rest. Zeroing a chunk's bytes only to
+            // overwrite them took 5% of a grouped filter's time.
+            let kept = buffer
+            buffer = [UInt8](unsafeUninitializedCapacity: chunkSize) { bytes, initialized in
+                kept.withUnsafeBufferPointer { if let from = $0.baseAddress { bytes.baseAddress!.initialize(from: from, count: old) } }
+                result = Self.readBytes(descriptor, into: bytes.baseAddress! + old, want)
+                initialized = old + max(0, result.count)
+            }
+        } else {
+            // A record longer than a chunk grows in place, amortized.
+            buffer.append(contentsOf: repeatElement(0, count: want))
+            result = buffer.withUnsafeMutableBytes { Self.readBytes(descriptor, into: $0.baseAddress! + old, want) }
+            buffer.removeLast(want - max(0, result.count))
         }
-        buffer.removeLast(want - max(0, count))
+        let count = result.count
         guard count >= 0 else {
             atEnd = true
-            throw CommandFailure("cannot read \(path): \(String(cString: strerror(errno)))")
+            throw CommandFailure("cannot read \(path): \(String(cString: strerror(result.error)))")
         }
         if count == 0 { atEnd = true }
         shortRead = count < want
         bytesRead += count
+    }
+
+    /// `read(2)` of up to `count` bytes, again when interrupted: the count
+    /// read, or -1 and the error.
+    private static func readBytes(_ descriptor: Int32, into pointer: UnsafeMutableRawPointer, _ count: Int) -> (count: Int, error: Int32) {
+        while true {
+            let n = read(descriptor, pointer, count)
+            if n >= 0 { return (n, 0) }
+            if errno != EINTR { return (-1, errno) }
+        }
     }
 
     /// Drops the blanks at the start of the buffer, counting their lines

@@ -71,6 +71,28 @@ struct GroupedFetchTests {
         #expect(try perCategory.execute(on: sales) == [["category.name": "sf", "n": 3, "total": 14]])
     }
 
+    /// The accumulator's caches for one key (small integers, other
+    /// values) find the groups the general lookup finds, whichever type of
+    /// number comes first: each key as often as it is added, in order.
+    @Test func oneKeyGroupsAsTheGeneralLookup() throws {
+        let keys: [Value] = [30, 30.0, -1, 70_000, "30", 0, -0.0, 30, 65_536, 65_537, nil, 30.0, 0.0, "30", nil, 70_000]
+        let expressions = try Self.described(["n": "count:(SELF)"])
+        for order in [keys, keys.reversed()] {
+            let objects = order.map { Value.dictionary(["k": $0, "j": 1]) }
+            let one = try FetchSpecification(groupBy: ["k"], expressions: expressions).execute(on: objects)
+            // Two keys take the general lookup only.
+            let two = try FetchSpecification(groupBy: ["k", "j"], expressions: expressions).execute(on: objects)
+            #expect(one.count == two.count)
+            for (a, b) in zip(one, two) {
+                guard case .dictionary(let x) = a, case .dictionary(let y) = b else {
+                    Issue.record("\(a) \(b)")
+                    continue
+                }
+                #expect(x["k"] == y["k"] && x["n"] == y["n"], "\(a) against \(b)")
+            }
+        }
+    }
+
     @Test func aGroupOfOnlyNilsSumsToZero() throws {
         let request = FetchSpecification(
             filter: try Filter("year == 1762"), groupBy: ["year"],
