@@ -62,6 +62,10 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var grouping: GroupingOptions
 
+    @Flag(help: ArgumentHelp(
+        "With --select KEYPATHS: each distinct combination of their values once (Core Data's returnsDistinctResults), in the order first met."))
+    var distinct = false
+
     @OptionGroup var policy: PolicyOptions
 
     @Option(help: ArgumentHelp(
@@ -115,8 +119,15 @@ struct FilterCommand: ParsableCommand {
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         var grouped: (accumulator: GroupedFetchAccumulator, parsed: GroupingOptions.Parsed, request: FetchSpecification)?
+        if distinct && (grouping.select == nil || grouping.groupBy != nil || grouping.having != nil) {
+            throw ValidationError("--distinct takes --select KEYPATHS alone (no --group-by or --having)")
+        }
         if grouping.isGiven {
             var request = FetchSpecification(sort: sortKeys, limit: limit)
+            // The distinct combinations of key paths are the groups of a
+            // grouping by them, with nothing else fetched.
+            var grouping = grouping
+            if distinct { grouping.groupBy = grouping.select }
             let parsed = try grouping.apply(to: &request, policy: policy)
             grouped = (try GroupedFetchAccumulator(request), parsed, request)
         }

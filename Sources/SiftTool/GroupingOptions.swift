@@ -78,7 +78,7 @@ struct GroupingOptions: ParsableArguments {
             throw ValidationError(
                 request.having != nil
                     ? "--having tests groups: give --group-by"
-                    : "--select without --group-by needs an aggregate (n=count:(SELF)); to print some keys of each record, group by them")
+                    : "--select without --group-by needs an aggregate (n=count:(SELF)); for each distinct combination of some keys, add --distinct or group by them")
         }
         do {
             _ = try GroupedFetchAccumulator(request)

@@ -169,6 +169,25 @@ extension CommandLineTests {
             == String(try db.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZMAKER) FROM ZCAR") ?? -1 }))
     }
 
+    /// `sift filter --select KEYPATHS --distinct`: each distinct
+    /// combination once, in the order first met, worked out by hand from
+    /// ``sales`` (nil as a value of its own); `--distinct` with anything
+    /// but key paths alone is refused.
+    @Test func filterGivesDistinctCombinations() throws {
+        let run = try sift(["filter", "TRUEPREDICATE", "-", "--select", "category.name, year", "--distinct"], input: Self.sales)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            #"{"category.name":"sf","year":1965}"#, #"{"category.name":"classic","year":1815}"#,
+            #"{"category.name":"sf","year":1984}"#, #"{"category.name":null,"year":null}"#,
+        ])
+        let filtered = try sift(["filter", "price > 3", "-", "--select", "category.name", "--distinct", "--count"], input: Self.sales)
+        #expect(filtered.stdout == "2\n", "\(filtered.stdout)")
+        let alone = try sift(["filter", "TRUEPREDICATE", "-", "--distinct"], input: Self.sales)
+        #expect(alone.status == 2 && alone.stderr.contains("--distinct takes --select KEYPATHS alone"), "\(alone.stderr)")
+        let aggregate = try sift(["filter", "TRUEPREDICATE", "-", "--select", "year, n = count:(SELF)", "--distinct"], input: Self.sales)
+        #expect(aggregate.status == 2 && aggregate.stderr.contains(" | year, n = count:(SELF)\n |       ^"), "\(aggregate.stderr)")
+    }
+
     /// `sift query --select` of key paths without `--group-by` fetches
     /// those properties of each object (Core Data's `propertiesToFetch`),
     /// each distinct combination once with `--distinct`, on a real Core
