@@ -16,7 +16,12 @@ final class ServeProcess: @unchecked Sendable {
     let url: String
     /// The sample's file, when started with `--sample`.
     let samplePath: String?
-    private let session = URLSession(configuration: .ephemeral)
+    /// One session for every server of the test run, never torn down: on
+    /// Linux a URLSession wraps libcurl's sockets in dispatch sources, and
+    /// tearing a session down while others run is a known crash of
+    /// swift-corelibs-foundation (`_dispatch_event_loop_drain`, issue
+    /// #4791), which a test run met once with a session per server.
+    private static let session = URLSession(configuration: .ephemeral)
 
     init(_ arguments: [String]) throws {
         let binary = try #require(CommandLineTests.binary, "build the sift product first (swift build)")
@@ -82,7 +87,7 @@ final class ServeProcess: @unchecked Sendable {
         var request = URLRequest(url: try #require(URL(string: target), "\(target)"))
         if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
         request.timeoutInterval = 120
-        let (data, response) = try await session.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
         return Reply(
             status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type") ?? "", body: data)
