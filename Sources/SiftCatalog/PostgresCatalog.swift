@@ -78,6 +78,12 @@ package enum PostgresCatalog {
     /// some scalar otherwise than the evaluator), or nil: one statement
     /// folds every scalar whose case Swift maps, with `[c]`'s own SQL.
     package static func caseFoldingRefusal(rows: (BoundStatement) async throws -> [[SQLValue]]) async throws -> String? {
+        // The check's `chr` of a scalar beyond the encoding would fail the
+        // schema's reading; `[c]` (with `normalize`) needs UTF8 anyway.
+        let encoding = try await rows(BoundStatement(sql: "SELECT current_setting('server_encoding')", bindings: []))
+        if case .text(let e)? = encoding.first?.first, e != "UTF8" {
+            return "this database's encoding is \(e), and the fold of Unicode text needs UTF8"
+        }
         let differing = try await rows(PostgreSQLCaseFold.check()).compactMap { row -> Int64? in
             if case .integer(let n)? = row.first { return n }
             return nil

@@ -150,6 +150,17 @@ struct CaseFoldTests {
                 .fetchValues(db, schema: schema).map(Self.id)
             #expect(sql == memory, Comment(rawValue: format))
         }
+        // A database in another encoding is read, and refuses [c] with it.
+        try await PostgresServer.setUp(admin, [
+            "DROP DATABASE IF EXISTS sift_latin1",
+            "CREATE DATABASE sift_latin1 TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'",
+        ])
+        let latin1 = try await PostgresServer.connect(PostgresConnection.Configuration(
+            connectionString: other.replacingOccurrences(of: "dbname=\(name)", with: "dbname=sift_latin1")))
+        defer { PostgresServer.close(latin1) }
+        try await PostgresServer.setUp(latin1, ["CREATE TABLE words (id bigint PRIMARY KEY, s text NOT NULL)"])
+        let latin1Schema = try await StoreSchema.read(from: latin1)
+        #expect(latin1Schema.caseFoldingRefusal?.contains("encoding is LATIN1") == true, "\(latin1Schema.caseFoldingRefusal ?? "nil")")
         // The test server folds as memory: its schemas say nothing.
         #expect(try await StoreSchema.read(from: admin).caseFoldingRefusal == nil)
     }
