@@ -5,7 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* SIGINT's disposition is the process's: one catcher at a time. */
+/* SIGINT's disposition is the process's: the Swift side (InterruptHub)
+   calls catch and release under one lock, once for all its catchers. */
 static int interrupt_write_end = -1;
 static struct sigaction interrupt_previous;
 
@@ -41,6 +42,7 @@ int sift_interrupts_catch(void) {
 
 void sift_interrupts_release(void) {
     sigaction(SIGINT, &interrupt_previous, NULL);
-    close(interrupt_write_end);
+    int end = interrupt_write_end;
     interrupt_write_end = -1;
+    close(end);
 }

@@ -28,6 +28,7 @@ void sift_edit_set_words(const char *const *words, int count);
 /// (the caller closes it), or -1 on failure, SIGINT then left as it was.
 /// (A dispatch signal source does not do: on Linux it reads a signalfd,
 /// which sees only signals every thread blocks, and NIO's threads do not.)
+/// Not thread-safe: one caller at a time, with one release after each catch.
 int sift_interrupts_catch(void);
 
 /// Puts SIGINT back as it was before `sift_interrupts_catch` and closes the
