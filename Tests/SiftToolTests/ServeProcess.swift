@@ -3,10 +3,6 @@ import Foundation
 import Sift
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A `sift serve` process on a free port (`--port 0`), as a user starts it,
 /// and requests to it over real HTTP on loopback. Stopped (SIGTERM) by
 /// ``stop()`` or when released.
@@ -16,12 +12,6 @@ final class ServeProcess: @unchecked Sendable {
     let url: String
     /// The sample's file, when started with `--sample`.
     let samplePath: String?
-    /// One session for every server of the test run, never torn down: on
-    /// Linux a URLSession wraps libcurl's sockets in dispatch sources, and
-    /// tearing a session down while others run is a known crash of
-    /// swift-corelibs-foundation (`_dispatch_event_loop_drain`, issue
-    /// #4791), which a test run met once with a session per server.
-    private static let session = URLSession(configuration: .ephemeral)
 
     init(_ arguments: [String]) throws {
         let binary = try #require(CommandLineTests.binary, "build the sift product first (swift build)")
@@ -81,16 +71,17 @@ final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    /// GETs `path` (with its query, already encoded) from the server.
+    /// GETs `path` (with its query, already encoded) from the server, with
+    /// ``LoopbackHTTP`` on a thread of its own.
     func get(_ path: String, accept: String? = nil) async throws -> Reply {
         let target = path.hasPrefix("http") ? path : url + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
-        var request = URLRequest(url: try #require(URL(string: target), "\(target)"))
-        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
-        request.timeoutInterval = 120
-        let (data, response) = try await Self.session.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        return Reply(
-            status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type") ?? "", body: data)
+        let parts = try #require(URLComponents(string: target), "\(target)")
+        let host = try #require(parts.host, "\(target)")
+        let port = try #require(parts.port, "\(target)")
+        let resource = (parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath)
+            + (parts.percentEncodedQuery.map { "?" + $0 } ?? "")
+        let response = try await LoopbackHTTP.get(host: host, port: port, resource, headers: accept.map { ["Accept": $0] } ?? [:])
+        return Reply(status: response.status, contentType: response.headers["content-type"] ?? "", body: response.body)
     }
 
     /// A query string of `items`, each value percent-encoded but for
