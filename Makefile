@@ -13,6 +13,17 @@
 #             in a new temporary folder) with `sift serve`; prints the URL
 SWIFT ?= swift
 PYTHON ?= python3
+# A crash in a test run prints every thread's backtrace with symbol names
+# but no line numbers (symbolicate=fast): the full symbolication of a test
+# binary this size once took longer than a CI run may, which then ended
+# without saying what had crashed.
+export SWIFT_BACKTRACE ?= enable=yes,symbolicate=fast,interactive=no
+# Each test run of make test and make check ends within TEST_SECONDS: a
+# stalled run gets SIGQUIT (every thread's backtrace, as above), then
+# SIGKILL (scripts/timed.sh). The longest run takes about 4 minutes on
+# 2 cores.
+TEST_SECONDS ?= 900
+TIMED = scripts/timed.sh $(TEST_SECONDS)
 APT_PACKAGES = libpcre2-dev pkg-config libsqlite3-dev libpq-dev libedit-dev tmux zlib1g-dev
 LARK_VERSION = 1.3.1
 DUCKDB_VERSION = 2.0.0
@@ -84,16 +95,16 @@ GENERAL_CASES = 1000
 # SIFT_POSTGRES_SHARDED), for the differential suite's fourth engine, the
 # pushdown table of ShardedPushdownTests and ShardedCommandLineTests.
 swift-test: build
-	SIFT_REQUIRE_TMUX=1 SIFT_REQUIRE_DUCKDB=1 scripts/postgres.sh run scripts/postgres.sh run-sharded $(SWIFT) test --skip-build
-	SIFT_LAYOUT_CHECKS=fail $(SWIFT) test --skip-build --filter '$(LAYOUT_SUITES)'
-	SIFT_EVAL_GENERAL_ONLY=1 SIFT_CASES=$(GENERAL_CASES) scripts/postgres.sh run $(SWIFT) test --skip-build --filter '$(GENERAL_SUITES)'
+	SIFT_REQUIRE_TMUX=1 SIFT_REQUIRE_DUCKDB=1 scripts/postgres.sh run scripts/postgres.sh run-sharded $(TIMED) $(SWIFT) test --skip-build
+	SIFT_LAYOUT_CHECKS=fail $(TIMED) $(SWIFT) test --skip-build --filter '$(LAYOUT_SUITES)'
+	SIFT_EVAL_GENERAL_ONLY=1 SIFT_CASES=$(GENERAL_CASES) scripts/postgres.sh run $(TIMED) $(SWIFT) test --skip-build --filter '$(GENERAL_SUITES)'
 
 # Everyday work: the build and every test that needs nothing beside it,
 # whatever the environment says (no PostgreSQL, no tmux). make test runs
 # these and the rest.
 check: build
 	env -u SIFT_POSTGRES -u SIFT_REQUIRE_POSTGRES -u SIFT_REQUIRE_TMUX -u SIFT_REQUIRE_STORES -u SIFT_REQUIRE_DUCKDB \
-	  $(SWIFT) test --skip-build --skip '$(CHECK_SKIPPED)'
+	  $(TIMED) $(SWIFT) test --skip-build --skip '$(CHECK_SKIPPED)'
 
 # GoldenSQLTests compares the SQL of a fixed set of fetches, in both
 # dialects, with Tests/Fixtures/golden/<name>.<dialect>.sql byte for byte;
@@ -125,7 +136,7 @@ grammar-check: build python-deps
 # the SQLite functions from many tasks) under ThreadSanitizer.
 tsan: system-deps
 	SIFT_WITHOUT_POSTGRES=1 SIFT_WITHOUT_MACROS=1 $(SWIFT) build --build-tests -Xswiftc -sanitize=thread --build-path .build/tsan
-	SIFT_WITHOUT_POSTGRES=1 SIFT_WITHOUT_MACROS=1 TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --build-path .build/tsan --filter 'ConcurrencyTests'
+	SIFT_WITHOUT_POSTGRES=1 SIFT_WITHOUT_MACROS=1 TSAN_OPTIONS=halt_on_error=1 $(TIMED) $(SWIFT) test --skip-build --build-path .build/tsan --filter 'ConcurrencyTests'
 
 # The peers of Benchmarks/peers/compare.py: Go's expr, GNUstep's
 # NSPredicate, and GNU time (peak memory); of Benchmarks/peers/files.py, jq
