@@ -154,11 +154,14 @@ extension QueryCommand {
 
 extension QueryCommand.Store {
     /// `database` (a SQLite file or a `postgresql://` URL), with the schema
-    /// of the file at `schemaPath` or the one read from it (through `model`
-    /// for a Core Data store).
-    static func open(_ database: String, schema schemaPath: String?, model coreDataModel: CoreDataModel?) throws -> Self {
+    /// `known` (that of another connection to it), else that of the file at
+    /// `schemaPath`, else the one read from it (through `model` for a Core
+    /// Data store).
+    static func open(
+        _ database: String, schema schemaPath: String?, model coreDataModel: CoreDataModel?, known: StoreSchema? = nil
+    ) throws -> Self {
         if PostgresURL.matches(database) {
-            let database = try PostgresDatabase.open(database, schema: try schemaPath.map { try SchemaFile.load($0) })
+            let database = try PostgresDatabase.open(database, schema: try known ?? schemaPath.map { try SchemaFile.load($0) })
             return Self(
                 schema: database.schema, dialect: .postgreSQL, count: database.count, rows: database.rows,
                 each: { query, body in try database.rows(query).forEach(body) },
@@ -170,7 +173,9 @@ extension QueryCommand.Store {
         let schema: StoreSchema
         do {
             queue = try ReadOnlyDatabase.open(path: database, limits: limits)
-            if let path = schemaPath {
+            if let known {
+                schema = known
+            } else if let path = schemaPath {
                 schema = try SchemaFile.load(path)
             } else {
                 schema = try queue.read { try StoreSchema.read(from: $0, model: coreDataModel) }

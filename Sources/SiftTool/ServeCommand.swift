@@ -87,7 +87,12 @@ struct ServeCommand: ParsableCommand {
         let coreDataModel = PostgresURL.matches(path) ? nil : try model.load()
         var stores: [QueryCommand.Store] = []
         defer { stores.forEach { $0.close() } }
-        for _ in 0..<connections { stores.append(try QueryCommand.Store.open(path, schema: schemaPath, model: coreDataModel)) }
+        // The schema is read once, on the first connection: reading a
+        // PostgreSQL schema also checks the server's case folding, one
+        // statement over some 2,800 scalars.
+        for _ in 0..<connections {
+            stores.append(try QueryCommand.Store.open(path, schema: schemaPath, model: coreDataModel, known: stores.first?.schema))
+        }
         let name = PostgresURL.matches(path)
             ? PostgresConnectionString.redacted(path) : URL(fileURLWithPath: path).lastPathComponent
         let served = stores.map { store in
