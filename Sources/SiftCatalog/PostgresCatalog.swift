@@ -12,12 +12,16 @@ package enum PostgresCatalog {
     /// `$1` that is not a partition, in the order the tables were created
     /// (their oids) and the columns declared: table, column, type name
     /// (`format_type`), NOT NULL, and the 1-based position in the primary
-    /// key (0 when not part of it). A partitioned table stands for its
+    /// key (0 when not part of it), and the column's collation when it is
+    /// not the database's default (else an empty string). A partitioned
+    /// table stands for its
     /// partitions, which are left out: their rows are its rows. Foreign
     /// tables are left out too: PostgreSQL declares no key on one.
     package static let columns = """
         SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, \
-        COALESCE(array_position(pk.conkey, a.attnum), 0)::bigint \
+        COALESCE(array_position(pk.conkey, a.attnum), 0)::bigint, \
+        COALESCE((SELECT co.collname::text FROM pg_catalog.pg_collation co \
+        WHERE co.oid = a.attcollation AND co.collname <> 'default'), '') AS collation \
         FROM pg_catalog.pg_class c \
         JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
         JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped \
@@ -102,10 +106,14 @@ package enum PostgresCatalog {
     package static func schema(columns: [[SQLValue]], foreignKeys: [[SQLValue]]) throws(StoreSchemaError) -> StoreSchema {
         var tables: [TableDescription] = []
         var index: [String: Int] = [:]
+        var textForms: [String: [String: PostgreSQLTextForm]] = [:]
         for row in columns {
-            guard row.count == 5, case .text(let table) = row[0], case .text(let name) = row[1],
-                case .text(let type) = row[2], case .boolean(let notNull) = row[3], case .integer(let position) = row[4]
-            else { throw StoreSchemaError("the catalog's column rows are not (table, column, type, not null, key position)") }
+            guard row.count == 6, case .text(let table) = row[0], case .text(let name) = row[1],
+                case .text(let type) = row[2], case .boolean(let notNull) = row[3], case .integer(let position) = row[4],
+                case .text(let collation) = row[5]
+            else {
+                throw StoreSchemaError("the catalog's column rows are not (table, column, type, not null, key position, collation)")
+            }
             let i: Int
             if let known = index[table] {
                 i = known
@@ -116,6 +124,7 @@ package enum PostgresCatalog {
             }
             tables[i].columns.append(.init(
                 name: name, declaredType: type, notNull: notNull, primaryKeyIndex: Int(position)))
+            if let form = textForm(type: type, collation: collation) { textForms[table, default: [:]][name] = form }
         }
         for row in foreignKeys {
             guard row.count == 4, case .text(let table) = row[0], case .text(let column) = row[1],
@@ -124,9 +133,27 @@ package enum PostgresCatalog {
             guard let i = index[table] else { continue }
             tables[i].foreignKeys.append(.init(column: column, table: parent, parentColumn: parentColumn))
         }
-        let schema = TableInference.schema(tables, namesIgnoreCase: false) { column, _ in type(column.declaredType) }
+        var schema = TableInference.schema(tables, namesIgnoreCase: false) { column, _ in type(column.declaredType) }
+        for e in schema.entities.indices {
+            guard let forms = textForms[schema.entities[e].table] else { continue }
+            for a in schema.entities[e].attributes.indices where schema.entities[e].attributes[a].type == .string {
+                schema.entities[e].attributes[a].textForm = forms[schema.entities[e].attributes[a].column]
+            }
+        }
         try schema.validate()
         return schema
+    }
+
+    /// How a string column of PostgreSQL type `type` (as `format_type`
+    /// writes it) in `collation` (empty for the default) compares
+    /// otherwise than `text`, or nil.
+    package static func textForm(type: String, collation: String) -> PostgreSQLTextForm? {
+        let base = type.split(separator: "(", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? type
+        // An extension's type is written with its schema when that schema
+        // is not on the search path.
+        if base == "citext" || base.hasSuffix(".citext") { return .citext }
+        if base == "character" || base == "bpchar" { return .character }
+        return collation.isEmpty ? nil : .collation
     }
 
     /// The attribute type of a column of PostgreSQL type `name` (as

@@ -45,15 +45,17 @@ struct TableInferenceTests {
     /// table without a single-column key is no entity (PostgreSQL has no
     /// rowid), types read from `format_type`.
     @Test func testPostgresCatalogRows() throws {
-        func column(_ table: String, _ name: String, _ type: String, notNull: Bool = false, key: Int64 = 0) -> [SQLValue] {
-            [.text(table), .text(name), .text(type), .boolean(notNull), .integer(key)]
+        func column(
+            _ table: String, _ name: String, _ type: String, notNull: Bool = false, key: Int64 = 0, collation: String = ""
+        ) -> [SQLValue] {
+            [.text(table), .text(name), .text(type), .boolean(notNull), .integer(key), .text(collation)]
         }
         let columns = [
             column("authors", "id", "bigint", notNull: true, key: 1), column("authors", "name", "text"),
             column("books", "id", "bigint", notNull: true, key: 1), column("books", "title", "character varying(200)", notNull: true),
             column("books", "price", "numeric(10,2)"), column("books", "author_id", "bigint"), column("books", "cover", "bytea"),
             column("books", "available", "boolean"), column("books", "published", "timestamp without time zone"),
-            column("tags", "id", "integer", notNull: true, key: 1), column("tags", "name", "text"),
+            column("tags", "id", "integer", notNull: true, key: 1), column("tags", "name", "text", collation: "C"),
             column("book_tags", "book_id", "bigint", notNull: true, key: 1),
             column("book_tags", "tag_id", "bigint", notNull: true, key: 2),
             column("Books", "id", "smallint", notNull: true, key: 1), column("Books", "t", "text"),
@@ -79,15 +81,29 @@ struct TableInferenceTests {
             .manyToMany("books", "books", joinTable: "book_tags", sourceColumn: "tag_id", destinationColumn: "book_id")
         ])
         #expect(schema.entities.map(\.table) == ["authors", "books", "tags", "Books"])
+        #expect(schema.entity(named: "tags")?.attributes.map(\.textForm) == [nil, .collation], "a collation of its own")
+        #expect(books.attributes.allSatisfy { $0.textForm == nil })
         #expect(schema.entities[3].relationships == [], "Books is not books")
 
         for (columns, foreignKeys, message) in [
-            ([[SQLValue.text("books")]], [[SQLValue]](), "the catalog's column rows are not (table, column, type, not null, key position)"),
+            ([[SQLValue.text("books")]], [[SQLValue]](), "the catalog's column rows are not (table, column, type, not null, key position, collation)"),
             ([column("books", "id", "bigint", notNull: true, key: 1)], [[.text("books"), .integer(1)]],
              "the catalog's foreign-key rows are not (table, column, parent, parent column)"),
         ] {
             #expect(throws: StoreSchemaError(message)) { try PostgresCatalog.schema(columns: columns, foreignKeys: foreignKeys) }
         }
+    }
+
+    /// The catalog's forms: `citext` with or without its schema, `character`
+    /// with or without a length, and any type in a collation of its own.
+    @Test func testFormsOfCatalogTypes() {
+        #expect(PostgresCatalog.textForm(type: "citext", collation: "") == .citext)
+        #expect(PostgresCatalog.textForm(type: "public.citext", collation: "") == .citext)
+        #expect(PostgresCatalog.textForm(type: "character(12)", collation: "") == .character)
+        #expect(PostgresCatalog.textForm(type: "bpchar", collation: "") == .character)
+        #expect(PostgresCatalog.textForm(type: "character varying(40)", collation: "C") == .collation)
+        #expect(PostgresCatalog.textForm(type: "text", collation: "") == nil)
+        #expect(PostgresCatalog.textForm(type: "character varying", collation: "") == nil)
     }
 
     /// A foreign key's column named for its relationship: `_id`, `Id` and

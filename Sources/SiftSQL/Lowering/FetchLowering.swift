@@ -217,7 +217,14 @@ struct FetchLowering {
             selected.append((.column(root.alias, entity.primaryKey), nil))
             columns.append(.init(name: entity.primaryKey, type: .integer, isPrimaryKey: true))
             for a in entity.attributes where a.column != entity.primaryKey {
-                selected.append((.column(root.alias, a.column), nil))
+                // A string column of another form is read as the text its
+                // comparisons read (``Lowering/attributeSQL``).
+                let column = SQLFragment.column(root.alias, a.column)
+                if let read = Lowering.textFormSQL(column, a, ctx.dialect) {
+                    selected.append((read, a.column))
+                } else {
+                    selected.append((column, nil))
+                }
                 columns.append(.init(name: a.name, type: a.type, isPrimaryKey: false))
             }
             for c in entity.composites {

@@ -326,6 +326,28 @@ struct Lowering {
         }
     }
 
+    /// The column of attribute `a` of the table aliased `alias`, as its
+    /// comparisons read it: on PostgreSQL, a string column of another form
+    /// than `text` in the default collation (``PostgreSQLTextForm``) as
+    /// that text. Its indexes then serve no comparison, but no comparison
+    /// ignores case or trailing blanks, or folds ASCII only, where memory's
+    /// does not.
+    static func attributeSQL(_ alias: String, _ a: Attribute, _ dialect: Dialect) -> SQLFragment {
+        let column = SQLFragment.column(alias, a.column)
+        return textFormSQL(column, a, dialect) ?? column
+    }
+
+    /// `column` of attribute `a` as text in the default collation, or nil
+    /// when it needs no other form (``attributeSQL(_:_:_:)``).
+    static func textFormSQL(_ column: SQLFragment, _ a: Attribute, _ dialect: Dialect) -> SQLFragment? {
+        guard dialect == .postgreSQL, a.type == .string, let form = a.textForm else { return nil }
+        switch form {
+        case .citext: return .group(.collate(.cast(column, "text"), "\"default\""))
+        case .character: return .function("textin", [.function("bpcharout", [column])])
+        case .collation: return .group(.collate(column, "\"default\""))
+        }
+    }
+
     /// Resolves a key path from the table aliased `alias` (of `entity`),
     /// joining to-one relationships in `scope`.
     func resolve(
@@ -350,7 +372,7 @@ struct Lowering {
                         entity: entity, key: components[i], range: range)
                 }
                 return .column(
-                    Column(sql: .column(alias, a.column), type: a.type, nullable: nullable || a.isOptional,
+                    Column(sql: Self.attributeSQL(alias, a, ctx.dialect), type: a.type, nullable: nullable || a.isOptional,
                            key: written))
             case .element(_, let a):
                 if case .unsupported(let kind) = a.type {
@@ -359,7 +381,8 @@ struct Lowering {
                         entity: entity, key: written, range: range)
                 }
                 return .column(
-                    Column(sql: .column(alias, a.column), type: a.type, nullable: nullable || a.isOptional, key: written))
+                    Column(sql: Self.attributeSQL(alias, a, ctx.dialect), type: a.type, nullable: nullable || a.isOptional,
+                           key: written))
             case .composite(let c):
                 throw keys.compositeError(c, components, at: i, in: entity, range: range)
             case .toOne(let r, let column, let destination):

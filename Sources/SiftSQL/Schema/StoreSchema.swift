@@ -412,22 +412,29 @@ public struct Attribute: Sendable, Hashable, Codable {
     /// Whether the column may hold NULL. Non-optional columns need no nil
     /// handling in the SQL.
     public var isOptional: Bool
+    /// How a PostgreSQL string column compares otherwise than `text` in
+    /// the database's default collation, or nil when it does not.
+    public var textForm: PostgreSQLTextForm?
 
     /// An attribute `name` of `type`, in `column` (by default, `name`).
-    public init(_ name: String, _ type: AttributeType, column: String? = nil, optional: Bool = true) {
+    public init(
+        _ name: String, _ type: AttributeType, column: String? = nil, optional: Bool = true,
+        textForm: PostgreSQLTextForm? = nil
+    ) {
         self.name = name
         self.column = column ?? name
         self.type = type
         self.isOptional = optional
+        self.textForm = textForm
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, column, type, optional, dateEncoding, uuidEncoding
+        case name, column, type, optional, dateEncoding, uuidEncoding, textForm
     }
 
     /// Decodes an attribute: `name`, `type` (`integer`, `double`, `decimal`, `string`, `boolean`,
     /// `date`, `blob`, `uuid`, `transformable`), and optionally `column`, `optional`,
-    /// `dateEncoding` and `uuidEncoding`.
+    /// `dateEncoding`, `uuidEncoding` and `textForm` (`citext`, `character`, `collation`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -443,6 +450,7 @@ public struct Attribute: Sendable, Hashable, Codable {
                     "unknown attribute type \(typeName) (integer, double, decimal, string, boolean, date, blob, uuid, transformable)")
         }
         type = t
+        textForm = try c.decodeIfPresent(PostgreSQLTextForm.self, forKey: .textForm)
     }
 
     /// Encodes the attribute in the form ``init(from:)`` reads.
@@ -456,7 +464,26 @@ public struct Attribute: Sendable, Hashable, Codable {
         // Text, the form UUIDs had before the encoding was written, goes
         // unsaid: a schema without UUIDs in bytes reads as it always did.
         if case .uuid(.bytes) = type { try c.encode(UUIDEncoding.bytes, forKey: .uuidEncoding) }
+        try c.encodeIfPresent(textForm, forKey: .textForm)
     }
+}
+
+/// How a PostgreSQL column of strings compares otherwise than `text` in the
+/// database's default collation, whose comparisons and case folding are
+/// those the lowering is written for (and the schema reader checks). Such
+/// a column is compared as the `text` it holds, in the default collation.
+public enum PostgreSQLTextForm: String, Sendable, Hashable, Codable {
+    /// `citext`: its `=`, `LIKE`, ordering, grouping and `DISTINCT` ignore
+    /// case. Compared as `column::text`.
+    case citext
+    /// `character(n)`: its comparisons ignore trailing blanks, and its cast
+    /// to `text` removes them. Compared as the text its output function
+    /// writes, blanks kept, as the value reads.
+    case character
+    /// A collation of its own (`COLLATE "C"`, whose `lower` folds ASCII
+    /// only; a nondeterministic collation, whose `=` may ignore case).
+    /// Compared as `column COLLATE "default"`.
+    case collation
 }
 
 /// How an attribute is stored.
