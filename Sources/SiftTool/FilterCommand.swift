@@ -122,7 +122,16 @@ struct FilterCommand: ParsableCommand {
         if distinct && (grouping.select == nil || grouping.groupBy != nil || grouping.having != nil) {
             throw ValidationError("--distinct takes --select KEYPATHS alone (no --group-by or --having)")
         }
-        if grouping.isGiven {
+        // --select of key paths alone: those properties of each match
+        // (Core Data's propertiesToFetch), projected once the matches are
+        // in (and sorted), as sift query --select does.
+        var projection: (request: FetchSpecification, parsed: GroupingOptions.Parsed)?
+        if grouping.select != nil, grouping.groupBy == nil, grouping.having == nil, !distinct {
+            var request = FetchSpecification(sort: sortKeys, limit: limit)
+            let parsed = try grouping.apply(to: &request, policy: policy, properties: true)
+            if !request.isGrouped, request.properties != nil { projection = (request, parsed) }
+        }
+        if grouping.isGiven, projection == nil {
             var request = FetchSpecification(sort: sortKeys, limit: limit)
             // The distinct combinations of key paths are the groups of a
             // grouping by them, with nothing else fetched.
@@ -193,6 +202,8 @@ struct FilterCommand: ParsableCommand {
                             Terminal.printError(grouped!.parsed.locate(error).rendered(colors: colors))
                             throw ExitCode(2)
                         }
+                    } else if projection != nil {
+                        if !count { kept.append(([], try RecordPrinter.decode(result.bytes[range]).predicateValue)) }
                     } else if !sortKeys.isEmpty {
                         let bytes = Array(result.bytes[range])
                         kept.append((bytes, try RecordPrinter.decode(bytes[...]).predicateValue))
@@ -249,7 +260,17 @@ struct FilterCommand: ParsableCommand {
             if results.isEmpty { throw ExitCode(1) }
             return
         }
-        if !sortKeys.isEmpty {
+        if let projection, !count {
+            let results: [Value]
+            do {
+                results = try projection.request.execute(on: kept.map(\.1))
+            } catch {
+                Terminal.printError(projection.parsed.locate(error).rendered(colors: colors))
+                throw ExitCode(2)
+            }
+            let columns = projection.parsed.columns
+            GroupedOutput.print(GroupingOptions.rows(results, columns: columns), columns: columns, output: output ?? .default)
+        } else if !sortKeys.isEmpty {
             let order: [Int]
             do {
                 order = try Sorting.permutation(kept.map { $0.1 }, by: sortKeys)
@@ -265,7 +286,7 @@ struct FilterCommand: ParsableCommand {
             var out = OutputBuffer()
             out.write(String(self.limit.map { min($0, matched) } ?? matched))
             out.flush()
-        } else {
+        } else if projection == nil {
             printer.finish()
         }
         if skipped > 0 {

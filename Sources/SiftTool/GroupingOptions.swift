@@ -11,7 +11,7 @@ struct GroupingOptions: ParsableArguments {
     var groupBy: String?
 
     @Option(help: ArgumentHelp(
-        "What each result holds, in order: grouped key paths and named aggregates, e.g. 'category.name,n=count:(SELF),total=sum:(price)' (count:, sum:, average:, min:, max:). By default the grouped key paths. On query and sql, key paths alone without --group-by fetch those properties of each object.",
+        "What each result holds, in order: grouped key paths and named aggregates, e.g. 'category.name,n=count:(SELF),total=sum:(price)' (count:, sum:, average:, min:, max:). By default the grouped key paths. Key paths alone without --group-by fetch those properties of each object (or record).",
         valueName: "items"))
     var select: String?
 

@@ -94,8 +94,9 @@ extension CommandLineTests {
         let collection = try failure(["--group-by", "year", "--select", "year,n=sum:(title)"])
         #expect(collection.contains("n: sum: needs numbers, got a string"), "\(collection)")
         #expect(collection.contains(" | year,n=sum:(title)\n |        ^~~~~~~~~~~\n"), "\(collection)")
+        // Key paths alone are a projection (filterSelectsKeyPathsOfEachRecord).
         let bare = try sift(["filter", "TRUEPREDICATE", "-", "--select", "title,year"], input: Self.sales)
-        #expect(bare.status == 2 && bare.stderr.contains("--select without --group-by needs an aggregate"), "\(bare.stderr)")
+        #expect(bare.status == 0 && bare.stdout.hasPrefix(#"{"title":"Dune","year":1965}"#), "\(bare.stderr)")
     }
 
     /// `--allow` holds the grouped keys and the aggregates to the list, and
@@ -186,6 +187,38 @@ extension CommandLineTests {
         #expect(alone.status == 2 && alone.stderr.contains("--distinct takes --select KEYPATHS alone"), "\(alone.stderr)")
         let aggregate = try sift(["filter", "TRUEPREDICATE", "-", "--select", "year, n = count:(SELF)", "--distinct"], input: Self.sales)
         #expect(aggregate.status == 2 && aggregate.stderr.contains(" | year, n = count:(SELF)\n |       ^"), "\(aggregate.stderr)")
+    }
+
+    /// `sift filter --select KEYPATHS` without `--distinct`: those key
+    /// paths of each matching record, in input order or `--sort`'s, cut by
+    /// `--limit` (worked out by hand from ``sales``); a key path through a
+    /// value that is not an object is an error with a caret in the option.
+    @Test func filterSelectsKeyPathsOfEachRecord() throws {
+        let run = try sift(["filter", "year > 1900", "-", "--select", "title, category.name"], input: Self.sales)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            #"{"title":"Dune","category.name":"sf"}"#, #"{"title":"Neuromancer","category.name":"sf"}"#,
+            #"{"title":"Zed","category.name":"sf"}"#,
+        ])
+        let sorted = try sift(
+            ["filter", "TRUEPREDICATE", "-", "--select", "price, title", "--sort", "price DESC, title", "--limit", "3",
+             "--output", "json"], input: Self.sales)
+        #expect(sorted.stdout == """
+            [
+              {"price":10,"title":"Dune"},
+              {"price":7.5,"title":"Emma"},
+              {"price":4,"title":"Zed"}
+            ]
+
+            """, "\(sorted.stderr)")
+        let first = try sift(["filter", "TRUEPREDICATE", "-", "--select", "year", "--limit", "1"], input: Self.sales)
+        #expect(first.stdout == "{\"year\":1965}\n")
+        let counted = try sift(["filter", "price > 3", "-", "--select", "title", "--count"], input: Self.sales)
+        #expect(counted.stdout == "3\n")
+        let none = try sift(["filter", "year > 3000", "-", "--select", "title"], input: Self.sales)
+        #expect(none.status == 1 && none.stdout.isEmpty)
+        let through = try sift(["filter", "TRUEPREDICATE", "-", "--select", "title.x"], input: Self.sales)
+        #expect(through.status == 2 && through.stderr.contains(" | title.x\n | ^"), "\(through.stderr)")
     }
 
     /// `sift query --select` of key paths without `--group-by` fetches
