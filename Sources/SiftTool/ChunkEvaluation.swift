@@ -48,7 +48,9 @@ struct ChunkResult: Sendable {
     enum Event: Sendable {
         /// A record that matched: its bytes, without the blanks around it.
         case match(Range<Int>)
-        case failure(RecordFailure)
+        /// (Boxed: an event is then 17 bytes, not the size of a failure's
+        /// strings, and a chunk has thousands of matches.)
+        indirect case failure(RecordFailure)
     }
 
     var bytes: [UInt8]
@@ -74,6 +76,9 @@ extension Chunk {
         test: RecordTest
     ) -> ChunkResult {
         var result = ChunkResult(bytes: bytes, inputOffset: inputOffset)
+        // Room for a match every 128 bytes without growing (and copying)
+        // the array as it fills.
+        result.events.reserveCapacity(bytes.count / 128)
         var positions = TextPositions(line: firstLine, column: firstColumn)
         bytes.withUnsafeBufferPointer { all in
             /// Evaluates one record; false to stop.

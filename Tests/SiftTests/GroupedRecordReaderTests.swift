@@ -73,6 +73,40 @@ struct GroupedRecordReaderTests {
         }
     }
 
+    /// A grouping by one string key finds most records' groups by the
+    /// key's bytes, with the groups of decoding: keys are equal when their
+    /// scalars are, so `é` written as is and as an escape meet, `e` and
+    /// U+0301 is a group of its own; strings and numbers stay apart; and
+    /// past the cache's size (more than 32 keys) the groups are the same.
+    @Test func stringKeysByTheirBytesGroupAsDecoding() throws {
+        let spellings = ["caf\u{E9}", "cafe\u{301}", #"caf\u00e9"#, "Caf\u{E9}", "", "30"]
+        var records: [String] = []
+        for (i, k) in spellings.enumerated() { records.append(#"{"k":"\#(k)","n":\#(i)}"#) }
+        records += [#"{"k":30,"n":1}"#, #"{"k":null,"n":2}"#, #"{"n":3}"#]
+        for distinct in [4, 80] {
+            var all = records
+            for i in 0..<400 { all.append(#"{"k":"key \#(i % distinct)","n":\#(i)}"#) }
+            all += records.reversed()
+            var request = FetchSpecification(groupBy: ["k"])
+            try FetchSelection("k, c = count:(SELF), s = sum:(n)").apply(to: &request)
+            let reader = GroupedRecordReader(request)
+            var direct = try GroupedFetchAccumulator(request)
+            var decoded = try GroupedFetchAccumulator(request)
+            for record in all {
+                let bytes = Array(record.utf8)
+                try bytes.withUnsafeBytes { try reader.add(jsonUTF8: $0, to: &direct) }
+                try decoded.add(try JSONValue(parsing: record).predicateValue)
+            }
+            let results = try direct.results()
+            #expect(results == (try decoded.results()), "\(distinct) keys")
+            // café as is and escaped: 2 × 2 records, n = 0 and 2.
+            #expect(results.contains(.dictionary(["k": "caf\u{E9}", "c": 4, "s": 4])), "\(results.prefix(8))")
+            #expect(results.contains(.dictionary(["k": "cafe\u{301}", "c": 2, "s": 2])), "\(results.prefix(8))")
+            // Five strings, 30, and nil (null and missing alike).
+            #expect(results.count == distinct + 7)
+        }
+    }
+
     /// A ``GroupedRecordFilter`` tests and groups each record in one scan,
     /// with the answers, errors and groups of testing it with the compiled
     /// filter and then adding it through a reader.

@@ -38,8 +38,9 @@ void sift_interrupts_release(void);
 /// `sift filter` allocates a buffer of about a chunk (1 MiB) for each chunk
 /// it reads and frees it once the chunk is tested: this keeps such freed
 /// memory in the process for the next chunk (glibc's mmap threshold 32 MiB,
-/// trim threshold 64 MiB), where glibc would give it back to the kernel and
-/// fault it in again. Nothing elsewhere than with glibc.
+/// trim threshold 64 MiB, top pad 16 MiB, which a thread's arena keeps when
+/// it trims), where glibc would give it back to the kernel and fault it in
+/// again. Nothing elsewhere than with glibc.
 void sift_memory_keep_chunks(void);
 
 #endif

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A grouped fetch fed one object at a time: it keeps each group's key and
 /// running aggregates, never the objects, so that its memory grows with the
 /// number of groups and not with the input (`sift filter --group-by` reads
@@ -47,6 +49,17 @@ public struct GroupedFetchAccumulator: Sendable {
     private var singleKeyGroups: [Value: Int] = [:]
     /// The largest integer key that ``smallIntegerGroups`` holds.
     private static let largestCachedInteger = 1 << 16
+    /// For a grouping by one key read from JSON, the group of each string
+    /// key met so far, by its UTF-8 bytes (the few of a low-cardinality
+    /// key, up to ``byteKeyLimit``): making the key's `String` and hashing
+    /// it as a `Value` took a sixth of a grouped filter's time. Each key's
+    /// group comes from the general lookup, so that canonically equal
+    /// spellings (`é`, `e` and U+0301) still meet.
+    private var byteKeyGroups: [(bytes: [UInt8], group: Int)] = []
+    /// Whether more string keys came than ``byteKeyGroups`` holds: the
+    /// cache is then left alone, as a search of it would not pay.
+    private var byteKeysOverflowed = false
+    private static let byteKeyLimit = 32
     /// Whether this is a part, whose aggregates keep their terms.
     private let isPart: Bool
 
@@ -103,6 +116,34 @@ public struct GroupedFetchAccumulator: Sendable {
     mutating func add(
         key: (Int) throws(EvaluationError) -> Value, argument: (Int) throws(EvaluationError) -> Value
     ) throws(EvaluationError) {
+        try accumulate(group: try group(key: key), argument: argument)
+    }
+
+    /// Adds one object whose one grouped key is the string of the UTF-8
+    /// `bytes` (`key(0)` makes its value), read by `argument` as
+    /// ``add(key:argument:)`` reads it.
+    mutating func add(
+        stringKey bytes: UnsafeBufferPointer<UInt8>, key: (Int) throws(EvaluationError) -> Value,
+        argument: (Int) throws(EvaluationError) -> Value
+    ) throws(EvaluationError) {
+        guard keys.count == 1, !byteKeysOverflowed else { return try add(key: key, argument: argument) }
+        for entry in byteKeyGroups where entry.bytes.count == bytes.count {
+            let same = entry.bytes.withUnsafeBufferPointer { known in
+                bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
+            if same { return try accumulate(group: entry.group, argument: argument) }
+        }
+        let g = try group(key: key)
+        if byteKeyGroups.count < Self.byteKeyLimit {
+            byteKeyGroups.append((Array(bytes), g))
+        } else {
+            byteKeysOverflowed = true
+        }
+        try accumulate(group: g, argument: argument)
+    }
+
+    /// The group of the object whose grouped key path `i` is `key(i)`.
+    private mutating func group(key: (Int) throws(EvaluationError) -> Value) throws(EvaluationError) -> Int {
         keyBuffer.removeAll(keepingCapacity: true)
         for i in keys.indices { keyBuffer.append(try GroupedFetch.groupValue(try key(i), keys[i])) }
         let g: Int
@@ -126,6 +167,13 @@ public struct GroupedFetchAccumulator: Sendable {
         } else {
             g = group(keyBuffer)
         }
+        return g
+    }
+
+    /// Adds the object read by `argument` to the aggregates of group `g`.
+    private mutating func accumulate(
+        group g: Int, argument: (Int) throws(EvaluationError) -> Value
+    ) throws(EvaluationError) {
         let first = g * functions.count
         for (i, f) in functions.enumerated() {
             if f.hasArgument {

@@ -124,6 +124,14 @@ public struct GroupedRecordReader: Sendable {
             try groups.add(scan.record(slots))
             return
         }
+        if keySlots.count == 1, slots.kinds[keySlots[0]] == JSONScan.plainString {
+            // The key's group found by its bytes, most of the time without
+            // making its String.
+            try groups.add(
+                stringKey: slots.strings[keySlots[0]], key: { slots.value(keySlots[$0]) },
+                argument: { slots.value(argumentSlots[$0]!) })
+            return
+        }
         try groups.add(key: { slots.value(keySlots[$0]) }, argument: { slots.value(argumentSlots[$0]!) })
     }
 }

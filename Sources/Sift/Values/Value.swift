@@ -286,8 +286,14 @@ extension Value: Hashable {
         case .null: hasher.combine(1 as UInt8)
         case .nsNull: hasher.combine(2 as UInt8)
         case .string(let s):
+            // By its UTF-8 bytes (equal scalars, equal bytes), in one call:
+            // a call a byte took 2% of a grouped filter's time.
             hasher.combine(3 as UInt8)
-            for byte in s.utf8 { hasher.combine(byte) }
+            var s = s
+            s.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            }
         case .date(let d): hasher.combine(4 as UInt8); hasher.combine(d)
         case .data(let d): hasher.combine(5 as UInt8); hasher.combine(d)
         case .uuid(let u): hasher.combine(6 as UInt8); hasher.combine(u)
