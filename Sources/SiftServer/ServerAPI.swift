@@ -156,36 +156,61 @@ struct ServerAPI: Sendable {
     }
 
     /// A page's rows as `{"count": N, "rows": [...], "next": URL}`, written
-    /// as they are read, ``ServerSettings/rowsPerChunk`` rows at a time.
+    /// as they are read, ``ServerSettings/rowsPerChunk`` rows at a time. A
+    /// failure once rows are written (the timeout, the database), when the
+    /// status has been sent, ends the document with the rows so far and
+    /// the problem as `"error"`, in place of `next`: the body stays one
+    /// JSON value, which says that the page is cut short and why.
     private func rowsResponse(_ page: Page, count: Int, next: String?, admission: StatementQueue.Admission) -> Response {
         let chunk = max(1, settings.rowsPerChunk)
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "{\"count\": \(count), \"rows\": ["))
-            try await admission.stream(bound: 2, produce: { database, yield in
-                var first = true
-                var text = ""
-                var n = 0
-                try database.each(page.query) { row in
-                    text += (first ? "\n  " : ",\n  ") + database.rowJSON(page.query, row).jsonText
-                    first = false
-                    n += 1
-                    if n == chunk {
-                        try yield(text)
-                        text = ""
-                        n = 0
-                    }
+            var failure: RequestProblem?
+            do {
+                try await Self.streamRows(page, chunk: chunk, admission: admission) { piece in
+                    try await writer.write(ByteBuffer(string: piece))
                 }
-                if !text.isEmpty { try yield(text) }
-            }, consume: { piece in
-                try await writer.write(ByteBuffer(string: piece))
-            })
+            } catch let problem as RequestProblem {
+                failure = problem
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                failure = ServerProblem.database(error)
+            }
             var end = "\n]"
-            if let next { end += ", \"next\": " + JSONValue.string(next).jsonText }
+            if let failure {
+                end += ", \"error\": " + failure.json.jsonText
+            } else if let next {
+                end += ", \"next\": " + JSONValue.string(next).jsonText
+            }
             admission.end()
             try await writer.write(ByteBuffer(string: end + "}\n"))
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: body)
+    }
+
+    /// Hands `page`'s rows to `write` as JSON text, `chunk` rows a piece,
+    /// as the database reads them.
+    private static func streamRows(
+        _ page: Page, chunk: Int, admission: StatementQueue.Admission, write: (String) async throws -> Void
+    ) async throws {
+        try await admission.stream(bound: 2, produce: { database, yield in
+            var first = true
+            var text = ""
+            var n = 0
+            try database.each(page.query) { row in
+                text += (first ? "\n  " : ",\n  ") + database.rowJSON(page.query, row).jsonText
+                first = false
+                n += 1
+                if n == chunk {
+                    try yield(text)
+                    text = ""
+                    n = 0
+                }
+            }
+            if !text.isEmpty { try yield(text) }
+        }, consume: write)
     }
 
     // MARK: - Responses

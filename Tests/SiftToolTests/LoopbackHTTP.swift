@@ -28,20 +28,23 @@ enum LoopbackHTTP {
     /// GETs `resource` (a path and query, already percent-encoded) from
     /// `host:port`; the whole exchange must be done within `timeout`
     /// seconds of silence.
+    /// With `pause`, the client stops reading for that many seconds after
+    /// its first read, as a slow client does.
     static func get(
-        host: String, port: Int, _ resource: String, headers: [String: String] = [:], timeout: Int = 120
+        host: String, port: Int, _ resource: String, headers: [String: String] = [:], timeout: Int = 120,
+        pause: Double = 0
     ) async throws -> Response {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result {
-                    try exchange(host: host, port: port, resource: resource, headers: headers, timeout: timeout)
+                    try exchange(host: host, port: port, resource: resource, headers: headers, timeout: timeout, pause: pause)
                 })
             }
         }
     }
 
     private static func exchange(
-        host: String, port: Int, resource: String, headers: [String: String], timeout: Int
+        host: String, port: Int, resource: String, headers: [String: String], timeout: Int, pause: Double
     ) throws -> Response {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -79,6 +82,7 @@ enum LoopbackHTTP {
             if n < 0, errno == EINTR { continue }
             guard n >= 0 else { throw Failure(description: "recv: \(String(cString: strerror(errno)))") }
             if n == 0 { break }
+            if received.isEmpty, pause > 0 { Thread.sleep(forTimeInterval: pause) }
             received += buffer[..<n]
         }
         return try parse(received)

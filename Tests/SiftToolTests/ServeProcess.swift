@@ -72,15 +72,17 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// GETs `path` (with its query, already encoded) from the server, with
-    /// ``LoopbackHTTP`` on a thread of its own.
-    func get(_ path: String, accept: String? = nil) async throws -> Reply {
+    /// ``LoopbackHTTP`` on a thread of its own (reading nothing for `pause`
+    /// seconds after the first bytes).
+    func get(_ path: String, accept: String? = nil, pause: Double = 0) async throws -> Reply {
         let target = path.hasPrefix("http") ? path : url + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
         let parts = try #require(URLComponents(string: target), "\(target)")
         let host = try #require(parts.host, "\(target)")
         let port = try #require(parts.port, "\(target)")
         let resource = (parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath)
             + (parts.percentEncodedQuery.map { "?" + $0 } ?? "")
-        let response = try await LoopbackHTTP.get(host: host, port: port, resource, headers: accept.map { ["Accept": $0] } ?? [:])
+        let response = try await LoopbackHTTP.get(
+            host: host, port: port, resource, headers: accept.map { ["Accept": $0] } ?? [:], pause: pause)
         return Reply(status: response.status, contentType: response.headers["content-type"] ?? "", body: response.body)
     }
 

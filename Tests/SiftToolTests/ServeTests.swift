@@ -275,6 +275,23 @@ struct ServeTests {
         #expect(try after.status == 200 && after.member("count") == .int(100_000))
         server.stop()
 
+        // Past the time while rows are written to a client that does not
+        // read (the status is sent): the rows so far, and the problem as
+        // "error" in place of "next", still one JSON document.
+        let streaming = try ServeProcess([path, "--timeout", "0.5", "--max-limit", "100000"])
+        let cut = try await streaming.get("/people.json?limit=100000", pause: 2)
+        #expect(cut.status == 200)
+        guard case .object(let document) = try cut.json(), case .array(let rows)? = document["rows"],
+            case .object(let error)? = document["error"]
+        else {
+            Issue.record("not a page with an error: \(cut.text.suffix(300))")
+            return
+        }
+        #expect(error["type"] == .string("urn:sift:problem:timeout") && error["status"] == .int(503), "\(error)")
+        #expect(rows.count < 100_000 && document["next"] == nil && document["count"] == .int(100_000))
+        #expect((try await streaming.get("/people.json?limit=1")).status == 200)
+        streaming.stop()
+
         // One request at a time: others at once are refused, not queued.
         let single = try ServeProcess([path, "--max-requests", "1", "--timeout", "30"])
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
