@@ -91,6 +91,31 @@ final class PostgresDatabase: Sendable {
         }
     }
 
+    /// The rows of `query`, handed to `body` as a cursor reads them,
+    /// `batch` at a time: memory holds one batch, however many rows the
+    /// statement gives (`sift serve` writes a page this way). The cursor
+    /// lives in a read-only transaction, ended (and the cursor with it)
+    /// before this returns or throws.
+    func each(_ query: SQLQuery, batch: Int = 256, _ body: ([Value]) throws -> Void) throws {
+        _ = try run(BoundStatement(sql: "BEGIN READ ONLY", bindings: []))
+        do {
+            _ = try run(BoundStatement(
+                sql: "DECLARE sift_rows NO SCROLL CURSOR FOR " + query.statement.sql, bindings: query.statement.bindings))
+            let fetch = BoundStatement(sql: "FETCH FORWARD \(max(1, batch)) FROM sift_rows", bindings: [])
+            while true {
+                let rows = try run(fetch)
+                for row in rows { try body(zip(row, query.columns).map { Value(stored: $0, $1.type) }) }
+                if rows.count < max(1, batch) { break }
+            }
+            _ = try run(BoundStatement(sql: "COMMIT", bindings: []))
+        } catch {
+            // A failed or cancelled statement leaves the transaction aborted:
+            // end it, so that the connection serves the next statement.
+            _ = try? run(BoundStatement(sql: "ROLLBACK", bindings: []))
+            throw error
+        }
+    }
+
     /// The number a count statement returns.
     func count(_ statement: BoundStatement) throws -> Int {
         guard case .integer(let count)? = try run(statement).first?.first else {
@@ -208,6 +233,7 @@ final class PostgresDatabase: Sendable {
     }
 
     func rows(_ query: SQLQuery) throws -> [[Value]] { [] }
+    func each(_ query: SQLQuery, batch: Int = 256, _ body: ([Value]) throws -> Void) throws {}
     func count(_ statement: BoundStatement) throws -> Int { 0 }
     func cancel() {}
     func close() {}

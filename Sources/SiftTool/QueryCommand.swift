@@ -136,8 +136,8 @@ extension QueryCommand {
         var dialect: Dialect
         var count: @Sendable (BoundStatement) throws -> Int
         var rows: @Sendable (SQLQuery) throws -> [[Value]]
-        /// Hands each row to `body` as it is read (SQLite's cursor), or all
-        /// of them once read (PostgreSQL).
+        /// Hands each row to `body` as it is read (SQLite's cursor; on
+        /// PostgreSQL a server-side cursor, a batch at a time).
         var each: @Sendable (SQLQuery, ([Value]) throws -> Void) throws -> Void
         /// Stops the statement under way, which then fails.
         var interrupt: @Sendable () -> Void = {}
@@ -164,7 +164,7 @@ extension QueryCommand.Store {
             let database = try PostgresDatabase.open(database, schema: try known ?? schemaPath.map { try SchemaFile.load($0) })
             return Self(
                 schema: database.schema, dialect: .postgreSQL, count: database.count, rows: database.rows,
-                each: { query, body in try database.rows(query).forEach(body) },
+                each: { query, body in try database.each(query, body) },
                 interrupt: database.cancel, close: database.close)
         }
         try InputFile.requireRegular(database)

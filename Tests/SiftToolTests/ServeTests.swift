@@ -462,6 +462,56 @@ struct ServeTests {
         #expect(try why.status == 200 && why.member("matches") == .bool(false), "\(why.text)")
         server.stop()
     }
+
+    /// On PostgreSQL a page is read through a server-side cursor, a batch
+    /// at a time: a page of 200,000 rows takes the server little more
+    /// memory than one of 1,000 (peak resident size of the process), a
+    /// client that stops reading gets the timeout as "error", and the
+    /// connection, its transaction ended, serves the next request.
+    @Test func postgresPagesStreamFromACursor() async throws {
+        guard let (url, connection) = try await PostgresCommandLineTests.library(database: "sift_serve_cursor") else { return }
+        defer { PostgresServer.close(connection) }
+        try await PostgresServer.setUp(connection, [
+            "CREATE TABLE people (id bigint PRIMARY KEY, name text NOT NULL, age integer)",
+            "INSERT INTO people SELECT n, 'person ' || n || repeat('x', 40), n % 90 FROM generate_series(1, 200000) n",
+        ])
+        let server = try ServeProcess([url, "--connections", "1", "--max-limit", "200000", "--timeout", "30"])
+        let small = try await server.get("/people.json?limit=1000&sort=id")
+        #expect(try small.status == 200 && small.member("count") == .int(200_000))
+        let before = try Self.peakMegabytes(server)
+        let large = try await server.get("/people.json?limit=200000&sort=id")
+        guard case .object(let page) = try large.json(), case .array(let rows)? = page["rows"] else {
+            Issue.record("not a page: \(large.text.prefix(300))")
+            return
+        }
+        #expect(rows.count == 200_000 && page["error"] == nil)
+        #expect(rows.last == .object(JSONObject([
+            ("id", .int(200_000)), ("name", .string("person 200000" + String(repeating: "x", count: 40))), ("age", .int(20)),
+        ])))
+        let after = try Self.peakMegabytes(server)
+        // The page's JSON alone is some 14 MB, its rows as values more.
+        #expect(after - before < 8, "peak \(before) MB before the large page, \(after) MB after")
+        server.stop()
+
+        let slow = try ServeProcess([url, "--connections", "1", "--max-limit", "200000", "--timeout", "0.5"])
+        let cut = try await slow.get("/people.json?limit=200000", pause: 2)
+        guard case .object(let cutPage) = try cut.json(), case .object(let error)? = cutPage["error"] else {
+            Issue.record("not a page cut short: \(cut.text.suffix(300))")
+            return
+        }
+        #expect(error["type"] == .string("urn:sift:problem:timeout"))
+        let next = try await slow.get("/people.json?limit=2&sort=id")
+        #expect(try next.status == 200 && next.member("count") == .int(200_000), "\(next.text)")
+        slow.stop()
+    }
+
+    /// The peak resident size of `server`'s process, in MB (VmHWM).
+    static func peakMegabytes(_ server: ServeProcess) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kilobytes / 1024
+    }
 }
 
 extension Substring {
