@@ -11,20 +11,24 @@ package enum PostgresCatalog {
     /// One row a column of every ordinary or partitioned table of schema
     /// `$1` that is not a partition, in the order the tables were created
     /// (their oids) and the columns declared: table, column, type name
-    /// (`format_type`), NOT NULL, and the 1-based position in the primary
+    /// (`format_type`; of a domain, the type it is over, whose values and
+    /// operators it has), NOT NULL, the 1-based position in the primary
     /// key (0 when not part of it), and the column's collation when it is
     /// not the database's default (else an empty string). A partitioned
-    /// table stands for its
-    /// partitions, which are left out: their rows are its rows. Foreign
-    /// tables are left out too: PostgreSQL declares no key on one.
+    /// table stands for its partitions, which are left out: their rows are
+    /// its rows. Foreign tables are left out too: PostgreSQL declares no
+    /// key on one.
     package static let columns = """
-        SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, \
+        SELECT c.relname::text, a.attname::text, \
+        CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) \
+        ELSE format_type(a.atttypid, a.atttypmod) END, a.attnotnull, \
         COALESCE(array_position(pk.conkey, a.attnum), 0)::bigint, \
         COALESCE((SELECT co.collname::text FROM pg_catalog.pg_collation co \
         WHERE co.oid = a.attcollation AND co.collname <> 'default'), '') AS collation \
         FROM pg_catalog.pg_class c \
         JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
         JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped \
+        JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
         LEFT JOIN pg_catalog.pg_constraint pk ON pk.conrelid = c.oid AND pk.contype = 'p' \
         WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition \
         ORDER BY c.oid, a.attnum

@@ -9,8 +9,9 @@ import Testing
 /// PostgreSQL string columns that compare otherwise than `text` in the
 /// database's default collation (``PostgreSQLTextForm``): `citext` (`=`,
 /// `LIKE`, ordering and grouping ignore case), `character(n)` (trailing
-/// blanks ignored), `COLLATE "C"` (`lower` folds ASCII only) and a
-/// nondeterministic collation (`=` ignores case). Each answers filters,
+/// blanks ignored), `COLLATE "C"` (`lower` folds ASCII only), a
+/// nondeterministic collation (`=` ignores case) and a domain over
+/// `citext` (read as the type it is over). Each answers filters,
 /// sorts, distinct values and groups as memory does on the rows read back.
 @Suite(.serialized)
 struct TextFormTests {
@@ -20,7 +21,7 @@ struct TextFormTests {
     ]
 
     /// The columns: plain text, then one of each form.
-    static let columns = ["t", "c", "e", "p", "n", "v"]
+    static let columns = ["t", "c", "e", "p", "n", "v", "d"]
 
     @Test func testColumnsOfOtherFormsAnswerAsInMemory() async throws {
         guard let db = try await PostgresServer.connect(schema: "sift_pg_text_forms") else {
@@ -30,19 +31,23 @@ struct TextFormTests {
         try await PostgresServer.setUp(db, [
             "CREATE EXTENSION IF NOT EXISTS citext SCHEMA public",
             "CREATE COLLATION IF NOT EXISTS sift_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
+            "CREATE DOMAIN email AS public.citext",
+            "CREATE DOMAIN amount AS bigint",
             """
             CREATE TABLE words (id bigint PRIMARY KEY, t text, c text COLLATE "C", e public.citext, p character(12), \
-            n text COLLATE sift_ci, v varchar(40) COLLATE "C")
+            n text COLLATE sift_ci, v varchar(40) COLLATE "C", d email, q amount)
             """,
         ])
         try await PostgresServer.setUp(db, Self.words.enumerated().map { i, s in
             BoundStatement(
-                sql: "INSERT INTO words VALUES ($1, $2, $2, $2, $2, $2, $2)", bindings: [.integer(Int64(i)), .text(s)])
+                sql: "INSERT INTO words VALUES ($1, $2, $2, $2, $2, $2, $2, $2, $1 * 10)", bindings: [.integer(Int64(i)), .text(s)])
         })
         try await PostgresServer.setUp(db, ["INSERT INTO words (id) VALUES (1000)"])
         let schema = try await StoreSchema.read(from: db)
         let entity = try #require(schema.entity(named: "words"))
-        #expect(entity.attributes.map(\.textForm) == [nil, nil, .collation, .citext, .character, .collation, .collation])
+        #expect(entity.attributes.map(\.textForm) == [nil, nil, .collation, .citext, .character, .collation, .collation, .citext, nil])
+        // A domain has the type it is over: amount's values are integers.
+        #expect(entity.attributes.last?.type == .integer)
         let rows = try await FetchSpecification(entity: "words", sort: [SortKey("id")]).fetchValues(db, schema: schema)
         #expect(rows.count == Self.words.count + 1)
 
@@ -95,6 +100,10 @@ struct TextFormTests {
                     entity: "words", groupBy: [column],
                     expressions: [try ExpressionDescription(name: "rows", format: "count:(id)")]),
                 ordered: false, "group by \(column)")
+        }
+        for format in ["q > 50", "q BETWEEN {20, 90}", "q IN {0, 30, 31}", "q == 60", "q != 60"] {
+            try await compare(
+                FetchSpecification(entity: "words", filter: try Filter(format), sort: [SortKey("id")]), ordered: true, format)
         }
         #expect(compared > 1_000)
         #expect(disagreements.isEmpty, "\(disagreements.count) of \(compared): \(disagreements.prefix(8).joined(separator: "\n"))")
