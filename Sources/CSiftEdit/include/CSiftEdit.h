@@ -23,16 +23,19 @@ int sift_edit_write_history(const char *path, int limit);
 /// Replaces the words offered by tab completion.
 void sift_edit_set_words(const char *const *words, int count);
 
-/// Ctrl-C while the tool waits for a server: from now on SIGINT writes a
-/// byte to a pipe instead of ending the process. Returns the pipe's read end
-/// (the caller closes it), or -1 on failure, SIGINT then left as it was.
-/// (A dispatch signal source does not do: on Linux it reads a signalfd,
-/// which sees only signals every thread blocks, and NIO's threads do not.)
-/// Not thread-safe: one caller at a time, with one release after each catch.
+/// Ctrl-C while a piece of work runs: the pipe SIGINT's handler writes a
+/// byte to, made once for the process and never closed. Returns its read
+/// end, or -1 on failure. (A dispatch signal source does not do: on Linux it
+/// reads a signalfd, which sees only signals every thread blocks, and NIO's
+/// threads do not.) Not thread-safe, as the two below: one caller at a time.
+int sift_interrupts_open(void);
+
+/// From now on SIGINT writes a byte to the pipe of `sift_interrupts_open`
+/// instead of ending the process (0), or -1 on failure, SIGINT then left as
+/// it was.
 int sift_interrupts_catch(void);
 
-/// Puts SIGINT back as it was before `sift_interrupts_catch` and closes the
-/// pipe's write end.
+/// Puts SIGINT back as it was before `sift_interrupts_catch`.
 void sift_interrupts_release(void);
 
 /// `sift filter` allocates a buffer of about a chunk (1 MiB) for each chunk

@@ -1,12 +1,11 @@
 import CSiftEdit
-import Dispatch
 import Foundation
 import Synchronization
 
 /// SIGINT caught while a piece of work runs, instead of ending the process:
 /// while at least one catcher is alive, the signal handler writes a byte
-/// into a pipe (all it may do), and a dispatch source calls the handler of
-/// every live catcher for it.
+/// into a pipe (all it may do), and a thread reading the pipe calls the
+/// handler of every live catcher for it.
 final class InterruptCatcher: Sendable {
     private let id: Int
 
@@ -24,20 +23,27 @@ final class InterruptCatcher: Sendable {
     func stop() { InterruptHub.shared.remove(id) }
 }
 
-/// The one pipe and dispatch source behind every ``InterruptCatcher``.
-/// SIGINT's disposition is the process's, and catchers come and go on
-/// several threads at once (REPL sessions, waits for a server): each
+/// The one pipe behind every ``InterruptCatcher``, and the thread that
+/// reads it. SIGINT's disposition is the process's, and catchers come and
+/// go on several threads at once (REPL sessions, waits for a server): each
 /// catcher that installed and put back the handler on its own closed the
-/// pipe of another, and then a file descriptor the process had reused for
-/// something else. So the hub, under one lock, installs the handler for
-/// the first live catcher and puts it back after the last.
+/// pipe of another, and then a descriptor the process had reused. So the
+/// hub, under one lock, installs the handler for the first live catcher
+/// and puts it back after the last; the pipe and its reader, made for the
+/// first, stay for the process's life. The reader is a thread of its own,
+/// not a dispatch source: test runs that started and cancelled a read
+/// source for each live period crashed in libdispatch's event loop
+/// (`_dispatch_event_loop_drain`), its epoll registrations out of step
+/// with descriptors closed and reused.
 private final class InterruptHub: Sendable {
     static let shared = InterruptHub()
 
     private struct State {
         var handlers: [Int: @Sendable () -> Void] = [:]
         var nextID = 0
-        var source: (any DispatchSourceRead)?
+        /// The pipe's read end once made (-1: it could not be).
+        var pipe: Int32?
+        var installed = false
     }
 
     private let state = Mutex(State())
@@ -47,18 +53,15 @@ private final class InterruptHub: Sendable {
     /// be set up.
     func add(_ handler: @escaping @Sendable () -> Void) -> Int? {
         state.withLock { state -> Int? in
-            if state.source == nil {
-                let pipe = sift_interrupts_catch()
-                guard pipe >= 0 else { return nil }
-                let source = DispatchSource.makeReadSource(fileDescriptor: pipe, queue: .global())
-                source.setEventHandler { [self] in
-                    var byte: UInt8 = 0
-                    if read(pipe, &byte, 1) == 1 { interrupted() }
-                }
-                // The read end is closed once the source no longer reads it.
-                source.setCancelHandler { close(pipe) }
-                source.resume()
-                state.source = source
+            if state.pipe == nil {
+                let pipe = sift_interrupts_open()
+                state.pipe = pipe
+                if pipe >= 0 { Thread.detachNewThread { [self] in read(pipe) } }
+            }
+            guard let pipe = state.pipe, pipe >= 0 else { return nil }
+            if !state.installed {
+                guard sift_interrupts_catch() == 0 else { return nil }
+                state.installed = true
             }
             let id = state.nextID
             state.nextID += 1
@@ -67,22 +70,26 @@ private final class InterruptHub: Sendable {
         }
     }
 
-    /// Unregisters the handler `id`; after the last, puts SIGINT back (so
-    /// that no signal writes to the pipe) and stops reading it.
+    /// Unregisters the handler `id`; after the last, puts SIGINT back.
     func remove(_ id: Int) {
-        let stopped: (any DispatchSourceRead)? = state.withLock { state in
+        state.withLock { state in
             state.handlers[id] = nil
-            guard state.handlers.isEmpty, let source = state.source else { return nil }
+            guard state.handlers.isEmpty, state.installed else { return }
             sift_interrupts_release()
-            state.source = nil
-            return source
+            state.installed = false
         }
-        stopped?.cancel()
     }
 
-    /// Calls every live catcher's handler, outside the lock.
-    private func interrupted() {
-        for handler in state.withLock({ Array($0.handlers.values) }) { handler() }
+    /// Reads the pipe for the process's life: each byte, an interrupt,
+    /// calls every live catcher's handler, outside the lock.
+    private func read(_ pipe: Int32) {
+        var byte: UInt8 = 0
+        while true {
+            let n = Foundation.read(pipe, &byte, 1)
+            if n < 0, errno == EINTR { continue }
+            guard n == 1 else { return }
+            for handler in state.withLock({ Array($0.handlers.values) }) { handler() }
+        }
     }
 }
 
