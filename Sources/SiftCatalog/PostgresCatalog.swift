@@ -11,8 +11,8 @@ package enum PostgresCatalog {
     /// One row a column of every ordinary or partitioned table of schema
     /// `$1` that is not a partition, in the order the tables were created
     /// (their oids) and the columns declared: table, column, type name
-    /// (`format_type`; of a domain, the type it is over, whose values and
-    /// operators it has), NOT NULL, the 1-based position in the primary
+    /// (`format_type`; of a domain, the type it is over, through domains
+    /// over domains, whose values and operators it has), NOT NULL, the 1-based position in the primary
     /// key (0 when not part of it), and the column's collation when it is
     /// not the database's default (else an empty string). A partitioned
     /// table stands for its partitions, which are left out: their rows are
@@ -20,15 +20,17 @@ package enum PostgresCatalog {
     /// key on one.
     package static let columns = """
         SELECT c.relname::text, a.attname::text, \
-        CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) \
-        ELSE format_type(a.atttypid, a.atttypmod) END, a.attnotnull, \
+        (WITH RECURSIVE chain(oid, typmod, depth) AS (SELECT a.atttypid, a.atttypmod, 0 \
+        UNION ALL SELECT ty.typbasetype, ty.typtypmod, chain.depth + 1 FROM pg_catalog.pg_type ty \
+        JOIN chain ON ty.oid = chain.oid WHERE ty.typtype = 'd' AND chain.depth < 32) \
+        SELECT format_type(chain.oid, chain.typmod) FROM chain ORDER BY chain.depth DESC LIMIT 1) AS type, \
+        a.attnotnull, \
         COALESCE(array_position(pk.conkey, a.attnum), 0)::bigint, \
         COALESCE((SELECT co.collname::text FROM pg_catalog.pg_collation co \
         WHERE co.oid = a.attcollation AND co.collname <> 'default'), '') AS collation \
         FROM pg_catalog.pg_class c \
         JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
         JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped \
-        JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
         LEFT JOIN pg_catalog.pg_constraint pk ON pk.conrelid = c.oid AND pk.contype = 'p' \
         WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition \
         ORDER BY c.oid, a.attnum

@@ -10,8 +10,8 @@ import Testing
 /// database's default collation (``PostgreSQLTextForm``): `citext` (`=`,
 /// `LIKE`, ordering and grouping ignore case), `character(n)` (trailing
 /// blanks ignored), `COLLATE "C"` (`lower` folds ASCII only), a
-/// nondeterministic collation (`=` ignores case) and a domain over
-/// `citext` (read as the type it is over). Each answers filters,
+/// nondeterministic collation (`=` ignores case) and a domain over a
+/// domain over `citext` (read as the type under them). Each answers filters,
 /// sorts, distinct values and groups as memory does on the rows read back.
 @Suite(.serialized)
 struct TextFormTests {
@@ -31,8 +31,10 @@ struct TextFormTests {
         try await PostgresServer.setUp(db, [
             "CREATE EXTENSION IF NOT EXISTS citext SCHEMA public",
             "CREATE COLLATION IF NOT EXISTS sift_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
-            "CREATE DOMAIN email AS public.citext",
-            "CREATE DOMAIN amount AS bigint",
+            "CREATE DOMAIN address AS public.citext",
+            "CREATE DOMAIN email AS address",
+            "CREATE DOMAIN tally AS bigint",
+            "CREATE DOMAIN amount AS tally",
             """
             CREATE TABLE words (id bigint PRIMARY KEY, t text, c text COLLATE "C", e public.citext, p character(12), \
             n text COLLATE sift_ci, v varchar(40) COLLATE "C", d email, q amount)
@@ -83,6 +85,7 @@ struct TextFormTests {
             for format in [
                 "\(column) IN {'alice', 'ab', 'k'}", "\(column) IN[c] {'ALICE', 'ÉMILE'}", "\(column) MATCHES 'a.*'",
                 "\(column) LIKE 'ab*'", "\(column) == t", "\(column) ==[c] t", "\(column) BEGINSWITH t",
+                "t < \(column)", "\(column) >= t", "t <=[c] \(column)", "\(column) > c", "e < \(column)",
                 "\(column) BETWEEN {'a', 'b'}",
             ] {
                 try await compare(

@@ -341,10 +341,15 @@ struct Lowering {
     /// when it needs no other form (``attributeSQL(_:_:_:)``).
     static func textFormSQL(_ column: SQLFragment, _ a: Attribute, _ dialect: Dialect) -> SQLFragment? {
         guard dialect == .postgreSQL, a.type == .string, let form = a.textForm else { return nil }
+        // Through the type's text output and `textin`: the result is
+        // `text` whose collation is the default one, implicitly (no
+        // collatable argument), so that an explicit `COLLATE "C"` the
+        // dialect adds to either side of a comparison still applies, where
+        // an explicit `COLLATE "default"` would clash with it.
         switch form {
-        case .citext: return .group(.collate(.cast(column, "text"), "\"default\""))
+        case .citext: return .function("textin", [.function("textout", [.cast(column, "text")])])
         case .character: return .function("textin", [.function("bpcharout", [column])])
-        case .collation: return .group(.collate(column, "\"default\""))
+        case .collation: return .function("textin", [.function("textout", [column])])
         }
     }
 

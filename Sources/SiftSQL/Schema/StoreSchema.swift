@@ -474,7 +474,7 @@ public struct Attribute: Sendable, Hashable, Codable {
 /// a column is compared as the `text` it holds, in the default collation.
 public enum PostgreSQLTextForm: String, Sendable, Hashable, Codable {
     /// `citext`: its `=`, `LIKE`, ordering, grouping and `DISTINCT` ignore
-    /// case. Compared as `column::text`.
+    /// case. Compared as its text (`textin(textout(column::text))`).
     case citext
     /// `character(n)`: its comparisons ignore trailing blanks, and its cast
     /// to `text` removes them. Compared as the text its output function
@@ -482,7 +482,8 @@ public enum PostgreSQLTextForm: String, Sendable, Hashable, Codable {
     case character
     /// A collation of its own (`COLLATE "C"`, whose `lower` folds ASCII
     /// only; a nondeterministic collation, whose `=` may ignore case).
-    /// Compared as `column COLLATE "default"`.
+    /// Compared as its text in the default collation
+    /// (`textin(textout(column))`).
     case collation
 }
 
