@@ -31,6 +31,9 @@ final class StatementQueue: Sendable {
         /// The statements each lane has to run, the running one included.
         var waiting: [Int]
         var timedOut: Set<Int> = []
+        /// Whether each lane's timer is interrupting its statement (a
+        /// PostgreSQL cancel request under way).
+        var interrupting: [Bool]
     }
     private let state: Mutex<State>
 
@@ -40,7 +43,9 @@ final class StatementQueue: Sendable {
         lanes = databases.indices.map { i in
             Lane(queue: DispatchQueue(label: "sift.serve.statements.\(i)"), database: databases[i])
         }
-        state = Mutex(State(running: Array(repeating: nil, count: databases.count), waiting: Array(repeating: 0, count: databases.count)))
+        state = Mutex(State(
+            running: Array(repeating: nil, count: databases.count), waiting: Array(repeating: 0, count: databases.count),
+            interrupting: Array(repeating: false, count: databases.count)))
         self.timeout = settings.timeout
         self.maximum = settings.maximumConcurrentRequests
     }
@@ -113,14 +118,22 @@ final class StatementQueue: Sendable {
                 let current = queue.state.withLock { state -> Bool in
                     guard state.running[lane] == job else { return false }
                     state.timedOut.insert(job)
+                    state.interrupting[lane] = true
                     return true
                 }
-                if current { database.interrupt() }
+                if current {
+                    database.interrupt()
+                    queue.state.withLock { $0.interrupting[lane] = false }
+                }
             }
             DispatchQueue.global().asyncAfter(deadline: deadline, execute: timer)
             defer {
                 timer.cancel()
                 queue.state.withLock { $0.running[lane] = nil }
+                // An interrupt under way (a cancel request being sent to
+                // PostgreSQL) ends before the lane's next statement, which
+                // it would otherwise stop in this request's place.
+                while queue.state.withLock({ $0.interrupting[lane] }) { usleep(1_000) }
             }
             do {
                 return try body(database)

@@ -41,23 +41,28 @@ final class PostgresDatabase: Sendable {
     /// The server process serving the connection, which a cancel request
     /// names.
     private let backend: Int64
+    /// Whether Ctrl-C while a statement runs cancels it (the REPL, `sift
+    /// query`), rather than reaching the process's own handling (`sift
+    /// serve`, which shuts down on it).
+    private let interruptible: Bool
 
     private init(
         name: String, schema: StoreSchema, connection: PostgresConnection,
-        configuration: PostgresConnection.Configuration, backend: Int64
+        configuration: PostgresConnection.Configuration, backend: Int64, interruptible: Bool
     ) {
         self.name = name
         self.schema = schema
         self.connection = connection
         self.configuration = configuration
         self.backend = backend
+        self.interruptible = interruptible
     }
 
     /// Connects to `url` (`postgresql://user:password@host:port/database`;
     /// what it leaves out comes from `PGHOST`, `PGPORT`, `PGUSER`,
     /// `PGPASSWORD` and `PGDATABASE`) and reads the schema of its current
     /// schema (`public`) unless `schema` is given.
-    static func open(_ url: String, schema given: StoreSchema? = nil) throws -> PostgresDatabase {
+    static func open(_ url: String, schema given: StoreSchema? = nil, interruptible: Bool = true) throws -> PostgresDatabase {
         let name = PostgresConnectionString.redacted(url)
         let configuration: PostgresConnection.Configuration
         do {
@@ -69,6 +74,10 @@ final class PostgresDatabase: Sendable {
             let connection = try await connect(configuration)
             do {
                 try await connection.checkServerVersion()
+                // A page read through a cursor (each(_:batch:_:)) keeps its
+                // transaction open while a slow client reads; a server-wide
+                // idle-in-transaction timeout must not end the session then.
+                _ = try await connection.rows(BoundStatement(sql: "SET idle_in_transaction_session_timeout = 0", bindings: []))
                 let backend = try await connection.rows(BoundStatement(sql: "SELECT pg_backend_pid()::bigint", bindings: []))
                 guard case .integer(let pid)? = backend.first?.first else {
                     throw SiftPostgresError(.server, "the server did not say which process serves the connection")
@@ -76,7 +85,8 @@ final class PostgresDatabase: Sendable {
                 let schema: StoreSchema
                 if let given { schema = given } else { schema = try await StoreSchema.read(from: connection) }
                 return PostgresDatabase(
-                    name: name, schema: schema, connection: connection, configuration: configuration, backend: pid)
+                    name: name, schema: schema, connection: connection, configuration: configuration, backend: pid,
+                    interruptible: interruptible)
             } catch {
                 try? await connection.close()
                 throw error
@@ -97,8 +107,8 @@ final class PostgresDatabase: Sendable {
     /// lives in a read-only transaction, ended (and the cursor with it)
     /// before this returns or throws.
     func each(_ query: SQLQuery, batch: Int = 256, _ body: ([Value]) throws -> Void) throws {
-        _ = try run(BoundStatement(sql: "BEGIN READ ONLY", bindings: []))
         do {
+            _ = try run(BoundStatement(sql: "BEGIN READ ONLY", bindings: []))
             _ = try run(BoundStatement(
                 sql: "DECLARE sift_rows NO SCROLL CURSOR FOR " + query.statement.sql, bindings: query.statement.bindings))
             let fetch = BoundStatement(sql: "FETCH FORWARD \(max(1, batch)) FROM sift_rows", bindings: [])
@@ -110,8 +120,12 @@ final class PostgresDatabase: Sendable {
             _ = try run(BoundStatement(sql: "COMMIT", bindings: []))
         } catch {
             // A failed or cancelled statement leaves the transaction aborted:
-            // end it, so that the connection serves the next statement.
-            _ = try? run(BoundStatement(sql: "ROLLBACK", bindings: []))
+            // end it, so that the connection serves the next statement. A
+            // cancel sent for the statement that failed can still land on
+            // the ROLLBACK: then it is sent once more. (Outside a
+            // transaction, ROLLBACK only warns.)
+            let rollback = BoundStatement(sql: "ROLLBACK", bindings: [])
+            if (try? run(rollback)) == nil { _ = try? run(rollback) }
             throw error
         }
     }
@@ -130,9 +144,10 @@ final class PostgresDatabase: Sendable {
     /// statement then fails with the server's "canceling statement".
     private func run(_ statement: BoundStatement) throws -> [[SQLValue]] {
         let connection = self.connection
-        return try Self.wait(name: name, onInterrupt: { [configuration, backend] in
-            await Self.cancel(configuration, backend)
-        }) {
+        let (configuration, backend) = (self.configuration, self.backend)
+        let cancel: @Sendable () async -> Void = { await Self.cancel(configuration, backend) }
+        let onInterrupt = interruptible ? cancel : nil
+        return try Self.wait(name: name, onInterrupt: onInterrupt) {
             try await connection.rows(statement)
         }
     }
@@ -228,7 +243,7 @@ final class PostgresDatabase: Sendable {
         self.schema = schema
     }
 
-    static func open(_ url: String, schema: StoreSchema? = nil) throws -> PostgresDatabase {
+    static func open(_ url: String, schema: StoreSchema? = nil, interruptible: Bool = true) throws -> PostgresDatabase {
         throw CommandFailure("this sift was built without PostgreSQL (SIFT_WITHOUT_POSTGRES=1): rebuild it without that setting")
     }
 

@@ -156,12 +156,15 @@ extension QueryCommand.Store {
     /// `database` (a SQLite file or a `postgresql://` URL), with the schema
     /// `known` (that of another connection to it), else that of the file at
     /// `schemaPath`, else the one read from it (through `model` for a Core
-    /// Data store).
+    /// Data store). With `interruptible`, Ctrl-C cancels a PostgreSQL
+    /// statement under way instead of reaching the process.
     static func open(
-        _ database: String, schema schemaPath: String?, model coreDataModel: CoreDataModel?, known: StoreSchema? = nil
+        _ database: String, schema schemaPath: String?, model coreDataModel: CoreDataModel?, known: StoreSchema? = nil,
+        interruptible: Bool = true
     ) throws -> Self {
         if PostgresURL.matches(database) {
-            let database = try PostgresDatabase.open(database, schema: try known ?? schemaPath.map { try SchemaFile.load($0) })
+            let database = try PostgresDatabase.open(
+                database, schema: try known ?? schemaPath.map { try SchemaFile.load($0) }, interruptible: interruptible)
             return Self(
                 schema: database.schema, dialect: .postgreSQL, count: database.count, rows: database.rows,
                 each: { query, body in try database.each(query, body) },

@@ -91,7 +91,10 @@ struct ServeCommand: ParsableCommand {
         // PostgreSQL schema also checks the server's case folding, one
         // statement over some 2,800 scalars.
         for _ in 0..<connections {
-            stores.append(try QueryCommand.Store.open(path, schema: schemaPath, model: coreDataModel, known: stores.first?.schema))
+            // Ctrl-C stops the server (its graceful shutdown), not the
+            // statements under way.
+            stores.append(try QueryCommand.Store.open(
+                path, schema: schemaPath, model: coreDataModel, known: stores.first?.schema, interruptible: false))
         }
         let name = PostgresURL.matches(path)
             ? PostgresConnectionString.redacted(path) : URL(fileURLWithPath: path).lastPathComponent
