@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// HTTP/1.1 GETs over a plain socket to a server on loopback, for the
@@ -46,7 +48,18 @@ enum LoopbackHTTP {
     private static func exchange(
         host: String, port: Int, resource: String, headers: [String: String], timeout: Int, pause: Double
     ) throws -> Response {
+        #if canImport(Glibc)
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let noSignal = Int32(MSG_NOSIGNAL)
+        #else
+        let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        let noSignal: Int32 = 0
+        if socket >= 0 {
+            var on: Int32 = 1
+            setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
+        }
+        #endif
         guard socket >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(socket) }
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
@@ -70,7 +83,7 @@ enum LoopbackHTTP {
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, noSignal) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
             sent += n
@@ -122,13 +135,14 @@ enum LoopbackHTTP {
                 throw Failure(description: "a chunk without its size line")
             }
             let sizeText = String(decoding: bytes[at..<lineEnd], as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false)[0]
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else {
-                throw Failure(description: "not a chunk size: \(sizeText)")
-            }
+                .trimmingCharacters(in: .whitespaces)
+            guard !sizeText.isEmpty, sizeText.count <= 8, sizeText.allSatisfy(\.isHexDigit), let size = Int(sizeText, radix: 16)
+            else { throw Failure(description: "not a chunk size: \(sizeText)") }
             at = lineEnd + 2
             if size == 0 { return data }
-            guard at + size + 2 <= bytes.count else { throw Failure(description: "the body ends inside a chunk") }
+            guard size <= bytes.count - at - 2 else { throw Failure(description: "the body ends inside a chunk") }
             data += bytes[at..<(at + size)]
+            guard bytes[(at + size)...].starts(with: [13, 10]) else { throw Failure(description: "a chunk not ended by CRLF") }
             at += size + 2
         }
     }
