@@ -151,6 +151,8 @@ struct FilterCommand: ParsableCommand {
         var skipped = 0
         var records = 0
         var kept: [([UInt8], Value)] = []
+        // With --select of key paths alone: the results so far.
+        var projected: [Value] = []
         var printer = RecordPrinter(output: output ?? .default)
         let reader = try ChunkReader(
             path: file, maximumRecordSize: maxRecordSize, chunkSize: chunkSize ?? ChunkReader.chunkSize(jobs: jobs))
@@ -202,8 +204,16 @@ struct FilterCommand: ParsableCommand {
                             Terminal.printError(grouped!.parsed.locate(error).rendered(colors: colors))
                             throw ExitCode(2)
                         }
-                    } else if projection != nil {
-                        if !count { kept.append(([], try RecordPrinter.decode(result.bytes[range]).predicateValue)) }
+                    } else if let projection {
+                        if !count {
+                            let value = try RecordPrinter.decode(result.bytes[range]).predicateValue
+                            if sortKeys.isEmpty {
+                                // Unsorted: only the selected values are kept.
+                                projected += try Self.project([value], projection, colors: colors)
+                            } else {
+                                kept.append(([], value))
+                            }
+                        }
                     } else if !sortKeys.isEmpty {
                         let bytes = Array(result.bytes[range])
                         kept.append((bytes, try RecordPrinter.decode(bytes[...]).predicateValue))
@@ -219,7 +229,13 @@ struct FilterCommand: ParsableCommand {
                         continue
                     }
                     // The matches so far (unsorted, so already in order) are out first.
-                    if sortKeys.isEmpty && !count { printer.finishUnfinished() }
+                    if sortKeys.isEmpty && !count {
+                        if let projection {
+                            Self.printProjected(projected, projection, output: output ?? .default)
+                        } else {
+                            printer.finishUnfinished()
+                        }
+                    }
                     Terminal.printError(failure.detail)
                     throw ExitCode(2)
                 }
@@ -261,15 +277,8 @@ struct FilterCommand: ParsableCommand {
             return
         }
         if let projection, !count {
-            let results: [Value]
-            do {
-                results = try projection.request.execute(on: kept.map(\.1))
-            } catch {
-                Terminal.printError(projection.parsed.locate(error).rendered(colors: colors))
-                throw ExitCode(2)
-            }
-            let columns = projection.parsed.columns
-            GroupedOutput.print(GroupingOptions.rows(results, columns: columns), columns: columns, output: output ?? .default)
+            if !sortKeys.isEmpty { projected = try Self.project(kept.map(\.1), projection, colors: colors) }
+            Self.printProjected(projected, projection, output: output ?? .default)
         } else if !sortKeys.isEmpty {
             let order: [Int]
             do {
@@ -293,6 +302,30 @@ struct FilterCommand: ParsableCommand {
             Terminal.printError("skipped \(skipped) record\(skipped == 1 ? "" : "s") (--on-error skip)")
         }
         if matched == 0 { throw ExitCode(1) }
+    }
+}
+
+extension FilterCommand {
+    /// `values` projected, sorted and limited by `projection`'s request;
+    /// its error is printed with a caret in `--select` (exit 2).
+    static func project(
+        _ values: [Value], _ projection: (request: FetchSpecification, parsed: GroupingOptions.Parsed), colors: Bool
+    ) throws -> [Value] {
+        do {
+            return try projection.request.execute(on: values)
+        } catch {
+            Terminal.printError(projection.parsed.locate(error).rendered(colors: colors))
+            throw ExitCode(2)
+        }
+    }
+
+    /// Prints projected results as grouped results print, their columns
+    /// the selected key paths.
+    static func printProjected(
+        _ results: [Value], _ projection: (request: FetchSpecification, parsed: GroupingOptions.Parsed), output: RowOutput
+    ) {
+        let columns = projection.parsed.columns
+        GroupedOutput.print(GroupingOptions.rows(results, columns: columns), columns: columns, output: output)
     }
 }
 

@@ -192,7 +192,8 @@ extension CommandLineTests {
     /// `sift filter --select KEYPATHS` without `--distinct`: those key
     /// paths of each matching record, in input order or `--sort`'s, cut by
     /// `--limit` (worked out by hand from ``sales``); a key path through a
-    /// value that is not an object is an error with a caret in the option.
+    /// value that is not an object is an error with a caret in the option;
+    /// a bad record ends the rows with those before it.
     @Test func filterSelectsKeyPathsOfEachRecord() throws {
         let run = try sift(["filter", "year > 1900", "-", "--select", "title, category.name"], input: Self.sales)
         #expect(run.status == 0, "\(run.stderr)")
@@ -219,6 +220,12 @@ extension CommandLineTests {
         #expect(none.status == 1 && none.stdout.isEmpty)
         let through = try sift(["filter", "TRUEPREDICATE", "-", "--select", "title.x"], input: Self.sales)
         #expect(through.status == 2 && through.stderr.contains(" | title.x\n | ^"), "\(through.stderr)")
+        // A bad record stops the run (--on-error stop): the rows before it
+        // are printed first, as whole records are.
+        let broken = try sift(["filter", "TRUEPREDICATE", "-", "--select", "title"],
+                              input: #"{"title":"A"}"# + "\n" + #"{"title":"B"}"# + "\n{oops\n" + #"{"title":"C"}"# + "\n")
+        #expect(broken.status == 2 && broken.stdout == "{\"title\":\"A\"}\n{\"title\":\"B\"}\n", "\(broken)")
+        #expect(broken.stderr.contains("line 3"), "\(broken.stderr)")
     }
 
     /// `sift query --select` of key paths without `--group-by` fetches
