@@ -165,17 +165,10 @@ struct ServerAPI: Sendable {
         let chunk = max(1, settings.rowsPerChunk)
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "{\"count\": \(count), \"rows\": ["))
-            var failure: RequestProblem?
-            do {
-                try await Self.streamRows(page, chunk: chunk, admission: admission) { piece in
-                    try await writer.write(ByteBuffer(string: piece))
-                }
-            } catch let problem as RequestProblem {
-                failure = problem
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                failure = ServerProblem.database(error)
+            let failure = try await Self.streamRows(page, chunk: chunk, admission: admission, text: { database, row, first in
+                (first ? "\n  " : ",\n  ") + database.rowJSON(page.query, row).jsonText
+            }) { piece in
+                try await writer.write(ByteBuffer(string: piece))
             }
             var end = "\n]"
             if let failure {
@@ -190,17 +183,37 @@ struct ServerAPI: Sendable {
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: body)
     }
 
-    /// Hands `page`'s rows to `write` as JSON text, `chunk` rows a piece,
-    /// as the database reads them.
-    private static func streamRows(
-        _ page: Page, chunk: Int, admission: StatementQueue.Admission, write: (String) async throws -> Void
+    /// Hands `page`'s rows to `write` as the database reads them, `chunk`
+    /// rows a piece, each row as `text` writes it (told whether it is the
+    /// first). A failure once rows are written (the timeout, the
+    /// database) is returned, as the problem to end the page with: the
+    /// status has been sent.
+    static func streamRows(
+        _ page: Page, chunk: Int, admission: StatementQueue.Admission,
+        text rowText: @escaping @Sendable (ServedDatabase, [Value], Bool) -> String, write: (String) async throws -> Void
+    ) async throws -> RequestProblem? {
+        do {
+            try await streamAllRows(page, chunk: chunk, admission: admission, text: rowText, write: write)
+            return nil
+        } catch let problem as RequestProblem {
+            return problem
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return ServerProblem.database(error)
+        }
+    }
+
+    private static func streamAllRows(
+        _ page: Page, chunk: Int, admission: StatementQueue.Admission,
+        text rowText: @escaping @Sendable (ServedDatabase, [Value], Bool) -> String, write: (String) async throws -> Void
     ) async throws {
         try await admission.stream(bound: 2, produce: { database, yield in
             var first = true
             var text = ""
             var n = 0
             try database.each(page.query) { row in
-                text += (first ? "\n  " : ",\n  ") + database.rowJSON(page.query, row).jsonText
+                text += rowText(database, row, first)
                 first = false
                 n += 1
                 if n == chunk {

@@ -73,66 +73,86 @@ struct WebPage: Sendable {
                 body: form(entity: entity, query: query) + Self.problemBlock(problem), status: problem.status)
         }
         let count = try await admission.run { try $0.count(page.countStatement) }
-        let rows = try await admission.run { database in
-            var rows: [JSONObject] = []
-            try database.each(page.query) {
-                if case .object(let o) = database.rowJSON(page.query, $0) { rows.append(o) }
-            }
-            return rows
-        }
         var columns: [String] = []
         for column in page.query.columns where !columns.contains(column.composite ?? column.name) {
             columns.append(column.composite ?? column.name)
         }
-        var body = form(entity: entity, query: query)
-        let shown = rows.isEmpty ? "0" : "\(page.request.offset + 1)–\(page.request.offset + rows.count)"
-        body += "<p>\(count) matching, rows \(shown).</p>\n<table>\n<tr><th></th>"
+        // The rows are written as they are read, as the JSON API writes
+        // them: the count of those shown comes from the count and the page.
+        var head = form(entity: entity, query: query)
+        let offset = page.request.offset
+        let expected = max(0, min(page.request.limit ?? .max, count - offset))
+        let shown = expected == 0 ? "0" : "\(offset + 1)–\(offset + expected)"
+        head += "<p>\(count) matching, rows \(shown).</p>\n<table>\n<tr><th></th>"
         let sort = ServerAPI.parameters(query)["sort"] ?? ""
         for column in columns {
             // A key that is no attribute (a primary key the schema leaves out) sorts nothing.
             guard entity.attribute(named: column) != nil else {
-                body += "<th>\(Self.html(column))</th>"
+                head += "<th>\(Self.html(column))</th>"
                 continue
             }
             let ascending = column + " ASC"
             let next = sort == ascending ? column + " DESC" : ascending
             let mark = sort == ascending ? " ▲" : (sort == column + " DESC" ? " ▼" : "")
-            body += "<th>" + Self.link(column + mark, "?" + page.withQuery(["sort": next, "offset": nil])) + "</th>"
+            head += "<th>" + Self.link(column + mark, "?" + page.withQuery(["sort": next, "offset": nil])) + "</th>"
         }
         let relationships = entity.relationships.compactMap { r in relationshipFilter(r, of: entity).map { (r.name, r.destination, $0) } }
-        for r in relationships { body += "<th>\(Self.html(r.0))</th>" }
-        body += "</tr>\n"
+        for r in relationships { head += "<th>\(Self.html(r.0))</th>" }
+        head += "</tr>\n"
         // The why of a row: this page's filter and variables.
         let whyQuery = page.withQuery(["sort": nil, "limit": nil, "offset": nil])
-        for row in rows {
-            let key = row[entity.primaryKey]
-            body += "<tr><td>"
-            if let key, let id = Self.keyText(key) {
-                body += Self.link(
-                    "why", "/\(Page.encode(entity.name))/why/\(Page.encode(id))" + (whyQuery.isEmpty ? "" : "?" + whyQuery))
-            }
-            body += "</td>"
-            for column in columns {
-                body += "<td>\(Self.html(Self.cell(row[column] ?? .null)))</td>"
-            }
-            for (name, destination, filter) in relationships {
-                guard let key else { body += "<td></td>"; continue }
-                // The object as a variable: a dictionary of its primary key, as the lowering takes one.
-                let object = JSONValue.object(JSONObject([(entity.primaryKey, key)])).jsonText
-                body += "<td>" + Self.link(
-                    name, "/\(Page.encode(destination))?filter=" + Page.encode(filter) + "&var.object=" + Page.encode(object))
-                    + "</td>"
-            }
-            body += "</tr>\n"
-        }
-        body += "</table>\n<p>"
+        var tail = "</table>\n<p>"
         if let limit = page.request.limit, page.request.offset > 0 {
             let previous = max(0, page.request.offset - limit)
-            body += Self.link("← previous", "?" + page.withQuery(["offset": String(previous)])) + " "
+            tail += Self.link("← previous", "?" + page.withQuery(["offset": String(previous)])) + " "
         }
-        if let next = page.nextQuery(count: count) { body += Self.link("next →", "?" + next) }
-        body += "</p>\n<details><summary>SQL</summary>\n" + Self.sql(page.query.statement) + "</details>"
-        return Self.page(title: entity.name, body: body)
+        if let next = page.nextQuery(count: count) { tail += Self.link("next →", "?" + next) }
+        tail += "</p>\n<details><summary>SQL</summary>\n" + Self.sql(page.query.statement) + "</details>"
+        let (before, after) = Self.frame(title: entity.name)
+        let (columnNames, opening, closing) = (columns, before + head, tail)
+        let rowHTML: @Sendable (ServedDatabase, [Value], Bool) -> String = { database, row, _ in
+            guard case .object(let o) = database.rowJSON(page.query, row) else { return "" }
+            return Self.row(o, entity: entity, columns: columnNames, relationships: relationships, whyQuery: whyQuery)
+        }
+        let (admission, chunk) = (self.admission, max(1, api.settings.rowsPerChunk))
+        let body = ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: opening))
+            let failure = try await ServerAPI.streamRows(page, chunk: chunk, admission: admission, text: rowHTML) { piece in
+                try await writer.write(ByteBuffer(string: piece))
+            }
+            // Past the timeout once rows are written (the status is sent):
+            // the rows so far, then the problem.
+            let end = failure.map { "</table>\n" + Self.problemBlock($0) } ?? closing
+            admission.end()
+            try await writer.write(ByteBuffer(string: end + after))
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: body)
+    }
+
+    /// One row of a page's table: its why link, its cells, and a link for
+    /// each relationship to the related objects.
+    static func row(
+        _ row: JSONObject, entity: Entity, columns: [String], relationships: [(String, String, String)], whyQuery: String
+    ) -> String {
+        let key = row[entity.primaryKey]
+        var text = "<tr><td>"
+        if let key, let id = keyText(key) {
+            text += link("why", "/\(Page.encode(entity.name))/why/\(Page.encode(id))" + (whyQuery.isEmpty ? "" : "?" + whyQuery))
+        }
+        text += "</td>"
+        for column in columns {
+            text += "<td>\(html(cell(row[column] ?? .null)))</td>"
+        }
+        for (name, destination, filter) in relationships {
+            guard let key else { text += "<td></td>"; continue }
+            // The object as a variable: a dictionary of its primary key, as the lowering takes one.
+            let object = JSONValue.object(JSONObject([(entity.primaryKey, key)])).jsonText
+            text += "<td>" + link(
+                name, "/\(Page.encode(destination))?filter=" + Page.encode(filter) + "&var.object=" + Page.encode(object))
+                + "</td>"
+        }
+        return text + "</tr>\n"
     }
 
     /// The filter that finds the objects a relationship of `$object`
@@ -239,9 +259,17 @@ struct WebPage: Sendable {
         .yes{color:#070}.no{color:#b00}
         """
 
+    /// A page's text before and after its body.
+    static func frame(title: String) -> (before: String, after: String) {
+        (
+            "<!doctype html>\n<html><head><meta charset=utf-8><title>\(html(title))</title>"
+                + "<style>\(style)</style></head>\n<body>\n", "\n</body></html>\n"
+        )
+    }
+
     static func page(title: String, body: String, status: Int = 200) -> Response {
-        let text = "<!doctype html>\n<html><head><meta charset=utf-8><title>\(html(title))</title>"
-            + "<style>\(style)</style></head>\n<body>\n\(body)\n</body></html>\n"
+        let (before, after) = frame(title: title)
+        let text = before + body + after
         return Response(
             status: HTTPResponse.Status(code: status), headers: [.contentType: "text/html; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

@@ -464,8 +464,8 @@ struct ServeTests {
     }
 
     /// On PostgreSQL a page is read through a server-side cursor, a batch
-    /// at a time: a page of 200,000 rows takes the server little more
-    /// memory than one of 1,000 (peak resident size of the process), a
+    /// at a time: a page of 200,000 rows, JSON or HTML, takes the server
+    /// little more memory than one of 1,000 (peak resident size), a
     /// client that stops reading gets the timeout as "error", and the
     /// connection, its transaction ended, serves the next request.
     @Test func postgresPagesStreamFromACursor() async throws {
@@ -491,6 +491,14 @@ struct ServeTests {
         // The page's JSON alone is some 14 MB, its rows as values more.
         if let before, let after = try Self.peakMegabytes(server) {
             #expect(after - before < 8, "peak \(before) MB before the large page, \(after) MB after")
+        }
+        // The HTML page is written as its rows are read too.
+        let html = try await server.get("/people?limit=200000&sort=id")
+        #expect(html.status == 200 && html.text.contains("200000 matching, rows 1–200000."))
+        #expect(html.text.contains("<td>person 200000" + String(repeating: "x", count: 40) + "</td>"))
+        #expect(html.text.hasSuffix("</body></html>\n"))
+        if let before, let after = try Self.peakMegabytes(server) {
+            #expect(after - before < 8, "peak \(before) MB before the large pages, \(after) MB after")
         }
         server.stop()
 
