@@ -12,8 +12,9 @@ package enum PostgresCatalog {
     /// `$1` that is not a partition, in the order the tables were created
     /// (their oids) and the columns declared: table, column, type name
     /// (`format_type`; of a domain, the type it is over, through domains
-    /// over domains, whose values and operators it has), NOT NULL, the 1-based position in the primary
-    /// key (0 when not part of it), and the column's collation when it is
+    /// over domains, whose values and operators it has), NOT NULL, the
+    /// 1-based position in the primary key (0 when not part of it), and
+    /// the column's collation when it is
     /// not the database's default (else an empty string). A partitioned
     /// table stands for its partitions, which are left out: their rows are
     /// its rows. Foreign tables are left out too: PostgreSQL declares no
@@ -154,7 +155,7 @@ package enum PostgresCatalog {
     /// writes it) in `collation` (empty for the default) compares
     /// otherwise than `text`, or nil.
     package static func textForm(type: String, collation: String) -> PostgreSQLTextForm? {
-        let base = type.split(separator: "(", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? type
+        let base = baseName(type)
         // An extension's type is written with its schema when that schema
         // is not on the search path.
         if base == "citext" || base.hasSuffix(".citext") { return .citext }
@@ -170,13 +171,18 @@ package enum PostgresCatalog {
     /// its own, such as `timestamp` or `uuid`, is then refused by the
     /// server: `operator does not exist: uuid = text`).
     package static func type(_ name: String) -> AttributeType {
-        let base = name.split(separator: "(", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? name
-        switch base {
+        switch baseName(name) {
         case "smallint", "integer", "bigint": return .integer
         case "real", "double precision", "numeric": return .double
         case "boolean": return .boolean
         case "bytea": return .blob
         default: return .string
         }
+    }
+
+    /// A type name as `format_type` writes it, without its length or
+    /// precision (`character varying(40)` → `character varying`).
+    private static func baseName(_ name: String) -> String {
+        name.split(separator: "(", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? name
     }
 }

@@ -193,7 +193,22 @@ struct ServerAPI: Sendable {
         text rowText: @escaping @Sendable (ServedDatabase, [Value], Bool) -> String, write: (String) async throws -> Void
     ) async throws -> RequestProblem? {
         do {
-            try await streamAllRows(page, chunk: chunk, admission: admission, text: rowText, write: write)
+            try await admission.stream(bound: 2, produce: { database, yield in
+                var first = true
+                var text = ""
+                var n = 0
+                try database.each(page.query) { row in
+                    text += rowText(database, row, first)
+                    first = false
+                    n += 1
+                    if n == chunk {
+                        try yield(text)
+                        text = ""
+                        n = 0
+                    }
+                }
+                if !text.isEmpty { try yield(text) }
+            }, consume: write)
             return nil
         } catch let problem as RequestProblem {
             return problem
@@ -202,28 +217,6 @@ struct ServerAPI: Sendable {
         } catch {
             return ServerProblem.database(error)
         }
-    }
-
-    private static func streamAllRows(
-        _ page: Page, chunk: Int, admission: StatementQueue.Admission,
-        text rowText: @escaping @Sendable (ServedDatabase, [Value], Bool) -> String, write: (String) async throws -> Void
-    ) async throws {
-        try await admission.stream(bound: 2, produce: { database, yield in
-            var first = true
-            var text = ""
-            var n = 0
-            try database.each(page.query) { row in
-                text += rowText(database, row, first)
-                first = false
-                n += 1
-                if n == chunk {
-                    try yield(text)
-                    text = ""
-                    n = 0
-                }
-            }
-            if !text.isEmpty { try yield(text) }
-        }, consume: write)
     }
 
     // MARK: - Responses

@@ -111,11 +111,12 @@ final class PostgresDatabase: Sendable {
             _ = try run(BoundStatement(sql: "BEGIN READ ONLY", bindings: []))
             _ = try run(BoundStatement(
                 sql: "DECLARE sift_rows NO SCROLL CURSOR FOR " + query.statement.sql, bindings: query.statement.bindings))
-            let fetch = BoundStatement(sql: "FETCH FORWARD \(max(1, batch)) FROM sift_rows", bindings: [])
+            let size = max(1, batch)
+            let fetch = BoundStatement(sql: "FETCH FORWARD \(size) FROM sift_rows", bindings: [])
             while true {
                 let rows = try run(fetch)
                 for row in rows { try body(zip(row, query.columns).map { Value(stored: $0, $1.type) }) }
-                if rows.count < max(1, batch) { break }
+                if rows.count < size { break }
             }
             _ = try run(BoundStatement(sql: "COMMIT", bindings: []))
         } catch {
