@@ -196,11 +196,24 @@ extension QueryCommand.Store {
             }
         }
         @Sendable func each(_ query: SQLQuery, _ body: ([Value]) throws -> Void) throws {
-            try run { db in
-                let rows = try Row.fetchCursor(db, sql: query.statement.sql, arguments: query.statement.arguments)
-                while let row = try rows.next() {
-                    try body(query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) })
+            // An error of `body`'s own (sift serve's timeout while it waits
+            // for a slow client) passes through as it is, not as the
+            // database's failure.
+            var bodyError: (any Error)?
+            do {
+                try run { db in
+                    let rows = try Row.fetchCursor(db, sql: query.statement.sql, arguments: query.statement.arguments)
+                    while let row = try rows.next() {
+                        do {
+                            try body(query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) })
+                        } catch {
+                            bodyError = error
+                            throw error
+                        }
+                    }
                 }
+            } catch {
+                throw bodyError ?? error
             }
         }
         return Self(
