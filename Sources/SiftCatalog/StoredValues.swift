@@ -2,6 +2,19 @@ import Foundation
 import Sift
 import SiftSQL
 
+extension SQLQuery {
+    /// A fetched row's stored values read back: each as its column's type
+    /// (``Value/init(stored:_:)``), and a NULL as the value it stands for,
+    /// where its column says (``SQLQuery/ResultColumn/whenNull``). Every
+    /// reader of a lowered statement's rows reads them here.
+    package func values(_ row: some Sequence<SQLValue>) -> [Value] {
+        zip(columns, row).map { column, stored in
+            if case .null = stored, let stood = column.whenNull { return stood }
+            return Value(stored: stored, column.type)
+        }
+    }
+}
+
 extension Value {
     /// A stored value read back as the attribute's type: Booleans as
     /// `.bool` (from 0 and 1 too), decimals as the decimal their double

@@ -191,7 +191,7 @@ public struct SiftPostgresRows: AsyncSequence, Sendable {
             guard let row else { return nil }
             read += 1
             let values = try SQLValue.row(row, sql: query.statement.sql, number: read)
-            return .dictionary(query.object(zip(query.columns, values).map { Value(stored: $1, $0.type) }))
+            return .dictionary(query.object(query.values(values)))
         }
     }
 }

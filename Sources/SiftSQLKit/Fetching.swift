@@ -28,7 +28,7 @@ extension FetchSpecification {
         return try await Connection.run(database, regexLimits: options.regexLimits) { runner throws(SiftSQLKitError) in
             let query = try request.lowered(schema, runner.dialect, options)
             return try await runner.rows(query.statement).map { cells in
-                .dictionary(query.object(zip(query.columns, cells).map { Value(stored: $1, $0.type) }))
+                .dictionary(query.object(query.values(cells)))
             }
         }
     }

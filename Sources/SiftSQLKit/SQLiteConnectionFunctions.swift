@@ -24,6 +24,29 @@ enum SQLiteConnectionFunctions {
             }
             try await connection.install(customFunction: function)
         }
+        try await connection.install(
+            customFunction: SQLiteCustomFunction(SQLiteFunctions.orderedSum, argumentCount: 2, pure: true, aggregate: OrderedSum.self))
+    }
+
+    /// `sift_sum(value, key)`, the aggregate of `OrderedSumState`.
+    struct OrderedSum: SQLiteCustomAggregate {
+        var state = OrderedSumState()
+
+        mutating func step(_ values: [SQLiteData]) throws {
+            do throws(SQLiteFunctionFailure) {
+                try state.step(values.map { SQLValue($0) })
+            } catch {
+                throw FunctionFailure(message: error.message)
+            }
+        }
+
+        func finalize() throws -> (any SQLiteDataConvertible)? {
+            do throws(SQLiteFunctionFailure) {
+                return SQLiteCell(try state.finalize())
+            } catch {
+                throw FunctionFailure(message: error.message)
+            }
+        }
     }
 
     /// A function's failure, said by sqlite-nio as its description.

@@ -33,7 +33,7 @@ extension FetchSpecification {
         let query = try sql(in: schema, dialect: .sqlite)
         let rows = try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments)
         return rows.map { row in
-            .dictionary(query.object(query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }))
+            .dictionary(query.object(query.values(row)))
         }
     }
 
@@ -58,7 +58,7 @@ extension FetchSpecification {
     public func fetchObjectIDs(_ db: Database, schema: StoreSchema) throws -> [String] {
         let query = try objectIDSQL(in: schema, dialect: .sqlite)
         return try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { row in
-            schema.objectID(of: query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }, in: query)
+            schema.objectID(of: query.values(row), in: query)
         }
     }
 
@@ -66,6 +66,15 @@ extension FetchSpecification {
     public func fetchCount(_ db: Database, schema: StoreSchema) throws -> Int {
         let statement = try countSQL(in: schema, dialect: .sqlite)
         return try Int.fetchOne(db, sql: statement.sql, arguments: statement.arguments) ?? 0
+    }
+}
+
+extension SQLQuery {
+    /// A fetched row's values, each read back as its column's type (see
+    /// ``Sift/Value/init(_:_:)``), and a NULL as the value it stands for
+    /// where its column says (``SiftSQL/SQLQuery/ResultColumn/whenNull``).
+    public func values(_ row: Row) -> [Value] {
+        values(columns.indices.map { SQLValue(row[$0] as DatabaseValue) })
     }
 }
 

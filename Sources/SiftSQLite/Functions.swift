@@ -15,6 +15,7 @@ extension Database {
     /// over them fails the statement.
     public func registerSiftFunctions(regexLimits: RegexLimits = .default) {
         for f in SiftFunctions.functions(regexLimits: regexLimits) { add(function: f) }
+        add(function: SiftFunctions.orderedSum)
         for c in SiftFunctions.collations { add(collation: c) }
     }
 }
@@ -45,6 +46,29 @@ enum SiftFunctions {
                 } catch {
                     throw DatabaseError(message: error.message)
                 }
+            }
+        }
+    }
+
+    /// `sift_sum(value, key)`, the aggregate of ``OrderedSumState``.
+    static let orderedSum = DatabaseFunction(SQLiteFunctions.orderedSum, argumentCount: 2, pure: true, aggregate: OrderedSum.self)
+
+    struct OrderedSum: DatabaseAggregate {
+        var state = OrderedSumState()
+
+        mutating func step(_ dbValues: [DatabaseValue]) throws {
+            do throws(SQLiteFunctionFailure) {
+                try state.step(dbValues.map { SQLValue($0) })
+            } catch {
+                throw DatabaseError(message: error.message)
+            }
+        }
+
+        func finalize() throws -> (any DatabaseValueConvertible)? {
+            do throws(SQLiteFunctionFailure) {
+                return try state.finalize().databaseValue
+            } catch {
+                throw DatabaseError(message: error.message)
             }
         }
     }

@@ -96,9 +96,7 @@ final class PostgresDatabase: Sendable {
 
     /// The rows `query` returns, each value read by its column's type.
     func rows(_ query: SQLQuery) throws -> [[Value]] {
-        try run(query.statement).map { row in
-            zip(row, query.columns).map { Value(stored: $0, $1.type) }
-        }
+        try run(query.statement).map(query.values)
     }
 
     /// The rows of `query`, handed to `body` as a cursor reads them,
@@ -115,7 +113,7 @@ final class PostgresDatabase: Sendable {
             let fetch = BoundStatement(sql: "FETCH FORWARD \(size) FROM sift_rows", bindings: [])
             while true {
                 let rows = try run(fetch)
-                for row in rows { try body(zip(row, query.columns).map { Value(stored: $0, $1.type) }) }
+                for row in rows { try body(query.values(row)) }
                 if rows.count < size { break }
             }
             _ = try run(BoundStatement(sql: "COMMIT", bindings: []))

@@ -205,7 +205,7 @@ extension QueryCommand.Store {
                     let rows = try Row.fetchCursor(db, sql: query.statement.sql, arguments: query.statement.arguments)
                     while let row = try rows.next() {
                         do {
-                            try body(query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) })
+                            try body(query.values(row))
                         } catch {
                             bodyError = error
                             throw error

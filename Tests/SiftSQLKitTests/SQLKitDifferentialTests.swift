@@ -103,6 +103,38 @@ struct SQLKitDifferentialTests {
         if postgres != nil { #expect(postgresCompared > Self.cases / 12) }
     }
 
+    /// Sums and averages of doubles through sqlite-nio (`sift_sum`, the
+    /// aggregate SiftSQLKit installs) and postgres-kit: added in key order,
+    /// as memory adds the books in their (key) order, on books whose sum
+    /// depends on the order of its terms.
+    @Test func testSumsOfDoublesInKeyOrder() async throws {
+        var library = Library(seed: Self.seed)
+        for (id, price) in [(61, 1e16), (62, 0.1), (63, -1e16), (64, 0.7)] {
+            library.rows.append(Library.Row(table: "books", values: [
+                "id": .integer(Int64(id)), "title": .text("t"), "year": .integer(1789), "price": .real(price),
+            ]))
+            library.books.append(.dictionary([
+                "id": .int(id), "title": "t", "year": 1789, "price": .double(price), "author": .null,
+                "chapters": .array([]), "tags": .array([]),
+            ]))
+        }
+        let sum = (((0.0 + 1e16) + 0.1) + -1e16) + 0.7
+        #expect(sum == 0.7 && ((0.1 + 0.7) + 1e16) + -1e16 != sum)
+        let request = FetchSpecification(
+            entity: "Book", filter: try Filter("year == 1789"), groupBy: ["year"],
+            expressions: [try ExpressionDescription(name: "s", format: "sum:(price)"),
+                          try ExpressionDescription(name: "a", format: "average:(price)")])
+        let expected: [Value] = [["year": 1789, "s": .double(sum), "a": .double(sum / 4)]]
+        #expect(try request.execute(on: library.books) == expected)
+        let sqlite = try FluentSQLiteLibrary(library)
+        #expect(try await request.fetchValues(sqlite.sql, schema: Library.schema) == expected)
+        await sqlite.close()
+        if let postgres = try await PostgresLibrary.connect(library) {
+            #expect(try await request.fetchValues(postgres.sql, schema: Library.schema) == expected)
+            PostgresServer.close(postgres.connection)
+        }
+    }
+
     /// The schema read through SQLKit is the one SiftSQLite (GRDB) and
     /// SiftPostgres (PostgresNIO) read from the same tables.
     @Test func testSchemaThroughSQLKit() async throws {

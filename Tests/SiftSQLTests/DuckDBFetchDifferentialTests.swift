@@ -159,8 +159,9 @@ import Testing
     /// Group keys of every attribute type and through `author` (nil among
     /// them), `count:`, `sum:`, `average:`, `min:` and `max:`, `having`,
     /// sorts over keys and names, pages where the sort decides them. Sums
-    /// and averages of doubles must be refused, as on SQLite and PostgreSQL
-    /// (here for that reason or an earlier one).
+    /// and averages of doubles must be refused (DuckDB adds them in no
+    /// fixed order; SQLite and PostgreSQL add them in key order), here for
+    /// that reason or an earlier one.
     @Test func testGroupedFetchesOnDuckDB() throws {
         let seed = GroupedDifferentialTests.seed
         let (rows, books) = GroupedDifferentialTests.library(seed: seed)
@@ -174,7 +175,7 @@ import Testing
             requests.append(GroupedRequest(label: label, request: request, total: total))
             // Refused for this reason or an earlier one (arithmetic, a
             // string comparison), never lowered.
-            if generated.refused, (try? request.sql(in: Library.schema, dialect: .duckDB)) != nil {
+            if generated.sumsDoubles, (try? request.sql(in: Library.schema, dialect: .duckDB)) != nil {
                 failures.append("\(label): DuckDB lowered a sum or average of doubles")
             }
         }

@@ -74,7 +74,8 @@ struct GroupedDifferentialTests {
     /// The Library of `seed` with rows for the edges the generator does not
     /// make: negative integers, NaN (nil in memory and SQLite, NaN in
     /// PostgreSQL), -0.0 beside 0.0, a string in NFC and NFD, a repeated
-    /// name.
+    /// name, doubles whose sum depends on the order of its terms. The books
+    /// are in key order, the order SQL adds doubles in.
     static func library(seed: UInt64) -> (rows: [Library.Row], books: [Value]) {
         let library = Library(seed: seed)
         var rows = library.rows
@@ -91,12 +92,22 @@ struct GroupedDifferentialTests {
         }
         let omega = author(11, "Ωmega", -5, -1.5, false, -1_000_000_000)
         let ann = author(12, "ann", 0, -0.0, true, 0)
+        let huge = author(13, "Huge", 44, 1e16, true, 1)
+        let tiny = author(14, "tiny", 44, 0.1, false, 2)
         let extra: [(Int, String, Int?, Double?, String?, Value)] = [
             (61, "Zeta", -44, .nan, "cafe\u{301}", omega),
             (62, "zeta", -44, -0.0, "café", ann),
             (63, "émile", 0, 0.0, nil, omega),
             (64, "Émile", 2005, -2.25, "café", ann),
             (65, "a", nil, .nan, "cafe\u{301}", .null),
+            // Sums of doubles that depend on the order of their terms
+            // (1e16 + 0.1 is 1e16): memory adds in the books' order, which
+            // is key order, and SQL must too.
+            (66, "Huge", 2000, 1e16, "café", huge),
+            (67, "tiny", 2000, 0.1, nil, tiny),
+            (68, "Huge", 2000, -1e16, "café", huge),
+            (69, "tiny", 2000, 0.7, nil, tiny),
+            (70, "a", 2000, 0.1, "cafe\u{301}", huge),
         ]
         for (id, title, year, price, code, author) in extra {
             var authorID = SQLValue.null
@@ -203,8 +214,9 @@ struct GroupedDifferentialTests {
 
     struct Generated {
         var request: FetchSpecification
-        /// Whether SQL must refuse it: a sum or average of doubles.
-        var refused: Bool
+        /// Whether it sums or averages doubles, which SQLite and PostgreSQL
+        /// add in key order and DuckDB must refuse.
+        var sumsDoubles: Bool
     }
 
     static func generate(_ g: inout PredicateGenerator) throws -> Generated {
@@ -225,7 +237,7 @@ struct GroupedDifferentialTests {
         }
         var expressions: [ExpressionDescription] = []
         var kinds: [String: String] = [:]  // name → "number", "double", "string", "date", "bool"
-        var refused = false
+        var sumsDoubles = false
         for i in 0..<Int.random(in: 1...3, using: &g.rng) {
             let name = "e\(i)"
             let format: String
@@ -234,9 +246,9 @@ struct GroupedDifferentialTests {
             case 15..<25: format = "count:(\(pick(integers + doubles + strings + dates + ["author"])))"; kinds[name] = "number"
             case 25..<40: format = "sum:(\(pick(integers)))"; kinds[name] = "number"
             case 40..<50: format = "average:(\(pick(integers)))"; kinds[name] = "double"
-            case 50..<54:
+            case 50..<58:
                 format = "\(pick(["sum:", "average:"]))(\(pick(doubles)))"
-                refused = true
+                sumsDoubles = true
                 kinds[name] = "double"
             default:
                 let arg = pick(integers + doubles + strings + dates)
@@ -295,7 +307,7 @@ struct GroupedDifferentialTests {
         let request = FetchSpecification(
             entity: "Book", filter: filter, sort: sort, offset: offset, limit: limit, distinct: g.chance(0.1),
             properties: properties, groupBy: groupBy, expressions: expressions, having: having)
-        return Generated(request: request, refused: refused)
+        return Generated(request: request, sumsDoubles: sumsDoubles)
     }
 
     /// `request` as the suites run it, and whether its sort decides the
@@ -330,7 +342,7 @@ struct GroupedDifferentialTests {
         var generator = PredicateGenerator(seed: seed)
         var failures: [String] = []
         var compared = 0
-        var refused = 0
+        var doubleSums = 0
         var paged = 0
         var onShards = 0
         for n in 0..<Self.cases {
@@ -341,18 +353,7 @@ struct GroupedDifferentialTests {
             let expected = try request.execute(on: engines.books)
             let expectedCount = try request.count(on: engines.books)
             let label = Self.label(n, request)
-            if generated.refused {
-                refused += 1
-                for dialect in [Dialect.sqlite, .postgreSQL] {
-                    do {
-                        _ = try request.sql(in: Library.schema, dialect: dialect)
-                        failures.append("\(label): \(dialect) lowered a sum or average of doubles")
-                    } catch {
-                        if !"\(error)".contains("has no exact SQL form") { failures.append("\(label): \(error)") }
-                    }
-                }
-                continue
-            }
+            if generated.sumsDoubles { doubleSums += 1 }
             compared += 1
             do {
                 let got = try await engines.sqlite.read { try fixed.fetchValues($0, schema: Library.schema) }
@@ -389,10 +390,11 @@ struct GroupedDifferentialTests {
             server.connection !== engines.sharded ? server.name
                 : "\(server.name) (\(onShards) of them, SIFT_SHARDED_GROUPED_STRIDE=\(Self.shardedStride))"
         }
-        print("grouped differential: \(compared) requests compared (\(paged) paged), \(refused) refused as they must be, "
+        print("grouped differential: \(compared) requests compared (\(paged) paged, \(doubleSums) summing doubles), "
             + (servers.isEmpty ? "PostgreSQL not available" : servers.joined(separator: " and ") + " compared"))
         #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(10).joined(separator: "\n")))
-        #expect(compared >= Self.cases * 9 / 10)
+        #expect(compared == Self.cases)
+        #expect(doubleSums >= Self.cases / 20, "too few sums of doubles to prove anything")
     }
     /// A grouped fetch on a real Core Data store (sub-entities in one
     /// table, the model's names, a to-one key path), against plain SQL on

@@ -149,12 +149,18 @@ protocol DialectHooks: Sendable {
 
     /// The sum of `value` over the rows, 0 when there are none.
     func total(_ value: SQLFragment) -> SQLFragment
-    /// The mean of `value`, nil members counting as 0; NULL for no rows.
-    func average(_ value: SQLFragment) -> SQLFragment
     /// `sum`, a grouped fetch's `COALESCE(SUM(x), 0)` of integers, as a
     /// 64-bit integer that fails the statement past 64 bits, where memory's
     /// sum becomes a double.
     func integerSum(_ sum: SQLFragment) -> SQLFragment
+    /// The sum of the doubles `value` as memory adds them: from 0.0, one
+    /// term after another in the order of `key` (the objects' primary key,
+    /// of `keyType`), nil terms left out; NULL when there are none. Memory
+    /// adds a collection's or a group's doubles in the order it is given
+    /// the objects, and a database's objects come in key order, so the
+    /// last bits agree. Nil when the dialect has no such sum: a sum of
+    /// doubles is then refused.
+    func orderedSum(_ value: SQLFragment, by key: SQLFragment, _ keyType: AttributeType) -> SQLFragment?
 
     // MARK: Strings
 
@@ -267,14 +273,22 @@ extension DialectHooks {
         .function("COALESCE", [.function("SUM", [value]), .integer(0)])
     }
 
-    func average(_ value: SQLFragment) -> SQLFragment {
-        .binary(.cast(total(value), "DOUBLE PRECISION"), "/", .function("NULLIF", [.countAll, .integer(0)]))
-    }
-
     /// Cast back to the key type: PostgreSQL's SUM of bigints is numeric
     /// and DuckDB's a 128-bit HUGEINT, exact past 64 bits; the cast fails
     /// there.
     func integerSum(_ sum: SQLFragment) -> SQLFragment { .cast(sum, keyType) }
+
+    /// `SUM(value ORDER BY key)`, to which 0.0 is added: PostgreSQL's sum
+    /// of doubles (`float8pl`) adds one term after another in the order
+    /// given, from the first term, and 0.0 + that is memory's sum from 0.0
+    /// (they differ only in the sign of a zero). It fails the statement
+    /// where a finite sum overflows, where memory's becomes an infinity.
+    /// Text keys are ordered by code point (`COLLATE "C"`), as SQLite's are.
+    func orderedSum(_ value: SQLFragment, by key: SQLFragment, _ keyType: AttributeType) -> SQLFragment? {
+        let order = keyType == .string ? SQLFragment.collate(key, "\"C\"") : key
+        let sum = SQLFragment.sequence([.sql("SUM("), value, .sql(" ORDER BY "), order, .sql(")")])
+        return .group(.binary(.cast(.integer(0), columnType(.double)), "+", sum))
+    }
 
     func codePointOrder(_ column: SQLFragment) -> SQLFragment { column }
 

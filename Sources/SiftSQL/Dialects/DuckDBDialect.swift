@@ -23,6 +23,12 @@ struct DuckDBDialect: DialectHooks {
             + "where memory truncates, and its functions are not checked against memory's"
     }
 
+    /// None: DuckDB adds doubles in parallel, in no fixed order (its
+    /// documentation's "non-deterministic behavior"), and whether
+    /// `SUM(x ORDER BY k)` adds one term after another as memory does is
+    /// not checked; a sum or average of doubles is refused.
+    func orderedSum(_ value: SQLFragment, by key: SQLFragment, _ keyType: AttributeType) -> SQLFragment? { nil }
+
     /// NaN typed as a double: DuckDB's `SUM` of integers is a `HUGEINT`,
     /// to which the text `'NaN'` does not convert (a `HUGEINT` compared
     /// with a double is converted, and is never NaN).

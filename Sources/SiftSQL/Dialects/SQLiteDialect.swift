@@ -40,6 +40,12 @@ public enum SQLiteFunctions {
     /// its bytes (after every text, as SQLite orders them), a number or
     /// NULL itself.
     public static let sortKey = "sift_sort_key"
+    /// `sift_sum(value, key)`, an aggregate: the sum of the doubles
+    /// `value` as memory adds them, from 0.0 in the order of `key` (integers
+    /// by value, then text by its bytes); NULL terms are left out, and no
+    /// term is NULL. Text or a blob as a term fails the statement, as in
+    /// memory; so does a NaN sum (∞ − ∞), which SQLite cannot hold.
+    public static let orderedSum = "sift_sum"
     /// The collation of each sort comparison.
     public static func collation(_ comparison: SortKey.Comparison) -> String {
         switch comparison {
@@ -122,8 +128,11 @@ struct SQLiteDialect: DialectHooks {
 
     func total(_ value: SQLFragment) -> SQLFragment { .function("TOTAL", [value]) }
 
-    func average(_ value: SQLFragment) -> SQLFragment {
-        .binary(total(value), "/", .function("NULLIF", [.countAll, .integer(0)]))
+    /// `sift_sum(value, key)`, which sorts its terms by key and adds them
+    /// as memory does (SQLite's own SUM and TOTAL add in the order the rows
+    /// come, compensating rounding since 3.43).
+    func orderedSum(_ value: SQLFragment, by key: SQLFragment, _ keyType: AttributeType) -> SQLFragment? {
+        .function(SQLiteFunctions.orderedSum, [value, key])
     }
 
     func fold(_ column: SQLFragment, _ options: ComparisonOptions) -> SQLFragment {

@@ -170,3 +170,77 @@ final class PatternCache: @unchecked Sendable {
         return compiled
     }
 }
+
+/// The state of `sift_sum(value, key)` (``SQLiteFunctions/orderedSum``) for
+/// one group, whatever driver registers it: the terms with their keys, added
+/// from 0.0 in key order when the group ends, as memory adds a group's (or
+/// a collection's) doubles in the order of its objects. SQLite's SUM and
+/// TOTAL add in the order the rows come, which no statement fixes for a
+/// GROUP BY, and compensate rounding since 3.43. A group's state grows with
+/// its terms (a key and a double each), as a database's sort would.
+package struct OrderedSumState: Sendable {
+    private var terms: [(key: SQLValue, value: Double)] = []
+
+    package init() {}
+
+    /// Takes one row's `value` and `key`: a NULL value is no term (SQLite
+    /// holds no NaN, which memory leaves out too); an integer is the double
+    /// memory reads from a double column; text or a blob fails, as memory's
+    /// sum fails on a value that is not a number.
+    package mutating func step(_ arguments: [SQLValue]) throws(SQLiteFunctionFailure) {
+        guard arguments.count == 2 else { throw SQLiteFunctionFailure(message: "\(SQLiteFunctions.orderedSum) takes a value and a key") }
+        switch arguments[0] {
+        case .null: return
+        case .integer(let i): terms.append((arguments[1], Double(i)))
+        case .real(let d): terms.append((arguments[1], d))
+        case .boolean(let b): terms.append((arguments[1], b ? 1 : 0))
+        case .text: throw SQLiteFunctionFailure(message: "sum: needs numbers, got a string")
+        case .blob, .array: throw SQLiteFunctionFailure(message: "sum: needs numbers, got data")
+        }
+    }
+
+    /// The sum, NULL when no term came. A NaN sum (∞ − ∞) fails the
+    /// statement: SQLite would make it NULL, which memory's NaN is not.
+    package func finalize() throws(SQLiteFunctionFailure) -> SQLValue {
+        guard !terms.isEmpty else { return .null }
+        var sum = 0.0
+        for term in terms.sorted(by: { Self.precedes($0.key, $1.key) }) { sum += term.value }
+        if sum.isNaN {
+            throw SQLiteFunctionFailure(
+                message: "\(SQLiteFunctions.orderedSum): the sum is NaN (an infinity added to its opposite), which SQLite cannot hold")
+        }
+        return .real(sum)
+    }
+
+    /// SQLite's order of keys: NULL, then numbers by value, then text by its
+    /// bytes (`COLLATE "C"` on PostgreSQL), then blobs by their bytes.
+    static func precedes(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)): return x < y
+        case (.text(let x), .text(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
+        case (.blob(let x), .blob(let y)): return x.lexicographicallyPrecedes(y)
+        default:
+            let (ra, rb) = (rank(a), rank(b))
+            if ra != rb || ra != 1 { return ra < rb }
+            return number(a) < number(b)
+        }
+    }
+
+    private static func rank(_ v: SQLValue) -> Int {
+        switch v {
+        case .null: return 0
+        case .integer, .real, .boolean: return 1
+        case .text: return 2
+        case .blob, .array: return 3
+        }
+    }
+
+    private static func number(_ v: SQLValue) -> Double {
+        switch v {
+        case .integer(let i): return Double(i)
+        case .real(let d): return d
+        case .boolean(let b): return b ? 1 : 0
+        default: return 0
+        }
+    }
+}

@@ -28,6 +28,10 @@ public struct SQLQuery: Sendable, Hashable {
         /// For an element of a composite attribute, the composite's name;
         /// ``name`` is then the element's path inside it.
         public var composite: String? = nil
+        /// The value a NULL in this column stands for, if not nil: a
+        /// grouped fetch's `sum:` of doubles over no terms is 0, memory's
+        /// sum of nothing. The readers of rows put it in the NULL's place.
+        public var whenNull: Value? = nil
     }
 
     /// A fetched row as an object: a dictionary from each column's name to

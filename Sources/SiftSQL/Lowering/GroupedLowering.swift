@@ -41,6 +41,11 @@ struct GroupedLowering {
         var sql: SQLFragment
         var type: AttributeType
         var nullable: Bool
+        /// The value a NULL stands for: a `sum:` of doubles with no terms
+        /// is memory's integer 0 (a sum of nothing), kept NULL in the
+        /// grouped rows so that the result can say so, and read as 0 by
+        /// `having` and the sort.
+        var whenNull: Value? = nil
     }
 
     func select(counting: Bool) throws(SQLLoweringError) -> SQLQuery {
@@ -80,20 +85,27 @@ struct GroupedLowering {
         inner.groupBy = keys.indices.map { .integer($0 + 1) }
 
         var columns: [String: Column] = [:]
+        var whenNull: [String: Value] = [:]
         for o in outputs {
-            columns[o.name] = Column(sql: .column(Self.groups, o.alias), type: o.type, nullable: o.nullable, key: o.name)
+            var read = SQLFragment.column(Self.groups, o.alias)
+            if let v = o.whenNull {
+                whenNull[o.name] = v
+                read = .function("COALESCE", [read, .integer(0)])
+            }
+            columns[o.name] = Column(sql: read, type: o.type, nullable: o.nullable && o.whenNull == nil, key: o.name)
         }
         if let having = request.having { outerConditions.append(try condition(having, columns)) }
         let selected = fetched + request.expressions.map(\.name)
-        var select = SQLSelect(
-            selected.compactMap { columns[$0].map { ($0.sql, alias: nil) } }, from: .derived(inner, alias: Self.groups),
-            where: outerConditions)
+        let selectedColumns = selected.compactMap { name in
+            outputs.first { $0.name == name }.map { (SQLFragment.column(Self.groups, $0.alias), alias: String?.none) }
+        }
+        var select = SQLSelect(selectedColumns, from: .derived(inner, alias: Self.groups), where: outerConditions)
         if !counting { select.orderBy = try orderBy(columns) }
         if let limit = request.limit { select.limit = ctx.bind(.integer(Int64(max(0, limit)))) }
         if request.offset > 0 { select.offset = ctx.bind(.integer(Int64(request.offset))) }
         if ctx.bindingsOverLimit { throw fetch.lowering.bindingLimitError(entity: entity, range: nil) }
         var resultColumns = selected.compactMap { name in
-            columns[name].map { SQLQuery.ResultColumn(name: name, type: $0.type, isPrimaryKey: false) }
+            columns[name].map { SQLQuery.ResultColumn(name: name, type: $0.type, isPrimaryKey: false, whenNull: whenNull[name]) }
         }
         if counting {
             select = SQLSelect(.countAll, from: .derived(select, alias: "counted"))
@@ -151,12 +163,12 @@ struct GroupedLowering {
     ///
     /// - `count:(SELF)` is `COUNT(*)`; `count:(x)` counts the non-nil,
     ///   non-NaN values.
-    /// - `sum:` and `average:` of integers (and Booleans, as 0 and 1) only:
+    /// - `sum:` and `average:` of doubles add them in key order
+    ///   (``doubleAggregate(_:_:_:alias:_:)``); of decimals, refused: SQL
+    ///   adds their stored doubles, where memory adds decimals exactly.
+    /// - `sum:` and `average:` of integers (and Booleans, as 0 and 1):
     ///   memory adds integers exactly while no partial sum overflows, and
-    ///   averages by adding doubles in the objects' order. SQL adds in its
-    ///   own order, and SQLite's `SUM`/`TOTAL` of doubles compensate their
-    ///   rounding, so a sum of doubles (or decimals, which SQL rounds as
-    ///   doubles) can differ in the last bits: refused. An integer sum is
+    ///   averages by adding doubles in the objects' order. An integer sum is
     ///   SQL's own: PostgreSQL adds bigints as numeric, exactly, and the
     ///   cast back fails past 64 bits, where memory's sum becomes a double;
     ///   SQLite's SUM fails as soon as a partial sum overflows, and is exact
@@ -206,12 +218,12 @@ struct GroupedLowering {
         }
         switch f {
         case .sum, .average:
+            if c.type == .double {
+                return try doubleAggregate(d, f, x, alias: alias, refuse)
+            }
             guard c.type == .integer || c.type == .boolean else {
                 let why: String
                 switch c.type {
-                case .double:
-                    why = "a sum of doubles depends on the order of its terms, and SQL adds them in its own order (SQLite compensating "
-                        + "rounding), so the last bits can differ from memory's"
                 case .decimal: why = "SQL adds decimals as doubles, rounding where memory's decimals do not"
                 default: why = "memory adds numbers only, not \(c.type.name) values"
                 }
@@ -255,6 +267,30 @@ struct GroupedLowering {
                 throw refuse("min: and max: compare numbers, dates, strings or Booleans, not \(c.type.name) values")
             }
         }
+    }
+
+    /// `sum:` or `average:` of the doubles `x` (NaN already nil): the
+    /// terms added from 0.0 in the order of the objects' keys
+    /// (``DialectHooks/orderedSum(_:by:_:)``), as memory adds a group's
+    /// doubles in the order it is given the objects. A sum with no terms
+    /// is memory's integer 0 (``Output/whenNull``); an average with none
+    /// is nil. Refused where the dialect has no such sum.
+    private func doubleAggregate(
+        _ d: ExpressionDescription, _ f: BuiltinFunction, _ x: SQLFragment, alias: String,
+        _ refuse: (String) -> SQLLoweringError
+    ) throws(SQLLoweringError) -> Output {
+        let key = SQLFragment.column(fetch.root.alias, entity.primaryKey)
+        guard let sum = hooks.orderedSum(x, by: key, entity.primaryKeyType) else {
+            throw refuse(
+                "\(FormatPrinter.format(d.expression)) has no exact SQL form on \(ctx.dialect): a sum of doubles depends on the "
+                    + "order of its terms, and this database does not add them in memory's order")
+        }
+        if f == .sum {
+            return Output(name: d.name, alias: alias, sql: sum, type: .double, nullable: true, whenNull: .int(0))
+        }
+        let count = SQLFragment.cast(.function("COUNT", [x]), hooks.columnType(.double))
+        let mean = SQLFragment.binary(sum, "/", .function("NULLIF", [count, .integer(0)]))
+        return Output(name: d.name, alias: alias, sql: mean, type: .double, nullable: true)
     }
 
     /// `value`, an aggregate of the integers `n`, where every order of

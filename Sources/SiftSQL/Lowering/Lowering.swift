@@ -523,12 +523,11 @@ struct Lowering {
             throw error(.unsupported, "\(name) needs a key path after it, as in \(name).price", entity: many.owner, key: key,
                         range: range)
         }
-        var resolved: Operand?
-        var rows = try correlated(.countAll, of: many, variable: nil, scope) { child throws(SQLLoweringError) in
-            resolved = try resolve(path, from: child.alias, child.entity, child, nullable: false, range: range)
-            return nil
-        }
-        guard case .column(let c)? = resolved, !c.isRelationship else {
+        let r = keyedRows(of: many, variable: nil, scope)
+        let resolved = try resolve(path, from: r.child.alias, r.child.entity, r.child, nullable: false, range: range)
+        var rows = SQLSelect(
+            .countAll, from: r.from, joins: r.child.joins, where: [.binary(r.key, "=", r.owner), r.filter].compactMap { $0 })
+        guard case .column(let c) = resolved, !c.isRelationship else {
             throw error(.unsupported, "\(name) needs an attribute after it", entity: many.destination, range: range)
         }
         let numeric: Bool
@@ -555,17 +554,38 @@ struct Lowering {
                         range: range)
         }
         let value = hooks.numeric(c.sql, c.type)
+        // Memory adds a collection's doubles one after another in the
+        // collection's order (`orderedSum`): an ordered relationship's
+        // (its order column, one value per element of an owner), else the
+        // elements' key order. Integers add exactly in any order.
+        var sum = hooks.total(value)
+        if op == .sum || op == .avg, c.type == .double {
+            let order: (SQLFragment, AttributeType) =
+                if many.relationship.isOrdered, let position = many.relationship.orderColumn {
+                    (.column(r.keyTable, position), .integer)
+                } else {
+                    (.column(r.child.alias, many.destination.primaryKey), many.destination.primaryKeyType)
+                }
+            guard let ordered = hooks.orderedSum(value, by: order.0, order.1) else {
+                throw error(
+                    .unsupported,
+                    "\(name) of \(c.key) (double) has no SQL form on \(ctx.dialect): a sum of doubles depends on the order of "
+                        + "its terms, which this database does not add in memory's order",
+                    entity: many.destination, key: c.key, range: range)
+            }
+            sum = .function("COALESCE", [ordered, .integer(0)])
+        }
         let select: SQLFragment
         let type: AttributeType
         var nullable = true
         switch op {
         case .sum:
-            select = hooks.total(value)
+            select = sum
             type = .double
             nullable = false
         case .avg:
             // nil members count as 0 and stay in the denominator.
-            select = hooks.average(value)
+            select = .binary(.cast(sum, hooks.columnType(.double)), "/", .function("NULLIF", [.countAll, .integer(0)]))
             type = .double
         case .min:
             select = .function("MIN", [value])

@@ -256,6 +256,10 @@ public struct Entity: Sendable, Hashable, Codable {
         self.unsupportedKeys = unsupportedKeys
     }
 
+    /// The primary key's type: its attribute's, else an integer (Core
+    /// Data's `Z_PK`, a rowid).
+    var primaryKeyType: AttributeType { attributes.first { $0.column == primaryKey }?.type ?? .integer }
+
     /// The reason `name` is a key the SQL cannot read, if it is one.
     public func unsupportedReason(_ name: String) -> String? {
         (unsupportedKeys.first { $0.name == name } ?? unsupportedKeys.first { $0.name.lowercased() == name.lowercased() })?

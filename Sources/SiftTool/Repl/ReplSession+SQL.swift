@@ -81,9 +81,7 @@ extension ReplSession {
     {
         do {
             let sqlRows = try database.read { db in
-                try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map { row in
-                    query.columns.indices.map { Value(row[$0] as DatabaseValue, query.columns[$0].type) }
-                }
+                try Row.fetchAll(db, sql: query.statement.sql, arguments: query.statement.arguments).map(query.values)
             }
             let sql = GroupingOptions.rows(sqlRows.map { Value.dictionary(query.object($0)) }, columns: g.columns)
             var inMemory = request

@@ -26,8 +26,11 @@ final class FluentSQLiteLibrary: Sendable {
     /// The SQLKit face of ``database``.
     var sql: any SQLDatabase { database as! any SQLDatabase }
 
-    init(seed: UInt64) throws {
-        let library = Library(seed: seed)
+    convenience init(seed: UInt64) throws {
+        try self.init(Library(seed: seed))
+    }
+
+    init(_ library: Library) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-sqlkit-\(UUID().uuidString).sqlite").path
         self.library = library
         self.path = path
