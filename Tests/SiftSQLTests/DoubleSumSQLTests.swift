@@ -109,6 +109,37 @@ struct DoubleSumSQLTests {
         }
     }
 
+    /// PostgreSQL columns that memory reads as doubles but the server adds
+    /// otherwise: `numeric` (exactly) and `real` (in single precision).
+    /// Each term is the double memory reads: the rows fetched through Sift,
+    /// grouped in memory, give the grouped fetch's sums.
+    @Test func testPostgreSQLNumericAndRealColumnsAddAsDoubles() async throws {
+        guard let pg = try await PostgresServer.connect(schema: "sift_double_columns") else { return }
+        defer { PostgresServer.close(pg) }
+        try await PostgresServer.setUp(pg, [
+            "CREATE TABLE items (id bigint PRIMARY KEY, kind integer NOT NULL, exact numeric, single real)",
+            // Stored in reverse key order; 0.1 and 1e16 make the order matter.
+            "INSERT INTO items SELECT 41 - g, g % 3, (CASE g % 4 WHEN 0 THEN 1e16 WHEN 1 THEN 0.1 WHEN 2 THEN -1e16 ELSE 0.7 END) "
+                + "+ g / 1000.0, (g % 7) / 3.0 + 0.1 FROM generate_series(1, 40) g",
+        ])
+        let schema = try await StoreSchema.read(from: pg)
+        let entity = try #require(schema.entities.first { $0.table == "items" })
+        #expect(entity.attributes.filter { ["exact", "single"].contains($0.name) }.allSatisfy { $0.type == .double })
+        let objects = try await FetchSpecification(entity: entity.name, sort: [.ascending("id")]).fetchValues(pg, schema: schema)
+        #expect(objects.count == 40)
+        for column in ["exact", "single"] {
+            let grouped = FetchSpecification(
+                entity: entity.name, groupBy: ["kind"],
+                expressions: [try ExpressionDescription(name: "s", format: "sum:(\(column))"),
+                              try ExpressionDescription(name: "a", format: "average:(\(column))")])
+            var memory = grouped
+            memory.entity = nil
+            let expected = try memory.execute(on: objects).map(GroupedDifferentialTests.strict).sorted()
+            let got = try await grouped.fetchValues(pg, schema: schema).map(GroupedDifferentialTests.strict).sorted()
+            #expect(got == expected, "\(column)")
+        }
+    }
+
     /// DuckDB adds doubles in no fixed order: refused, for a group and
     /// for a collection alike.
     @Test func testDuckDBRefusesSumsOfDoubles() throws {

@@ -278,15 +278,19 @@ extension DialectHooks {
     /// there.
     func integerSum(_ sum: SQLFragment) -> SQLFragment { .cast(sum, keyType) }
 
-    /// `SUM(value ORDER BY key)`, to which 0.0 is added: PostgreSQL's sum
-    /// of doubles (`float8pl`) adds one term after another in the order
-    /// given, from the first term, and 0.0 + that is memory's sum from 0.0
-    /// (they differ only in the sign of a zero). It fails the statement
-    /// where a finite sum overflows, where memory's becomes an infinity.
-    /// Text keys are ordered by code point (`COLLATE "C"`), as SQLite's are.
+    /// `SUM(CAST(value AS DOUBLE PRECISION) ORDER BY key)`, to which 0.0 is
+    /// added: PostgreSQL's sum of doubles (`float8pl`) adds one term after
+    /// another in the order given, from the first term, and 0.0 + that is
+    /// memory's sum from 0.0 (they differ only in the sign of a zero). The
+    /// cast makes each term the double memory reads: a `numeric` column's
+    /// SUM would be exact, a `real` column's would add in single precision.
+    /// It fails the statement where a finite sum overflows, where memory's
+    /// becomes an infinity. Text keys are ordered by code point
+    /// (`COLLATE "C"`), as SQLite's are.
     func orderedSum(_ value: SQLFragment, by key: SQLFragment, _ keyType: AttributeType) -> SQLFragment? {
         let order = keyType == .string ? SQLFragment.collate(key, "\"C\"") : key
-        let sum = SQLFragment.sequence([.sql("SUM("), value, .sql(" ORDER BY "), order, .sql(")")])
+        let term = SQLFragment.cast(value, columnType(.double))
+        let sum = SQLFragment.sequence([.sql("SUM("), term, .sql(" ORDER BY "), order, .sql(")")])
         return .group(.binary(.cast(.integer(0), columnType(.double)), "+", sum))
     }
 
