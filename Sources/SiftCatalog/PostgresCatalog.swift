@@ -8,8 +8,8 @@ package enum PostgresCatalog {
     /// The connection's current schema (usually `public`), as text.
     package static let currentSchema = "SELECT current_schema()::text"
 
-    /// One row a column of every ordinary or partitioned table of schema
-    /// `$1` that is not a partition, in the order the tables were created
+    /// One row a column of every ordinary, partitioned or foreign table of
+    /// schema `$1` that is not a partition, in the order the tables were created
     /// (their oids) and the columns declared: table, column, type name
     /// (`format_type`; of a domain, the type it is over, through domains
     /// over domains, whose values and operators it has), NOT NULL, the
@@ -17,8 +17,8 @@ package enum PostgresCatalog {
     /// the column's collation when it is
     /// not the database's default (else an empty string). A partitioned
     /// table stands for its partitions, which are left out: their rows are
-    /// its rows. Foreign tables are left out too: PostgreSQL declares no
-    /// key on one.
+    /// its rows. A foreign table (or one partitioned over foreign tables)
+    /// has no key here: ``ForeignTableKeys`` reads it where its rows are.
     package static let columns = """
         SELECT c.relname::text, a.attname::text, \
         (WITH RECURSIVE chain(oid, typmod, depth) AS (SELECT a.atttypid, a.atttypmod, 0 \
@@ -33,7 +33,7 @@ package enum PostgresCatalog {
         JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace \
         JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped \
         LEFT JOIN pg_catalog.pg_constraint pk ON pk.conrelid = c.oid AND pk.contype = 'p' \
-        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition \
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'f') AND NOT c.relispartition \
         ORDER BY c.oid, a.attnum
         """
 
@@ -57,9 +57,14 @@ package enum PostgresCatalog {
     /// one when nil), whatever client runs the catalog queries: `rows`
     /// runs a statement and returns its cells. A missing current schema or
     /// rows of another shape are a ``StoreSchemaError``; `rows`'s own
-    /// errors pass through.
+    /// errors pass through. With `remote`, which runs a statement on a
+    /// foreign server, the keys of foreign and sharded tables are read on
+    /// their servers (``ForeignTableKeys``); `reasons` gets why a table
+    /// standing for foreign tables has none.
     package static func read(
-        schemaName: String?, rows: (BoundStatement) async throws -> [[SQLValue]]
+        schemaName: String?, rows: (BoundStatement) async throws -> [[SQLValue]],
+        remote: ((ForeignTableKeys.Server, BoundStatement) async throws -> [[SQLValue]])? = nil,
+        reasons: ((String, String) -> Void)? = nil
     ) async throws -> StoreSchema {
         let name: String
         if let schemaName {
@@ -71,9 +76,23 @@ package enum PostgresCatalog {
         }
         let columns = try await rows(BoundStatement(sql: Self.columns, bindings: [.text(name)]))
         let foreignKeys = try await rows(BoundStatement(sql: Self.foreignKeys, bindings: [.text(name)]))
+        var keys: [String: String] = [:]
+        if let remote {
+            let parts = try ForeignTableKeys.parts(try await rows(BoundStatement(sql: ForeignTableKeys.query, bindings: [.text(name)])))
+            let found = await ForeignTableKeys.resolve(parts) { part in
+                try await remote(part.server, BoundStatement(
+                    sql: ForeignTableKeys.remoteKey, bindings: [.text(part.remoteSchema), .text(part.remoteTable)])
+                ).compactMap { row -> String? in
+                    if case .text(let column)? = row.first { return column }
+                    return nil
+                }
+            }
+            keys = found.keys
+            for (table, reason) in found.reasons.sorted(by: { $0.key < $1.key }) { reasons?(table, reason) }
+        }
         var read: StoreSchema
         do {
-            read = try schema(columns: columns, foreignKeys: foreignKeys)
+            read = try schema(columns: columns, foreignKeys: foreignKeys, keys: keys)
         } catch {
             throw StoreSchemaError("schema \(name): \(error.message)")
         }
@@ -110,7 +129,11 @@ package enum PostgresCatalog {
     /// rules of ``TableInference``. PostgreSQL has no rowid: a table without
     /// a single-column primary key is not an entity (unless it is a join
     /// table). Rows of another shape are a ``StoreSchemaError``.
-    package static func schema(columns: [[SQLValue]], foreignKeys: [[SQLValue]]) throws(StoreSchemaError) -> StoreSchema {
+    /// `keys` gives the key column of tables whose key is not declared on
+    /// them (``ForeignTableKeys``).
+    package static func schema(columns: [[SQLValue]], foreignKeys: [[SQLValue]], keys: [String: String] = [:])
+        throws(StoreSchemaError) -> StoreSchema
+    {
         var tables: [TableDescription] = []
         var index: [String: Int] = [:]
         var textForms: [String: [String: PostgreSQLTextForm]] = [:]
@@ -129,8 +152,8 @@ package enum PostgresCatalog {
                 index[table] = i
                 tables.append(TableDescription(name: table))
             }
-            tables[i].columns.append(.init(
-                name: name, declaredType: type, notNull: notNull, primaryKeyIndex: Int(position)))
+            let keyPosition = keys[table].map { $0 == name ? 1 : 0 } ?? Int(position)
+            tables[i].columns.append(.init(name: name, declaredType: type, notNull: notNull, primaryKeyIndex: keyPosition))
             if let form = textForm(type: type, collation: collation) { textForms[table, default: [:]][name] = form }
         }
         for row in foreignKeys {

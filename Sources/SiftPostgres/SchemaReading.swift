@@ -13,10 +13,18 @@ extension StoreSchema {
     ///   a table without one is left out, unless it is a join table;
     /// - a partitioned table is one entity, with the primary key and foreign
     ///   keys declared on it; its partitions are not entities of their own.
-    ///   PostgreSQL declares no key on a foreign table, nor on a table
-    ///   partitioned over foreign tables (`postgres_fdw` shards), so those
-    ///   are left out: give their keys in a schema of your own (`sift query
-    ///   --schema`);
+    ///   PostgreSQL declares no key on a `postgres_fdw` foreign table, nor
+    ///   on a table partitioned over such foreign tables (shards): with
+    ///   `readingForeignServers` (the default), their keys are read where
+    ///   their rows are, on the remote tables, through a connection to each
+    ///   foreign server made as `postgres_fdw` makes it (the server's
+    ///   `host`, `port` and `dbname`, the user mapping's `user` and
+    ///   `password`, without TLS). A sharded table's key is the remote
+    ///   tables' primary key when the table is partitioned on it, so that
+    ///   each key is on one shard. A table whose key cannot be read so is
+    ///   left out, and `note` is told why: give its key in a schema of your
+    ///   own (`sift query --schema`). No foreign key is read for them:
+    ///   PostgreSQL declares none on foreign tables;
     /// - attributes: every column under its own name, optional unless
     ///   `NOT NULL`; `smallint`, `integer`, `bigint` are `.integer`; `real`,
     ///   `double precision`, `numeric` `.double`; `boolean` `.boolean`;
@@ -32,17 +40,56 @@ extension StoreSchema {
     /// let schema = try await StoreSchema.read(from: client)
     /// print(String(decoding: try schema.jsonData(), as: UTF8.self))
     /// ```
-    public static func read(from runner: some SiftPostgresQueryRunner, schemaName: String? = nil)
-        async throws(SiftPostgresError) -> StoreSchema
-    {
+    public static func read(
+        from runner: some SiftPostgresQueryRunner, schemaName: String? = nil, readingForeignServers: Bool = true,
+        note: ((String) -> Void)? = nil
+    ) async throws(SiftPostgresError) -> StoreSchema {
         do {
-            return try await PostgresCatalog.read(schemaName: schemaName) { statement in try await runner.rows(statement) }
+            return try await PostgresCatalog.read(
+                schemaName: schemaName, rows: { statement in try await runner.rows(statement) },
+                remote: readingForeignServers ? { server, statement in try await Self.run(statement, on: server) } : nil,
+                reasons: { table, reason in note?("\(table) is left out: \(reason)") })
         } catch let error as SiftPostgresError {
             throw error
         } catch let error as StoreSchemaError {
             throw SiftPostgresError(.server, error.message)
         } catch {
             throw SiftPostgresError(.server, "\(error)")
+        }
+    }
+
+    /// Runs `statement` on a connection of its own to the foreign server
+    /// `server`, closed after.
+    private static func run(_ statement: BoundStatement, on server: ForeignTableKeys.Server) async throws -> [[SQLValue]] {
+        let options = server.options
+        guard let host = options["host"], !host.isEmpty else {
+            throw SiftPostgresError(.connection, "the server names no host (a local socket is not reached from here)")
+        }
+        guard let port = Int(options["port"] ?? "5432"), (1...65535).contains(port) else {
+            throw SiftPostgresError(.connection, "port \(options["port"] ?? "") is not a port number")
+        }
+        let user = options["user"] ?? "postgres"
+        let configuration =
+            host.hasPrefix("/")
+            ? PostgresConnection.Configuration(
+                unixSocketPath: host + "/.s.PGSQL.\(port)", username: user, password: options["password"],
+                database: options["dbname"])
+            : PostgresConnection.Configuration(
+                host: host, port: port, username: user, password: options["password"], database: options["dbname"],
+                tls: .disable)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: SiftPostgres.quietLogger)
+        } catch {
+            throw SiftPostgresError(error)
+        }
+        do {
+            let rows = try await connection.rows(statement)
+            try? await connection.close()
+            return rows
+        } catch {
+            try? await connection.close()
+            throw error
         }
     }
 }

@@ -9,7 +9,10 @@ extension StoreSchema {
     /// usually `public`, when nil); on SQLite, SiftSQLite's rules for a
     /// plain database (`StoreSchema.read(from:)` there says them). A Core
     /// Data store is refused: read its schema with SiftSQLite and pass it
-    /// to the fetch.
+    /// to the fetch. The keys of `postgres_fdw` foreign and sharded tables
+    /// are not read on their servers here (SiftPostgres's reader does
+    /// that, with a connection of its own to each): those tables are left
+    /// out.
     ///
     /// ```swift
     /// let schema = try await StoreSchema.read(from: database)

@@ -36,6 +36,9 @@ final class PostgresDatabase: Sendable {
     /// The URL as it may be shown: without its password.
     let name: String
     let schema: StoreSchema
+    /// Why tables standing for foreign tables were left out of the schema
+    /// read (their keys could not be read on their servers).
+    let notes: [String]
     private let connection: PostgresConnection
     private let configuration: PostgresConnection.Configuration
     /// The server process serving the connection, which a cancel request
@@ -47,11 +50,12 @@ final class PostgresDatabase: Sendable {
     private let interruptible: Bool
 
     private init(
-        name: String, schema: StoreSchema, connection: PostgresConnection,
+        name: String, schema: StoreSchema, notes: [String], connection: PostgresConnection,
         configuration: PostgresConnection.Configuration, backend: Int64, interruptible: Bool
     ) {
         self.name = name
         self.schema = schema
+        self.notes = notes
         self.connection = connection
         self.configuration = configuration
         self.backend = backend
@@ -83,10 +87,15 @@ final class PostgresDatabase: Sendable {
                     throw SiftPostgresError(.server, "the server did not say which process serves the connection")
                 }
                 let schema: StoreSchema
-                if let given { schema = given } else { schema = try await StoreSchema.read(from: connection) }
+                var notes: [String] = []
+                if let given {
+                    schema = given
+                } else {
+                    schema = try await StoreSchema.read(from: connection, note: { notes.append($0) })
+                }
                 return PostgresDatabase(
-                    name: name, schema: schema, connection: connection, configuration: configuration, backend: pid,
-                    interruptible: interruptible)
+                    name: name, schema: schema, notes: notes, connection: connection, configuration: configuration,
+                    backend: pid, interruptible: interruptible)
             } catch {
                 try? await connection.close()
                 throw error
@@ -236,6 +245,7 @@ final class PostgresDatabase: Sendable {
 final class PostgresDatabase: Sendable {
     let name: String
     let schema: StoreSchema
+    let notes: [String] = []
 
     private init(name: String, schema: StoreSchema) {
         self.name = name

@@ -41,6 +41,7 @@ struct SchemaCommand: ParsableCommand {
             let database = try PostgresDatabase.open(file)
             database.close()
             schema = database.schema
+            for note in database.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         } else {
             schema = try SchemaFile.load(file, model: try model.load())
         }

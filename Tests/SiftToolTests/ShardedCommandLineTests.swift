@@ -9,15 +9,16 @@ import Testing
 /// `sift schema` and `sift query` on the coordinator of the sharded profile
 /// (`scripts/postgres.sh run-sharded`), whose `public` schema holds
 /// partitioned tables and a table sharded over `postgres_fdw`: a partitioned
-/// table is read as the table it stands for, with its keys; its partitions
-/// are not entities. Skipped without `SIFT_POSTGRES_SHARDED`, unless
+/// table is read as the table it stands for, with its keys (a sharded
+/// table's read on its shards); its partitions are not entities. Skipped without `SIFT_POSTGRES_SHARDED`, unless
 /// `SIFT_REQUIRE_SHARDED=1`.
 @Suite(.serialized, .publicSchema)
 struct ShardedCommandLineTests {
     /// Publishers hash-partitioned over two local partitions, writers (an
     /// ordinary table with a foreign key to them), editions range-partitioned
     /// with a foreign key to the writers, and reviews sharded (hash over
-    /// foreign partitions, on which PostgreSQL declares no key).
+    /// foreign partitions, on which PostgreSQL declares no key: it is read
+    /// on the shards).
     static let tables = ["reviews", "reviews_undistributed", "editions", "writers", "publishers"]
 
     static func library() async throws -> (url: String, connection: PostgresConnection)? {
@@ -57,11 +58,14 @@ struct ShardedCommandLineTests {
         #expect(run.status == 0, "\(run.stderr)")
         let schema = try StoreSchema(json: Data(run.stdout.utf8))
         let names = Set(schema.entities.map(\.name))
-        #expect(names.isSuperset(of: ["publishers", "writers", "editions"]), "\(names)")
-        // Neither partitions nor the sharded table, which has no key here.
+        #expect(names.isSuperset(of: ["publishers", "writers", "editions", "reviews"]), "\(names)")
+        // No partitions, local or on the shards.
         #expect(names.isDisjoint(with: [
-            "publishers_p0", "publishers_p1", "editions_old", "editions_new", "reviews", "reviews_shard_0", "reviews_shard_1",
+            "publishers_p0", "publishers_p1", "editions_old", "editions_new", "reviews_shard_0", "reviews_shard_1",
         ]), "\(names)")
+        // The sharded table's key is its shards' primary key, on which it
+        // is partitioned.
+        #expect(try #require(schema.entity(named: "reviews")).primaryKey == "id")
         let editions = try #require(schema.entity(named: "editions"))
         #expect(editions.primaryKey == "id")
         #expect(editions.relationships.map(\.name) == ["writer"])
@@ -76,7 +80,10 @@ struct ShardedCommandLineTests {
             ["query", url, "publishers", "ANY writers.name == 'Lem'", "--sort", "name", "--ids"], timeout: 60)
         #expect(publishers.status == 0 && publishers.stdout == "2\n", "\(publishers)")
 
-        // The sharded table, with its key given in a schema of one's own.
+        // The sharded table as read, and with its key given in a schema of
+        // one's own.
+        let read = try command.sift(["query", url, "reviews", "stars == 5 AND writer_id == 1", "--sort", "stars", "--ids"], timeout: 60)
+        #expect(read.status == 0 && read.stdout == "4\n24\n", "\(read)")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sift-sharded-\(UUID().uuidString).json")
         try Data(#"""
             {"entities": [{"name": "Review", "table": "reviews",

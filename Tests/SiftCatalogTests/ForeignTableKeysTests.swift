@@ -1,0 +1,71 @@
+import Foundation
+import SiftCatalog
+import SiftSQL
+import Testing
+
+/// The rules by which a table standing for foreign tables gets a key
+/// (`ForeignTableKeys.resolve`), on parts made here, each remote table's
+/// key given by the test. The sharded profile's `ShardedSchemaTests` reads
+/// them from real shards.
+struct ForeignTableKeysTests {
+    static func part(
+        _ table: String, _ foreign: String, partitionColumn: String? = "id", partitions: Int = 2,
+        server: String = "s0", renamed: [String: String] = [:]
+    ) -> ForeignTableKeys.Part {
+        ForeignTableKeys.Part(
+            table: table, partitionColumn: partitionColumn, partitions: partitions, foreignTable: foreign,
+            remoteSchema: "public", remoteTable: foreign, server: .init(name: server, options: [:]), localNames: renamed)
+    }
+
+    struct Unreachable: Error, CustomStringConvertible {
+        var description: String { "connection refused" }
+    }
+
+    @Test func testKeysAndReasons() async {
+        let remote: [String: [String]] = [
+            "books_0": ["id"], "books_1": ["id"], "reviews_0": ["id"], "reviews_1": ["id"], "mixed_0": ["id"],
+            "mixed_1": ["code"], "pair_0": ["a", "b"], "pair_1": ["a", "b"], "lone": ["ident"], "bare": [],
+        ]
+        let parts = [
+            Self.part("books", "books_0"), Self.part("books", "books_1"),
+            Self.part("reviews", "reviews_0", partitionColumn: "book_id"), Self.part("reviews", "reviews_1", partitionColumn: "book_id"),
+            Self.part("mixed", "mixed_0"), Self.part("mixed", "mixed_1"),
+            Self.part("pair", "pair_0"), Self.part("pair", "pair_1"),
+            Self.part("half", "half_0", partitions: 3), Self.part("half", "half_1", partitions: 3),
+            Self.part("lone", "lone", partitionColumn: nil, partitions: 1, renamed: ["ident": "id"]),
+            Self.part("bare", "bare", partitionColumn: nil, partitions: 1),
+            Self.part("away", "away", partitionColumn: nil, partitions: 1, server: "down"),
+        ]
+        var asked: [String] = []
+        let found = await ForeignTableKeys.resolve(parts) { part in
+            asked.append(part.foreignTable)
+            if part.server.name == "down" { throw Unreachable() }
+            return remote[part.remoteTable] ?? []
+        }
+        #expect(found.keys == ["books": "id", "lone": "id"])
+        #expect(found.reasons["reviews"]?.contains("partitioned on book_id, and keyed by id") == true)
+        #expect(found.reasons["mixed"]?.contains("different columns (id, code)") == true)
+        #expect(found.reasons["pair"]?.contains("primary key of 2 columns") == true)
+        #expect(found.reasons["half"]?.contains("2 of its 3 partitions") == true)
+        #expect(found.reasons["bare"]?.contains("has no primary key") == true)
+        #expect(found.reasons["away"]?.contains("server down: connection refused") == true)
+        #expect(!asked.contains("half_0"), "a table with partitions that are not foreign is not asked about")
+    }
+
+    /// Options as the catalog gives them: the server's connection options
+    /// and the user mapping's user and password only, the user defaulting
+    /// to the current one.
+    @Test func testPartsFromCatalogRows() throws {
+        let row: [SQLValue] = [
+            .text("books"), .text("id"), .integer(2), .text("books_shard_0"), .text("shard"), .text("books_0"), .text("s0"),
+            .text(#"["host=10.0.0.5","port=5433","dbname=shop","fetch_size=1000","async_capable=false"]"#),
+            .text(#"["password=a=b"]"#), .text(#"{"ident":"id"}"#), .text("ann"),
+        ]
+        let parts = try ForeignTableKeys.parts([row])
+        #expect(parts.count == 1)
+        #expect(parts[0].server.options == ["host": "10.0.0.5", "port": "5433", "dbname": "shop", "user": "ann", "password": "a=b"])
+        #expect(parts[0].localNames == ["ident": "id"])
+        #expect(parts[0].remoteSchema == "shard" && parts[0].remoteTable == "books_0" && parts[0].partitionColumn == "id")
+        #expect(throws: StoreSchemaError.self) { try ForeignTableKeys.parts([[.text("books")]]) }
+    }
+}
