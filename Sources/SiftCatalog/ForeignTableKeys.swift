@@ -23,9 +23,17 @@ import SiftSQL
 /// A table whose key cannot be read this way (a server that cannot be
 /// reached, a remote table without a primary key) stays without one, as
 /// before: give its key in a schema of your own (`sift query --schema`).
-/// ``ForeignTableKeys/reasons`` says why, table by table. Foreign keys are
-/// not read from the remote tables: PostgreSQL declares none on foreign
-/// tables, and a shard holds no copy of the tables they would point at.
+/// ``ForeignTableKeys/reasons`` says why, table by table.
+///
+/// Foreign keys are read there too, for the layout Citus calls reference
+/// tables: a small table kept whole on the coordinator and copied, under
+/// its own name, beside each shard's rows. A single-column foreign key
+/// that every remote table of a table declares, to a table that the
+/// coordinator holds as an ordinary table of the same name, is that
+/// table's foreign key on the coordinator. One to another sharded table's
+/// rows on the same shard is not read (its name differs from shard to
+/// shard), nor is anything PostgreSQL would declare on the coordinator
+/// (it declares no foreign key on a foreign table).
 package struct ForeignTableKeys: Sendable {
     /// A foreign server as a remote table is reached through it.
     package struct Server: Hashable, Sendable {
@@ -79,6 +87,36 @@ package struct ForeignTableKeys: Sendable {
 
     /// Each table's key column, for the tables whose key was read.
     package var keys: [String: String] = [:]
+    /// The foreign keys of those tables that every remote table declares,
+    /// to an ordinary table of the coordinator's: table, column, parent
+    /// table, parent column, in the catalog's foreign-key rows' order.
+    package var foreignKeys: [(table: String, column: String, parent: String, parentColumn: String)] = []
+
+    /// What a remote table declares: its primary key's columns (in key
+    /// order) and its single-column foreign keys, by their remote names.
+    package struct Remote: Sendable {
+        package var key: [String]
+        package var foreignKeys: [(column: String, schema: String, table: String, parentColumn: String)]
+
+        package init(key: [String], foreignKeys: [(column: String, schema: String, table: String, parentColumn: String)] = []) {
+            self.key = key
+            self.foreignKeys = foreignKeys
+        }
+
+        /// The rows of ``ForeignTableKeys/remoteQuery``.
+        package init(rows: [[SQLValue]]) {
+            key = []
+            foreignKeys = []
+            for row in rows {
+                guard row.count == 5, case .text(let kind) = row[0], case .text(let column) = row[1] else { continue }
+                if kind == "p" {
+                    key.append(column)
+                } else if case .text(let schema) = row[2], case .text(let table) = row[3], case .text(let parent) = row[4] {
+                    foreignKeys.append((column, schema, table, parent))
+                }
+            }
+        }
+    }
     /// Why each other table standing for foreign tables has no key.
     package var reasons: [String: String] = [:]
 
@@ -119,15 +157,22 @@ package struct ForeignTableKeys: Sendable {
         ORDER BY top.oid, f.relname
         """
 
-    /// A remote table's primary-key columns, in key order: `$1` its schema,
-    /// `$2` its name.
-    package static let remoteKey = """
-        SELECT a.attname::text FROM pg_catalog.pg_constraint c \
+    /// A remote table's primary-key columns, in key order (rows `p`,
+    /// column), then its single-column foreign keys (rows `f`, column,
+    /// parent schema, parent table, parent column): `$1` its schema, `$2`
+    /// its name.
+    package static let remoteQuery = """
+        SELECT c.contype::text, a.attname::text, rn.nspname::text, r.relname::text, ra.attname::text \
+        FROM pg_catalog.pg_constraint c \
         JOIN pg_catalog.pg_class t ON t.oid = c.conrelid \
         JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace \
         JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = ANY (c.conkey) \
-        WHERE c.contype = 'p' AND n.nspname = $1 AND t.relname = $2 \
-        ORDER BY array_position(c.conkey, a.attnum)
+        LEFT JOIN pg_catalog.pg_class r ON r.oid = c.confrelid \
+        LEFT JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace \
+        LEFT JOIN pg_catalog.pg_attribute ra ON ra.attrelid = c.confrelid AND ra.attnum = c.confkey[1] \
+        WHERE n.nspname = $1 AND t.relname = $2 \
+        AND (c.contype = 'p' OR (c.contype = 'f' AND cardinality(c.conkey) = 1)) \
+        ORDER BY c.contype DESC, array_position(c.conkey, a.attnum), a.attnum, c.conname
         """
 
     /// The server options a connection takes; the others are
@@ -167,10 +212,13 @@ package struct ForeignTableKeys: Sendable {
         }
     }
 
-    /// The keys of the tables `parts` stand for: `remoteKey(part)` reads a
-    /// part's remote primary-key columns (by local name or not: they are
-    /// mapped back here), or throws why it cannot.
-    package static func resolve(_ parts: [Part], remoteKey: (Part) async throws -> [String]) async -> ForeignTableKeys {
+    /// The keys of the tables `parts` stand for, and their foreign keys to
+    /// `localTables` (the coordinator's ordinary tables): `remote(part)`
+    /// reads what a part's remote table declares (by remote names, mapped
+    /// back here), or throws why it cannot.
+    package static func resolve(
+        _ parts: [Part], localTables: Set<String> = [], remote: (Part) async throws -> Remote
+    ) async -> ForeignTableKeys {
         var result = ForeignTableKeys()
         var order: [String] = []
         var byTable: [String: [Part]] = [:]
@@ -188,10 +236,19 @@ package struct ForeignTableKeys: Sendable {
             }
             var key: String?
             var reason: String?
+            // Each part's foreign keys to the coordinator's tables, as
+            // (column, parent, parent column); kept when every part has it.
+            var shared: [(column: String, parent: String, parentColumn: String)]?
             for part in mine {
                 let columns: [String]
                 do {
-                    columns = try await remoteKey(part).map { part.localNames[$0] ?? $0 }
+                    let declared = try await remote(part)
+                    columns = declared.key.map { part.localNames[$0] ?? $0 }
+                    let mapped = declared.foreignKeys.compactMap { fk -> (column: String, parent: String, parentColumn: String)? in
+                        guard localTables.contains(fk.table) else { return nil }
+                        return (part.localNames[fk.column] ?? fk.column, fk.table, fk.parentColumn)
+                    }
+                    shared = shared.map { kept in kept.filter { k in mapped.contains { $0 == k } } } ?? mapped
                 } catch {
                     reason = "its key could not be read from \(part.remoteSchema).\(part.remoteTable) on server \(part.server.name): \(error)"
                     break
@@ -218,6 +275,9 @@ package struct ForeignTableKeys: Sendable {
                         + "partitions: a key is unique within its partition only"
                 } else {
                     result.keys[table] = key
+                    for fk in shared ?? [] {
+                        result.foreignKeys.append((table, fk.column, fk.parent, fk.parentColumn))
+                    }
                 }
             }
         }

@@ -75,19 +75,29 @@ package enum PostgresCatalog {
             name = current
         }
         let columns = try await rows(BoundStatement(sql: Self.columns, bindings: [.text(name)]))
-        let foreignKeys = try await rows(BoundStatement(sql: Self.foreignKeys, bindings: [.text(name)]))
+        var foreignKeys = try await rows(BoundStatement(sql: Self.foreignKeys, bindings: [.text(name)]))
         var keys: [String: String] = [:]
         if let remote {
             let parts = try ForeignTableKeys.parts(try await rows(BoundStatement(sql: ForeignTableKeys.query, bindings: [.text(name)])))
-            let found = await ForeignTableKeys.resolve(parts) { part in
-                try await remote(part.server, BoundStatement(
-                    sql: ForeignTableKeys.remoteKey, bindings: [.text(part.remoteSchema), .text(part.remoteTable)])
-                ).compactMap { row -> String? in
-                    if case .text(let column)? = row.first { return column }
-                    return nil
-                }
+            // The coordinator's ordinary tables, to which a shard's copy of
+            // a reference table stands.
+            let standIns = Set(parts.map(\.table))
+            var local = Set<String>()
+            var tableColumns = Set<[String]>()
+            for row in columns {
+                guard row.count > 1, case .text(let t) = row[0], case .text(let c) = row[1] else { continue }
+                tableColumns.insert([t, c])
+                if !standIns.contains(t) { local.insert(t) }
+            }
+            let found = await ForeignTableKeys.resolve(parts, localTables: local) { part in
+                ForeignTableKeys.Remote(rows: try await remote(part.server, BoundStatement(
+                    sql: ForeignTableKeys.remoteQuery, bindings: [.text(part.remoteSchema), .text(part.remoteTable)])))
             }
             keys = found.keys
+            // A foreign table may leave out the remote's key column.
+            foreignKeys += found.foreignKeys.filter { tableColumns.contains([$0.table, $0.column]) }.map { fk -> [SQLValue] in
+                [.text(fk.table), .text(fk.column), .text(fk.parent), .text(fk.parentColumn)]
+            }
             for (table, reason) in found.reasons.sorted(by: { $0.key < $1.key }) { reasons?(table, reason) }
         }
         var read: StoreSchema

@@ -23,8 +23,10 @@ extension StoreSchema {
     ///   tables' primary key when the table is partitioned on it, so that
     ///   each key is on one shard. A table whose key cannot be read so is
     ///   left out, and `note` is told why: give its key in a schema of your
-    ///   own (`sift query --schema`). No foreign key is read for them:
-    ///   PostgreSQL declares none on foreign tables;
+    ///   own (`sift query --schema`). A foreign key that every remote table
+    ///   declares to its server's copy of a table that this schema holds
+    ///   as an ordinary table (Citus's reference tables) is read as the
+    ///   table's own;
     /// - attributes: every column under its own name, optional unless
     ///   `NOT NULL`; `smallint`, `integer`, `bigint` are `.integer`; `real`,
     ///   `double precision`, `numeric` `.double`; `boolean` `.boolean`;

@@ -36,13 +36,25 @@ struct ForeignTableKeysTests {
             Self.part("bare", "bare", partitionColumn: nil, partitions: 1),
             Self.part("away", "away", partitionColumn: nil, partitions: 1, server: "down"),
         ]
+        // Foreign keys: both of the books' parts point at the copy of the
+        // authors (kept); one also at the tags (not on every part), one at
+        // a table the coordinator does not hold as its own.
+        let references: [String: [(column: String, schema: String, table: String, parentColumn: String)]] = [
+            "books_0": [("author_id", "public", "authors", "id"), ("tag_id", "public", "tags", "id")],
+            "books_1": [("author_id", "public", "authors", "id"), ("shelf_id", "public", "shelves", "id")],
+            "lone": [("writer", "public", "authors", "id")],
+            "reviews_0": [("author_id", "public", "authors", "id")], "reviews_1": [("author_id", "public", "authors", "id")],
+        ]
         var asked: [String] = []
-        let found = await ForeignTableKeys.resolve(parts) { part in
+        let found = await ForeignTableKeys.resolve(parts, localTables: ["authors", "tags"]) { part in
             asked.append(part.foreignTable)
             if part.server.name == "down" { throw Unreachable() }
-            return remote[part.remoteTable] ?? []
+            return ForeignTableKeys.Remote(key: remote[part.remoteTable] ?? [], foreignKeys: references[part.remoteTable] ?? [])
         }
         #expect(found.keys == ["books": "id", "lone": "id"])
+        // Only tables with a key get foreign keys.
+        #expect(found.foreignKeys.map { "\($0.table).\($0.column) → \($0.parent).\($0.parentColumn)" }
+            == ["books.author_id → authors.id", "lone.writer → authors.id"])
         #expect(found.reasons["reviews"]?.contains("partitioned on book_id, and keyed by id") == true)
         #expect(found.reasons["mixed"]?.contains("different columns (id, code)") == true)
         #expect(found.reasons["pair"]?.contains("primary key of 2 columns") == true)
@@ -67,5 +79,15 @@ struct ForeignTableKeysTests {
         #expect(parts[0].localNames == ["ident": "id"])
         #expect(parts[0].remoteSchema == "shard" && parts[0].remoteTable == "books_0" && parts[0].partitionColumn == "id")
         #expect(throws: StoreSchemaError.self) { try ForeignTableKeys.parts([[.text("books")]]) }
+    }
+
+    /// The rows of the remote query: the key's columns, then the foreign keys.
+    @Test func testRemoteFromRows() {
+        let remote = ForeignTableKeys.Remote(rows: [
+            [.text("p"), .text("id"), .null, .null, .null],
+            [.text("f"), .text("author_id"), .text("public"), .text("authors"), .text("id")],
+        ])
+        #expect(remote.key == ["id"])
+        #expect(remote.foreignKeys.map { "\($0.column) \($0.schema).\($0.table).\($0.parentColumn)" } == ["author_id public.authors.id"])
     }
 }

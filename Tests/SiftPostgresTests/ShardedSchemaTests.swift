@@ -46,6 +46,18 @@ struct ShardedSchemaTests {
                 + "OPTIONS (schema_name '\(Self.schemaName)', table_name 'book_tags_shard_0')",
             "CREATE FOREIGN TABLE unreachable (id bigint) SERVER \(Self.nowhere)",
         ])
+        // The authors as Citus keeps a reference table: whole on the
+        // coordinator, and a copy beside each shard's books, which declare
+        // their foreign key to it there.
+        for shard in ["sift_shard_0", "sift_shard_1"] {
+            let authors = "\(Self.schemaName).authors"
+            let books = "\(Self.schemaName).books_\(shard.replacingOccurrences(of: "sift_", with: ""))"
+            try await PostgresServer.setUp(db, [
+                "DROP TABLE IF EXISTS \(authors) CASCADE", "CREATE TABLE \(authors) (id bigint PRIMARY KEY, name text)",
+                "INSERT INTO \(authors) SELECT g, 'a' || g FROM generate_series(1, 20) g",
+                "ALTER TABLE \(books) ADD FOREIGN KEY (author_id) REFERENCES \(authors) (id)",
+            ].map { BoundStatement(sql: "SELECT public.dblink_exec($1, $2)", bindings: [.text(shard), .text($0)]) })
+        }
 
         var notes: [String] = []
         let schema = try await StoreSchema.read(from: db, note: { notes.append($0) })
@@ -56,6 +68,12 @@ struct ShardedSchemaTests {
         #expect(key("lone_books") == "id")
         #expect(key("renamed_books") == "ident")
         #expect(key("authors") == "id" && key("tags") == "id")
+        // The foreign key every shard's books declare to the copy of a
+        // coordinator's table is the sharded books' relationship.
+        let books = try #require(schema.entities.first { $0.table == "books" })
+        #expect(books.relationships.map(\.name) == ["author"])
+        #expect(schema.entities.first { $0.table == "authors" }?.relationships.map(\.name) == ["books"])
+        #expect(schema.entities.first { $0.table == "chapters" }?.relationships.isEmpty == true)
         for table in ["reviews", "book_tags", "lone_tags", "unreachable"] {
             #expect(key(table) == nil, "\(table) has no key that holds for the whole table")
         }
@@ -70,7 +88,8 @@ struct ShardedSchemaTests {
         #expect(!local.entities.contains { $0.table == "books" })
 
         // The sharded table as read answers as memory does.
-        let request = FetchSpecification(entity: "books", filter: try Filter("year > 2000 OR price < 2"), sort: [.ascending("id")])
+        let request = FetchSpecification(
+            entity: "books", filter: try Filter("year > 2000 OR price < 2 OR author.age > 40"), sort: [.ascending("id")])
         let memory = try FetchSpecification(filter: request.filter, sort: request.sort).execute(on: library.books)
         func ids(_ values: [Value]) -> [Int] {
             values.compactMap { v -> Int? in
