@@ -46,6 +46,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // TLS for SiftPostgres's connections to a coordinator's foreign
+        // servers, as their `sslmode` asks (PostgresNIO takes an
+        // NIOSSLContext); PostgresNIO builds it already, at this version.
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         // SiftSQLKit: SQLKit, sqlite-nio and sqlite-kit (the sift_*
         // functions on a SQLite connection) and FluentKit (the QueryBuilder
         // filter); postgres-kit and the Fluent SQLite driver only for its
@@ -105,6 +109,7 @@ let package = Package(
             dependencies: [
                 "Sift", "SiftSQL", "SiftCatalog",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // SQLKit's databases: the dialect from the database, values bound by

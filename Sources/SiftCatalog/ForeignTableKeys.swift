@@ -13,12 +13,25 @@ import SiftSQL
 ///
 /// A table's key is the remote tables' single-column primary key when:
 /// - every remote table has one, on the same column (a foreign column's
-///   `column_name` option maps it back to the local name);
-/// - for a partitioned table, every partition is such a foreign table, and
-///   the table is partitioned on that very column: each key value then
-///   lives in one partition, where it is unique, so it is unique in the
-///   whole table. A table partitioned on another column could hold a key
-///   twice (once per shard): it stays without a key.
+///   `column_name` option maps it back to the local name), and none has
+///   inheritance children (`postgres_fdw` reads them too, outside the key);
+/// - for a partitioned table, every partition is such a foreign table,
+///   no two read the same remote table, and the table is partitioned on
+///   that very column: each key value then belongs to one partition,
+///   where it is unique, so it is unique in the whole table. A table
+///   partitioned on another column could hold a key twice (once per
+///   shard): it stays without a key. PostgreSQL does not check that a
+///   foreign partition's remote rows keep to its bounds: a row written to
+///   the wrong shard by hand, or one copied and not yet removed while
+///   shards are rebalanced, is read all the same; the key holds as long as
+///   the shards keep the partitioning's rule, which this reading trusts.
+/// - its server is reachable from here: a user mapping this user may read
+///   (by `pg_user_mappings`' rule), and a host that means this machine only
+///   when the coordinator is on it too (a loopback address or a socket on
+///   a remote coordinator names the coordinator's machine).
+///
+/// A table partitioned in several levels, whose partitions are partitioned
+/// again, is not read this way.
 ///
 /// A table whose key cannot be read this way (a server that cannot be
 /// reached, a remote table without a primary key) stays without one, as
@@ -66,9 +79,13 @@ package struct ForeignTableKeys: Sendable {
         package var remoteSchema: String
         package var remoteTable: String
         package var server: Server
-        /// Local column names by remote name, for columns renamed with the
-        /// `column_name` option.
+        /// The foreign table's local column names by remote name (a
+        /// column's `column_name` option, else its own name).
         package var localNames: [String: String]
+        /// Why the remote table cannot be reached from here (no user
+        /// mapping, one whose options are hidden, a server on the
+        /// coordinator's machine when this is another), or nil.
+        package var unusable: String?
 
         package init(
             table: String, partitionColumn: String?, partitions: Int, foreignTable: String, remoteSchema: String,
@@ -97,6 +114,8 @@ package struct ForeignTableKeys: Sendable {
     package struct Remote: Sendable {
         package var key: [String]
         package var foreignKeys: [(column: String, schema: String, table: String, parentColumn: String)]
+        /// Whether it is an ordinary table with inheritance children.
+        package var hasChildren = false
 
         package init(key: [String], foreignKeys: [(column: String, schema: String, table: String, parentColumn: String)] = []) {
             self.key = key
@@ -111,6 +130,8 @@ package struct ForeignTableKeys: Sendable {
                 guard row.count == 5, case .text(let kind) = row[0], case .text(let column) = row[1] else { continue }
                 if kind == "p" {
                     key.append(column)
+                } else if kind == "i" {
+                    hasChildren = true
                 } else if case .text(let schema) = row[2], case .text(let table) = row[3], case .text(let parent) = row[4] {
                     foreignKeys.append((column, schema, table, parent))
                 }
@@ -121,14 +142,18 @@ package struct ForeignTableKeys: Sendable {
     package var reasons: [String: String] = [:]
 
     /// One row per `postgres_fdw` foreign table of schema `$1` that is a
-    /// table of its own or a partition of a table that is not a partition:
-    /// the table it stands for, its partition column ('' when none), its
-    /// number of partitions, the foreign table, the remote schema and
-    /// table (the `schema_name` and `table_name` options, else the local
-    /// names), the server's name, its options and the user mapping's (the
-    /// current user's, else PUBLIC's; hidden ones are none), both as JSON
-    /// arrays of `key=value`, the renamed columns as a JSON object, and the
-    /// current user.
+    /// table of its own or a partition of a partitioned table that is not
+    /// a partition itself: the table it stands for, its partition column
+    /// ('' when none), its number of partitions, the foreign table, the
+    /// remote schema and table (the `schema_name` and `table_name` options,
+    /// else the local names), the server's name and options (a JSON array
+    /// of `key=value`), the user mapping's options (the current user's,
+    /// else PUBLIC's: a JSON array; '' when there is no mapping, `hidden`
+    /// when `pg_user_mappings` does not show them to this user, by that
+    /// view's own rule), the foreign table's live columns as a JSON object
+    /// from remote name (its `column_name` option, else its own) to local
+    /// name, the current user, and the coordinator's address as this
+    /// connection reached it ('' for a Unix socket).
     package static let query = """
         SELECT top.relname::text, \
         COALESCE((SELECT a.attname::text FROM pg_catalog.pg_partitioned_table pt \
@@ -140,27 +165,37 @@ package struct ForeignTableKeys: Sendable {
         COALESCE((SELECT substr(o, 12) FROM unnest(ft.ftoptions) o WHERE o LIKE 'table\\_name=%'), f.relname)::text, \
         s.srvname::text, \
         COALESCE(array_to_json(s.srvoptions)::text, '[]'), \
-        COALESCE((SELECT array_to_json(um.umoptions)::text FROM pg_catalog.pg_user_mappings um \
-        WHERE um.srvid = s.oid AND um.usename IN (current_user, 'public') ORDER BY um.usename = 'public' LIMIT 1), '[]'), \
-        COALESCE((SELECT json_object_agg(substr(o, 13), a.attname)::text FROM pg_catalog.pg_attribute a, \
-        unnest(a.attfdwoptions) o WHERE a.attrelid = f.oid AND o LIKE 'column\\_name=%'), '{}'), \
-        current_user::text \
+        COALESCE((SELECT CASE WHEN (um.umuser <> 0 AND r.rolname = current_user \
+        AND (pg_catalog.pg_has_role(s.srvowner, 'USAGE') OR pg_catalog.has_server_privilege(s.oid, 'USAGE'))) \
+        OR (um.umuser = 0 AND pg_catalog.pg_has_role(s.srvowner, 'USAGE')) \
+        OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) \
+        THEN COALESCE(array_to_json(um.umoptions)::text, '[]') ELSE 'hidden' END \
+        FROM pg_catalog.pg_user_mapping um LEFT JOIN pg_catalog.pg_roles r ON r.oid = um.umuser \
+        WHERE um.umserver = s.oid AND (um.umuser = 0 OR r.rolname = current_user) \
+        ORDER BY um.umuser = 0 LIMIT 1), ''), \
+        (SELECT json_object_agg(COALESCE((SELECT substr(o, 13) FROM unnest(a.attfdwoptions) o \
+        WHERE o LIKE 'column\\_name=%'), a.attname), a.attname)::text \
+        FROM pg_catalog.pg_attribute a WHERE a.attrelid = f.oid AND a.attnum > 0 AND NOT a.attisdropped), \
+        current_user::text, \
+        COALESCE(host(inet_server_addr()), '') \
         FROM pg_catalog.pg_foreign_table ft \
         JOIN pg_catalog.pg_class f ON f.oid = ft.ftrelid \
         JOIN pg_catalog.pg_namespace fn ON fn.oid = f.relnamespace \
         JOIN pg_catalog.pg_foreign_server s ON s.oid = ft.ftserver \
         JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw \
-        LEFT JOIN pg_catalog.pg_inherits i ON i.inhrelid = f.oid \
+        LEFT JOIN pg_catalog.pg_inherits i ON i.inhrelid = f.oid AND f.relispartition \
         JOIN pg_catalog.pg_class top ON top.oid = COALESCE(i.inhparent, f.oid) \
         JOIN pg_catalog.pg_namespace n ON n.oid = top.relnamespace \
         WHERE n.nspname = $1 AND NOT top.relispartition AND w.fdwname = 'postgres_fdw' \
         ORDER BY top.oid, f.relname
         """
 
-    /// A remote table's primary-key columns, in key order (rows `p`,
-    /// column), then its single-column foreign keys (rows `f`, column,
-    /// parent schema, parent table, parent column): `$1` its schema, `$2`
-    /// its name.
+    /// What a remote table declares, `$1` its schema and `$2` its name:
+    /// its primary key's columns in key order (rows `p`, column), its
+    /// single-column foreign keys (rows `f`, column, parent schema, parent
+    /// table, parent column), and a row `i` when it is an ordinary table
+    /// with inheritance children, whose rows a scan of it (`postgres_fdw`
+    /// reads without `ONLY`) returns outside its key.
     package static let remoteQuery = """
         SELECT c.contype::text, a.attname::text, rn.nspname::text, r.relname::text, ra.attname::text \
         FROM pg_catalog.pg_constraint c \
@@ -172,33 +207,62 @@ package struct ForeignTableKeys: Sendable {
         LEFT JOIN pg_catalog.pg_attribute ra ON ra.attrelid = c.confrelid AND ra.attnum = c.confkey[1] \
         WHERE n.nspname = $1 AND t.relname = $2 \
         AND (c.contype = 'p' OR (c.contype = 'f' AND cardinality(c.conkey) = 1)) \
-        ORDER BY c.contype DESC, array_position(c.conkey, a.attnum), a.attnum, c.conname
+        UNION ALL SELECT 'i', t.relname::text, NULL, NULL, NULL FROM pg_catalog.pg_class t \
+        JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace \
+        WHERE n.nspname = $1 AND t.relname = $2 AND t.relkind = 'r' AND t.relhassubclass
         """
 
     /// The server options a connection takes; the others are
     /// `postgres_fdw`'s own (`fetch_size`, `async_capable`, …).
-    static let connectionOptions: Set<String> = ["host", "port", "dbname"]
+    static let connectionOptions: Set<String> = ["host", "port", "dbname", "sslmode"]
     static let mappingOptions: Set<String> = ["user", "password"]
 
     /// The parts of the rows of ``query``.
     package static func parts(_ rows: [[SQLValue]]) throws(StoreSchemaError) -> [Part] {
         try rows.map { row throws(StoreSchemaError) -> Part in
-            guard row.count == 11, case .text(let table) = row[0], case .text(let partitionColumn) = row[1],
+            guard row.count == 12, case .text(let table) = row[0], case .text(let partitionColumn) = row[1],
                 case .integer(let partitions) = row[2], case .text(let foreign) = row[3], case .text(let schema) = row[4],
                 case .text(let remote) = row[5], case .text(let server) = row[6], case .text(let serverOptions) = row[7],
-                case .text(let mappingOptions) = row[8], case .text(let renamed) = row[9], case .text(let user) = row[10]
+                case .text(let mapping) = row[8], case .text(let columns) = row[9], case .text(let user) = row[10],
+                case .text(let coordinator) = row[11]
             else { throw StoreSchemaError("the catalog's foreign-table rows are not of the expected shape") }
             var options = ["user": user]
             for (key, value) in try pairs(serverOptions) where connectionOptions.contains(key) { options[key] = value }
-            for (key, value) in try pairs(mappingOptions) where Self.mappingOptions.contains(key) { options[key] = value }
-            guard let names = try? JSONSerialization.jsonObject(with: Data(renamed.utf8)) as? [String: String] else {
-                throw StoreSchemaError("the catalog's renamed columns of \(foreign) are not a JSON object")
+            var unusable: String?
+            switch mapping {
+            case "": unusable = "there is no user mapping for \(user) on server \(server)"
+            case "hidden": unusable = "the user mapping's options on server \(server) are not shown to \(user)"
+            default:
+                for (key, value) in try pairs(mapping) where mappingOptions.contains(key) { options[key] = value }
             }
-            return Part(
+            if unusable == nil, let why = elsewhere(options["host"], coordinator: coordinator) {
+                unusable = "server \(server) is at \(why)"
+            }
+            guard let names = try? JSONSerialization.jsonObject(with: Data(columns.utf8)) as? [String: String] else {
+                throw StoreSchemaError("the catalog's columns of \(foreign) are not a JSON object")
+            }
+            var part = Part(
                 table: table, partitionColumn: partitionColumn.isEmpty ? nil : partitionColumn, partitions: Int(partitions),
                 foreignTable: foreign, remoteSchema: schema, remoteTable: remote,
                 server: Server(name: server, options: options), localNames: names)
+            part.unusable = unusable
+            return part
         }
+    }
+
+    /// Why a foreign server's `host` names a machine that is not the one
+    /// this reader runs on, or nil: a loopback address, a socket directory
+    /// or no host mean the coordinator's own machine, which is this one
+    /// only when the coordinator was reached there too (its address
+    /// `coordinator` is loopback, or '' for a Unix socket).
+    static func elsewhere(_ host: String?, coordinator: String) -> String? {
+        func isLocal(_ h: String) -> Bool {
+            h.isEmpty || h.hasPrefix("/") || h == "localhost" || h.hasPrefix("127.") || h == "::1"
+        }
+        guard isLocal(host ?? "") else { return nil }
+        guard !isLocal(coordinator) else { return nil }
+        return "\(host.map { $0.isEmpty ? "the default socket" : $0 } ?? "the default socket") on the coordinator's own machine "
+            + "(\(coordinator)), which is not this one"
     }
 
     /// `key=value` options, given as a JSON array of strings.
@@ -227,60 +291,84 @@ package struct ForeignTableKeys: Sendable {
             byTable[p.table, default: []].append(p)
         }
         for table in order {
-            let mine = byTable[table] ?? []
-            guard let first = mine.first else { continue }
-            if mine.count != first.partitions {
-                result.reasons[table] =
-                    "\(mine.count) of its \(first.partitions) partitions are postgres_fdw foreign tables: the others' keys are not read"
-                continue
-            }
-            var key: String?
-            var reason: String?
-            // Each part's foreign keys to the coordinator's tables, as
-            // (column, parent, parent column); kept when every part has it.
-            var shared: [(column: String, parent: String, parentColumn: String)]?
-            for part in mine {
-                let columns: [String]
-                do {
-                    let declared = try await remote(part)
-                    columns = declared.key.map { part.localNames[$0] ?? $0 }
-                    let mapped = declared.foreignKeys.compactMap { fk -> (column: String, parent: String, parentColumn: String)? in
-                        guard localTables.contains(fk.table) else { return nil }
-                        return (part.localNames[fk.column] ?? fk.column, fk.table, fk.parentColumn)
-                    }
-                    shared = shared.map { kept in kept.filter { k in mapped.contains { $0 == k } } } ?? mapped
-                } catch {
-                    reason = "its key could not be read from \(part.remoteSchema).\(part.remoteTable) on server \(part.server.name): \(error)"
-                    break
-                }
-                guard columns.count == 1 else {
-                    reason = columns.isEmpty
-                        ? "\(part.remoteSchema).\(part.remoteTable) on server \(part.server.name) has no primary key"
-                        : "\(part.remoteSchema).\(part.remoteTable) on server \(part.server.name) has a primary key of "
-                            + "\(columns.count) columns"
-                    break
-                }
-                if let key, key != columns[0] {
-                    reason = "its partitions are keyed by different columns (\(key), \(columns[0]))"
-                    break
-                }
-                key = columns[0]
-            }
-            if let reason {
+            guard let mine = byTable[table], !mine.isEmpty else { continue }
+            switch await keyAndForeignKeys(mine, localTables: localTables, remote: remote) {
+            case .key(let key, let foreignKeys):
+                result.keys[table] = key
+                for fk in foreignKeys { result.foreignKeys.append((table, fk.column, fk.parent, fk.parentColumn)) }
+            case .reason(let reason):
                 result.reasons[table] = reason
-            } else if let key {
-                if first.partitions > 1 || first.foreignTable != table, first.partitionColumn != key {
-                    result.reasons[table] =
-                        "it is partitioned on \(first.partitionColumn ?? "an expression"), and keyed by \(key) on its "
-                        + "partitions: a key is unique within its partition only"
-                } else {
-                    result.keys[table] = key
-                    for fk in shared ?? [] {
-                        result.foreignKeys.append((table, fk.column, fk.parent, fk.parentColumn))
-                    }
-                }
             }
         }
         return result
+    }
+
+    private enum Outcome {
+        case key(String, [(column: String, parent: String, parentColumn: String)])
+        case reason(String)
+    }
+
+    /// The key of the table `parts` (all of one table) stand for, with the
+    /// foreign keys every part declares, or why there is none.
+    private static func keyAndForeignKeys(
+        _ parts: [Part], localTables: Set<String>, remote: (Part) async throws -> Remote
+    ) async -> Outcome {
+        let first = parts[0]
+        if parts.count != first.partitions {
+            return .reason(
+                "\(parts.count) of its \(first.partitions) partitions are postgres_fdw foreign tables: the others' keys are not read")
+        }
+        // Two partitions over one remote table would hold its rows twice.
+        var seen: [String: String] = [:]
+        for part in parts {
+            let o = part.server.options
+            let place = [o["host"] ?? "", o["port"] ?? "", o["dbname"] ?? "", part.remoteSchema, part.remoteTable]
+                .joined(separator: "\u{0}")
+            if let other = seen[place] {
+                return .reason("\(other) and \(part.foreignTable) read the same remote table, \(part.remoteSchema).\(part.remoteTable)")
+            }
+            seen[place] = part.foreignTable
+        }
+        var key: String?
+        // Each part's foreign keys to the coordinator's tables, as (column,
+        // parent, parent column); kept when every part has it.
+        var shared: [(column: String, parent: String, parentColumn: String)]?
+        for part in parts {
+            let remoteName = "\(part.remoteSchema).\(part.remoteTable) on server \(part.server.name)"
+            if let why = part.unusable { return .reason("its key could not be read from \(remoteName): \(why)") }
+            let declared: Remote
+            do {
+                declared = try await remote(part)
+            } catch {
+                return .reason("its key could not be read from \(remoteName): \(error)")
+            }
+            if declared.hasChildren {
+                return .reason("\(remoteName) has inheritance children, whose rows postgres_fdw reads outside its key")
+            }
+            guard declared.key.count == 1 else {
+                return .reason(
+                    declared.key.isEmpty ? "\(remoteName) has no primary key"
+                        : "\(remoteName) has a primary key of \(declared.key.count) columns")
+            }
+            guard let column = part.localNames[declared.key[0]] else {
+                return .reason("\(part.foreignTable) has no column for \(remoteName)'s key \(declared.key[0])")
+            }
+            if let key, key != column { return .reason("its partitions are keyed by different columns (\(key), \(column))") }
+            key = column
+            let mapped = declared.foreignKeys.compactMap { fk -> (column: String, parent: String, parentColumn: String)? in
+                // A copy of a coordinator's table beside the shard's table.
+                guard fk.schema == part.remoteSchema, localTables.contains(fk.table), let local = part.localNames[fk.column]
+                else { return nil }
+                return (local, fk.table, fk.parentColumn)
+            }
+            shared = shared.map { kept in kept.filter { k in mapped.contains { $0 == k } } } ?? mapped
+        }
+        guard let key else { return .reason("it has no partitions") }
+        if first.partitions > 1 || first.foreignTable != first.table, first.partitionColumn != key {
+            return .reason(
+                "it is partitioned on \(first.partitionColumn ?? "an expression"), and keyed by \(key) on its partitions: "
+                    + "a key is unique within its partition only")
+        }
+        return .key(key, shared ?? [])
     }
 }

@@ -19,7 +19,13 @@ extension StoreSchema {
     ///   their rows are, on the remote tables, through a connection to each
     ///   foreign server made as `postgres_fdw` makes it (the server's
     ///   `host`, `port` and `dbname`, the user mapping's `user` and
-    ///   `password`, without TLS). A sharded table's key is the remote
+    ///   `password`, with TLS as its `sslmode` asks: `prefer` unless it
+    ///   says otherwise, `verify-ca` and `verify-full` against the system's
+    ///   trusted roots), one connection a server, each answer within
+    ///   `foreignServerTimeout` (10 seconds, the connection's too). A
+    ///   server on the coordinator's own machine (a loopback address, a
+    ///   socket) is reached only when the coordinator was reached there
+    ///   too. A sharded table's key is the remote
     ///   tables' primary key when the table is partitioned on it, so that
     ///   each key is on one shard. A table whose key cannot be read so is
     ///   left out, and `note` is told why: give its key in a schema of your
@@ -44,54 +50,25 @@ extension StoreSchema {
     /// ```
     public static func read(
         from runner: some SiftPostgresQueryRunner, schemaName: String? = nil, readingForeignServers: Bool = true,
-        note: ((String) -> Void)? = nil
+        foreignServerTimeout: Duration = .seconds(10), note: (@Sendable (String) -> Void)? = nil
     ) async throws(SiftPostgresError) -> StoreSchema {
+        let sessions = ForeignServerSessions(timeout: foreignServerTimeout)
         do {
-            return try await PostgresCatalog.read(
+            let schema = try await PostgresCatalog.read(
                 schemaName: schemaName, rows: { statement in try await runner.rows(statement) },
-                remote: readingForeignServers ? { server, statement in try await Self.run(statement, on: server) } : nil,
+                remote: readingForeignServers ? { server, statement in try await sessions.rows(statement, on: server) } : nil,
                 reasons: { table, reason in note?("\(table) is left out: \(reason)") })
+            await sessions.close()
+            return schema
         } catch let error as SiftPostgresError {
+            await sessions.close()
             throw error
         } catch let error as StoreSchemaError {
+            await sessions.close()
             throw SiftPostgresError(.server, error.message)
         } catch {
+            await sessions.close()
             throw SiftPostgresError(.server, "\(error)")
-        }
-    }
-
-    /// Runs `statement` on a connection of its own to the foreign server
-    /// `server`, closed after.
-    private static func run(_ statement: BoundStatement, on server: ForeignTableKeys.Server) async throws -> [[SQLValue]] {
-        let options = server.options
-        guard let host = options["host"], !host.isEmpty else {
-            throw SiftPostgresError(.connection, "the server names no host (a local socket is not reached from here)")
-        }
-        guard let port = Int(options["port"] ?? "5432"), (1...65535).contains(port) else {
-            throw SiftPostgresError(.connection, "port \(options["port"] ?? "") is not a port number")
-        }
-        let user = options["user"] ?? "postgres"
-        let configuration =
-            host.hasPrefix("/")
-            ? PostgresConnection.Configuration(
-                unixSocketPath: host + "/.s.PGSQL.\(port)", username: user, password: options["password"],
-                database: options["dbname"])
-            : PostgresConnection.Configuration(
-                host: host, port: port, username: user, password: options["password"], database: options["dbname"],
-                tls: .disable)
-        let connection: PostgresConnection
-        do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: SiftPostgres.quietLogger)
-        } catch {
-            throw SiftPostgresError(error)
-        }
-        do {
-            let rows = try await connection.rows(statement)
-            try? await connection.close()
-            return rows
-        } catch {
-            try? await connection.close()
-            throw error
         }
     }
 }

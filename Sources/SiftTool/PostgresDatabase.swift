@@ -87,14 +87,14 @@ final class PostgresDatabase: Sendable {
                     throw SiftPostgresError(.server, "the server did not say which process serves the connection")
                 }
                 let schema: StoreSchema
-                var notes: [String] = []
+                let notes = Mutex<[String]>([])
                 if let given {
                     schema = given
                 } else {
-                    schema = try await StoreSchema.read(from: connection, note: { notes.append($0) })
+                    schema = try await StoreSchema.read(from: connection, note: { note in notes.withLock { $0.append(note) } })
                 }
                 return PostgresDatabase(
-                    name: name, schema: schema, notes: notes, connection: connection, configuration: configuration,
+                    name: name, schema: schema, notes: notes.withLock { $0 }, connection: connection, configuration: configuration,
                     backend: pid, interruptible: interruptible)
             } catch {
                 try? await connection.close()

@@ -8,13 +8,19 @@ import Testing
 /// key given by the test. The sharded profile's `ShardedSchemaTests` reads
 /// them from real shards.
 struct ForeignTableKeysTests {
+    /// A part whose foreign table has the columns `columns` under their
+    /// remote names, except those `renamed` (remote → local).
     static func part(
         _ table: String, _ foreign: String, partitionColumn: String? = "id", partitions: Int = 2,
-        server: String = "s0", renamed: [String: String] = [:]
+        server: String = "s0", renamed: [String: String] = [:],
+        columns: [String] = ["id", "code", "a", "b", "author_id", "tag_id", "shelf_id", "writer"]
     ) -> ForeignTableKeys.Part {
-        ForeignTableKeys.Part(
+        var names = Dictionary(uniqueKeysWithValues: columns.map { ($0, $0) })
+        for (remote, local) in renamed { names[remote] = local }
+        return ForeignTableKeys.Part(
             table: table, partitionColumn: partitionColumn, partitions: partitions, foreignTable: foreign,
-            remoteSchema: "public", remoteTable: foreign, server: .init(name: server, options: [:]), localNames: renamed)
+            remoteSchema: "public", remoteTable: foreign, server: .init(name: server, options: ["host": server]),
+            localNames: names)
     }
 
     struct Unreachable: Error, CustomStringConvertible {
@@ -32,7 +38,7 @@ struct ForeignTableKeysTests {
             Self.part("mixed", "mixed_0"), Self.part("mixed", "mixed_1"),
             Self.part("pair", "pair_0"), Self.part("pair", "pair_1"),
             Self.part("half", "half_0", partitions: 3), Self.part("half", "half_1", partitions: 3),
-            Self.part("lone", "lone", partitionColumn: nil, partitions: 1, renamed: ["ident": "id"]),
+            Self.part("lone", "lone", partitionColumn: nil, partitions: 1, renamed: ["ident": "id"], columns: ["writer"]),
             Self.part("bare", "bare", partitionColumn: nil, partitions: 1),
             Self.part("away", "away", partitionColumn: nil, partitions: 1, server: "down"),
         ]
@@ -68,17 +74,59 @@ struct ForeignTableKeysTests {
     /// and the user mapping's user and password only, the user defaulting
     /// to the current one.
     @Test func testPartsFromCatalogRows() throws {
-        let row: [SQLValue] = [
-            .text("books"), .text("id"), .integer(2), .text("books_shard_0"), .text("shard"), .text("books_0"), .text("s0"),
-            .text(#"["host=10.0.0.5","port=5433","dbname=shop","fetch_size=1000","async_capable=false"]"#),
-            .text(#"["password=a=b"]"#), .text(#"{"ident":"id"}"#), .text("ann"),
-        ]
-        let parts = try ForeignTableKeys.parts([row])
+        func row(host: String = "10.0.0.5", mapping: String = #"["password=a=b"]"#, coordinator: String = "10.0.0.1") -> [SQLValue] {
+            [
+                .text("books"), .text("id"), .integer(2), .text("books_shard_0"), .text("shard"), .text("books_0"), .text("s0"),
+                .text(#"["host=\#(host)","port=5433","dbname=shop","fetch_size=1000","async_capable=false","sslmode=require"]"#),
+                .text(mapping), .text(#"{"ident":"id","title":"title"}"#), .text("ann"), .text(coordinator),
+            ]
+        }
+        let parts = try ForeignTableKeys.parts([row()])
         #expect(parts.count == 1)
-        #expect(parts[0].server.options == ["host": "10.0.0.5", "port": "5433", "dbname": "shop", "user": "ann", "password": "a=b"])
-        #expect(parts[0].localNames == ["ident": "id"])
+        #expect(parts[0].server.options == [
+            "host": "10.0.0.5", "port": "5433", "dbname": "shop", "sslmode": "require", "user": "ann", "password": "a=b",
+        ])
+        #expect(parts[0].localNames == ["ident": "id", "title": "title"])
         #expect(parts[0].remoteSchema == "shard" && parts[0].remoteTable == "books_0" && parts[0].partitionColumn == "id")
+        #expect(parts[0].unusable == nil)
         #expect(throws: StoreSchemaError.self) { try ForeignTableKeys.parts([[.text("books")]]) }
+        // No mapping, or one whose options this user may not read: not
+        // guessed at (postgres_fdw would use the options this reader cannot see).
+        #expect(try ForeignTableKeys.parts([row(mapping: "")])[0].unusable?.contains("no user mapping for ann") == true)
+        #expect(try ForeignTableKeys.parts([row(mapping: "hidden")])[0].unusable?.contains("not shown to ann") == true)
+        // Loopback names the coordinator's machine: this one only when the
+        // coordinator was reached on loopback (or a socket) too.
+        #expect(try ForeignTableKeys.parts([row(host: "127.0.0.1")])[0].unusable?.contains("coordinator's own machine") == true)
+        #expect(try ForeignTableKeys.parts([row(host: "/tmp")])[0].unusable != nil)
+        #expect(try ForeignTableKeys.parts([row(host: "127.0.0.1", coordinator: "127.0.0.1")])[0].unusable == nil)
+        #expect(try ForeignTableKeys.parts([row(host: "localhost", coordinator: "")])[0].unusable == nil)
+    }
+
+    /// What could make a key wrong is refused: two partitions over one
+    /// remote table, a remote table with inheritance children, a key column
+    /// the foreign table maps to another remote column, a foreign key to a
+    /// table of another schema on the shard.
+    @Test func testWhatWouldMakeAKeyWrong() async {
+        var twin = Self.part("twins", "twins_1")
+        twin.remoteTable = "twins_0"
+        let parts = [
+            Self.part("twins", "twins_0"), twin,
+            Self.part("parent", "parent", partitionColumn: nil, partitions: 1),
+            // Local `id` reads remote `uuid`; remote `id` is not read.
+            Self.part("swapped", "swapped", partitionColumn: nil, partitions: 1, renamed: ["uuid": "id"], columns: ["title"]),
+            Self.part("audited", "audited", partitionColumn: nil, partitions: 1),
+        ]
+        let found = await ForeignTableKeys.resolve(parts, localTables: ["authors"]) { part in
+            var remote = ForeignTableKeys.Remote(key: ["id"])
+            if part.remoteTable == "parent" { remote.hasChildren = true }
+            if part.remoteTable == "audited" { remote.foreignKeys = [("author_id", "audit", "authors", "id")] }
+            return remote
+        }
+        #expect(found.reasons["twins"]?.contains("twins_0 and twins_1 read the same remote table") == true, "\(found.reasons)")
+        #expect(found.reasons["parent"]?.contains("inheritance children") == true)
+        #expect(found.reasons["swapped"]?.contains("has no column for") == true)
+        #expect(found.keys == ["audited": "id"])
+        #expect(found.foreignKeys.isEmpty)
     }
 
     /// The rows of the remote query: the key's columns, then the foreign keys.
@@ -87,7 +135,8 @@ struct ForeignTableKeysTests {
             [.text("p"), .text("id"), .null, .null, .null],
             [.text("f"), .text("author_id"), .text("public"), .text("authors"), .text("id")],
         ])
-        #expect(remote.key == ["id"])
+        #expect(remote.key == ["id"] && !remote.hasChildren)
+        #expect(ForeignTableKeys.Remote(rows: [[.text("i"), .text("t"), .null, .null, .null]]).hasChildren)
         #expect(remote.foreignKeys.map { "\($0.column) \($0.schema).\($0.table).\($0.parentColumn)" } == ["author_id public.authors.id"])
     }
 }

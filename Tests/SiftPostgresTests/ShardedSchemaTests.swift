@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Synchronization
 import Sift
 import SiftPostgres
 import SiftSQL
@@ -59,8 +60,9 @@ struct ShardedSchemaTests {
             ].map { BoundStatement(sql: "SELECT public.dblink_exec($1, $2)", bindings: [.text(shard), .text($0)]) })
         }
 
-        var notes: [String] = []
-        let schema = try await StoreSchema.read(from: db, note: { notes.append($0) })
+        let noted = Mutex<[String]>([])
+        let schema = try await StoreSchema.read(from: db, note: { note in noted.withLock { $0.append(note) } })
+        let notes = noted.withLock { $0 }
         for note in notes { print("sharded schema note: \(note)") }
         func key(_ table: String) -> String? { schema.entities.first { $0.table == table }?.primaryKey }
         #expect(key("books") == "id")
@@ -101,4 +103,66 @@ struct ShardedSchemaTests {
         #expect(!ids(memory).isEmpty)
         #expect(ids(got) == ids(memory))
     }
+
+    /// A foreign server that takes the connection and never answers: the
+    /// reading gives up after `foreignServerTimeout` and says so, instead of
+    /// waiting.
+    @Test func testASilentServerIsGivenUpOn() async throws {
+        guard let db = try await ShardedPostgres.connect(schema: "sift_silent_server") else {
+            try Test.cancel("SIFT_POSTGRES_SHARDED is not set (run the tests with scripts/postgres.sh run-sharded …)")
+        }
+        defer { PostgresServer.close(db) }
+        let listener = try SilentListener()
+        defer { listener.close() }
+        try await PostgresServer.setUp(db, [
+            "DROP SERVER IF EXISTS sift_silent CASCADE",
+            "CREATE SERVER sift_silent FOREIGN DATA WRAPPER postgres_fdw "
+                + "OPTIONS (host '127.0.0.1', port '\(listener.port)', dbname 'x', sslmode 'disable')",
+            "CREATE USER MAPPING FOR PUBLIC SERVER sift_silent OPTIONS (user 'postgres')",
+            "CREATE FOREIGN TABLE quiet (id bigint) SERVER sift_silent",
+        ])
+        let noted = Mutex<[String]>([])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let schema = try await StoreSchema.read(
+            from: db, foreignServerTimeout: .seconds(2), note: { note in noted.withLock { $0.append(note) } })
+        let took = clock.now - start
+        try await PostgresServer.setUp(db, ["DROP SERVER IF EXISTS sift_silent CASCADE"])
+        #expect(!schema.entities.contains { $0.table == "quiet" })
+        let notes = noted.withLock { $0 }
+        #expect(notes.count == 1 && notes[0].hasPrefix("quiet is left out: its key could not be read"), "\(notes)")
+        // Bounded, not timed: the reading ended rather than waiting for the
+        // server (a generous bound, for a loaded machine).
+        #expect(took < .seconds(60), "\(took)")
+    }
+}
+
+/// A TCP socket on loopback that takes connections (the kernel's backlog)
+/// and never reads or answers.
+final class SilentListener: Sendable {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else {
+            if fd >= 0 { _ = Glibc.close(fd) }
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }

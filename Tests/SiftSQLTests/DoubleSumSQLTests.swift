@@ -140,6 +140,42 @@ struct DoubleSumSQLTests {
         }
     }
 
+    /// Text keys order the terms by code point: a `citext` key by its
+    /// text, not by its lower case (`B`, `C`, `a`, not `a`, `B`, `C`); a
+    /// `uuid` key by its text, which the catalog reads as a string.
+    @Test func testPostgreSQLTextKeysOrderByCodePoint() async throws {
+        guard let pg = try await PostgresServer.connect(schema: "sift_text_keys") else { return }
+        defer { PostgresServer.close(pg) }
+        try await PostgresServer.setUp(pg, [
+            "CREATE EXTENSION IF NOT EXISTS citext SCHEMA public",
+            "CREATE TABLE coded (code public.citext PRIMARY KEY, kind integer NOT NULL, v double precision)",
+            "INSERT INTO coded VALUES ('a', 1, 0.1), ('C', 1, -1e16), ('B', 1, 1e16)",
+            "CREATE TABLE stamped (id uuid PRIMARY KEY, kind integer NOT NULL, v double precision)",
+            "INSERT INTO stamped VALUES ('ffffffff-0000-0000-0000-000000000000', 1, 0.1), "
+                + "('00000000-0000-0000-0000-000000000001', 1, 1e16), ('80000000-0000-0000-0000-000000000000', 1, -1e16)",
+        ])
+        let schema = try await StoreSchema.read(from: pg)
+        let inKeyOrder = ((0.0 + 1e16) + -1e16) + 0.1
+        #expect(inKeyOrder == 0.1 && ((0.0 + 0.1) + 1e16) + -1e16 == 0)
+        for (table, key) in [("coded", "code"), ("stamped", "id")] {
+            let entity = try #require(schema.entities.first { $0.table == table })
+            let grouped = FetchSpecification(
+                entity: entity.name, groupBy: ["kind"], expressions: [try ExpressionDescription(name: "s", format: "sum:(v)")])
+            let got = try await grouped.fetchValues(pg, schema: schema)
+            #expect(got == [["kind": 1, "s": .double(inKeyOrder)]], "\(table)")
+            // Memory, given the rows in the code points' order of the key.
+            let rows = try await FetchSpecification(entity: entity.name).fetchValues(pg, schema: schema)
+            let sorted = rows.sorted { a, b in
+                guard case .dictionary(let x) = a, case .dictionary(let y) = b, case .string(let p)? = x[key], case .string(let q)? = y[key]
+                else { return false }
+                return p.unicodeScalars.lexicographicallyPrecedes(q.unicodeScalars)
+            }
+            var memory = grouped
+            memory.entity = nil
+            #expect(try memory.execute(on: sorted) == got, "\(table)")
+        }
+    }
+
     /// DuckDB adds doubles in no fixed order: refused, for a group and
     /// for a collection alike.
     @Test func testDuckDBRefusesSumsOfDoubles() throws {

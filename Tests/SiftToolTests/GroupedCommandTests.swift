@@ -128,7 +128,7 @@ extension CommandLineTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains(" GROUP BY "), "\(run.stdout)")
         #expect(run.stdout.contains("COUNT(*)"), "\(run.stdout)")
-        // A sum of doubles has no exact SQL form: refused with its reason.
+        // A sum of strings has no SQL form: refused with its reason.
         let refused = try sift(["sql", "TRUEPREDICATE", "--schema", schema, "--entity", "Book", "--group-by", "year",
                                 "--select", "year, s = sum:(title)"])
         #expect(refused.status == 2 && !refused.stderr.isEmpty)

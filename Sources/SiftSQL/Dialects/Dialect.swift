@@ -285,10 +285,13 @@ extension DialectHooks {
     /// cast makes each term the double memory reads: a `numeric` column's
     /// SUM would be exact, a `real` column's would add in single precision.
     /// It fails the statement where a finite sum overflows, where memory's
-    /// becomes an infinity. Text keys are ordered by code point
-    /// (`COLLATE "C"`), as SQLite's are.
+    /// becomes an infinity. A key read as a string is ordered by the code
+    /// points of its text (`CAST(key AS TEXT) COLLATE "C"`), as SQLite
+    /// orders text: the cast keeps a `citext` key from ordering by its
+    /// lower case, and gives `uuid` and the other types PostgreSQL's
+    /// catalog reads as strings the text memory reads.
     func orderedSum(_ value: SQLFragment, by key: SQLFragment, _ keyType: AttributeType) -> SQLFragment? {
-        let order = keyType == .string ? SQLFragment.collate(key, "\"C\"") : key
+        let order = keyType == .string ? SQLFragment.collate(.cast(key, "TEXT"), "\"C\"") : key
         let term = SQLFragment.cast(value, columnType(.double))
         let sum = SQLFragment.sequence([.sql("SUM("), term, .sql(" ORDER BY "), order, .sql(")")])
         return .group(.binary(.cast(.integer(0), columnType(.double)), "+", sum))

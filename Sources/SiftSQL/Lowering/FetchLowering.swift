@@ -204,8 +204,15 @@ struct FetchLowering {
         // clause's.
         var columns: [SQLQuery.ResultColumn] = []
         var selected: [(SQLFragment, alias: String?)] = []
+        // The primary key, read as its attribute's text form where it has
+        // one (a `citext` key), as the other columns are.
+        let keyColumn = SQLFragment.column(root.alias, entity.primaryKey)
+        let keyAttribute = entity.attributes.first { $0.column == entity.primaryKey }
+        let key: (SQLFragment, alias: String?) =
+            keyAttribute.flatMap { Lowering.textFormSQL(keyColumn, $0, ctx.dialect) }.map { ($0, entity.primaryKey) }
+            ?? (keyColumn, nil)
         if identitiesOnly {
-            selected.append((.column(root.alias, entity.primaryKey), nil))
+            selected.append(key)
             columns.append(.init(name: entity.primaryKey, type: .integer, isPrimaryKey: true))
             if let d = entity.discriminator {
                 selected.append((.column(root.alias, d.column), nil))
@@ -218,7 +225,7 @@ struct FetchLowering {
                 columns.append(.init(name: p, type: column.type, isPrimaryKey: false))
             }
         } else {
-            selected.append((.column(root.alias, entity.primaryKey), nil))
+            selected.append(key)
             columns.append(.init(name: entity.primaryKey, type: .integer, isPrimaryKey: true))
             for a in entity.attributes where a.column != entity.primaryKey {
                 // A string column of another form is read as the text its
