@@ -352,7 +352,7 @@ struct RecordPrinter {
         case .json:
             out.write(printed == 0 ? "[\n  " : ",\n  ", newline: false)
             out.write(bytes: record)
-        case .table:
+        case .table, .csv:
             let value = try Self.decode(record)
             if case .object(let o) = value { table.append(o) } else { table.append(JSONObject([("value", value)])) }
         }
@@ -384,12 +384,16 @@ struct RecordPrinter {
         switch output {
         case .jsonl: break
         case .json: out.write(printed == 0 ? "[]" : "\n]")
-        case .table:
+        case .table, .csv:
             var columns: [String] = []
             var seen: Set<String> = []
             for o in table { for k in o.keys where seen.insert(k).inserted { columns.append(k) } }
             let rows = table.map { o in columns.map { o[$0]?.predicateValue ?? .null } }
-            if !rows.isEmpty { for line in RowFormatting.table(columns, rows) { out.write(line) } }
+            if output == .csv {
+                for line in CSVText.lines(columns, rows) { out.write(line) }
+            } else if !rows.isEmpty {
+                for line in RowFormatting.table(columns, rows) { out.write(line) }
+            }
         }
         out.flush()
     }

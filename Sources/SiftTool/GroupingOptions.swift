@@ -103,8 +103,8 @@ struct GroupingOptions: ParsableArguments {
     }
 }
 
-/// Prints grouped results: a table, JSON Lines or a JSON array, each result
-/// an object of the columns in order (nil as null).
+/// Prints grouped results: a table, JSON Lines, a JSON array (each result
+/// an object of the columns in order, nil as null) or CSV (nil empty).
 enum GroupedOutput {
     static func print(_ rows: [[Value]], columns: [String], output: RowOutput) {
         var out = OutputBuffer()
@@ -115,6 +115,7 @@ enum GroupedOutput {
         case .jsonl: for row in rows { out.write(object(row)) }
         case .json: out.write(rows.isEmpty ? "[]" : "[\n" + rows.map { "  " + object($0) }.joined(separator: ",\n") + "\n]")
         case .table: for line in RowFormatting.table(columns, rows) { out.write(line) }
+        case .csv: for line in CSVText.lines(columns, rows) { out.write(line) }
         }
         out.flush()
     }

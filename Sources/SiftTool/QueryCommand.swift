@@ -122,6 +122,9 @@ struct QueryCommand: ParsableCommand {
             // A composite's elements in columns of their own, by key path.
             let names = query.columns.map { c in c.composite.map { $0 + "." + c.name } ?? c.name }
             for line in RowFormatting.table(names, rows, types: query.columns.map(\.type)) { out.write(line) }
+        case .csv:
+            let names = query.columns.map { c in c.composite.map { $0 + "." + c.name } ?? c.name }
+            for line in CSVText.lines(names, rows) { out.write(line) }
         }
         out.flush()
         if rows.isEmpty { throw ExitCode(1) }
@@ -230,9 +233,10 @@ extension QueryCommand.Store {
     }
 }
 
-/// How rows are printed: a table, JSON Lines, or one JSON array.
+/// How rows are printed: a table, JSON Lines, one JSON array, or CSV
+/// (``CSVText``).
 enum RowOutput: String, ExpressibleByArgument, CaseIterable {
-    case table, jsonl, json
+    case table, jsonl, json, csv
 
     /// A table on a terminal, else JSON Lines.
     static var `default`: RowOutput { Terminal.stdoutIsTTY ? .table : .jsonl }
