@@ -97,6 +97,22 @@ struct PostgresCommandLineTests {
             (1 row)
 
             """, "\(table.stdout)")
+        // Grouped through a to-one, a sum and an average of doubles (in
+        // key order), CSV; nil is a group of its own (an empty field).
+        let grouped = try sift([
+            "query", url, "books", "TRUEPREDICATE", "--group-by", "author.name",
+            "--select", "author.name, n = count:(SELF), total = sum:(price), mean = average:(price)",
+            "--sort", "total DESC", "--output", "csv",
+        ])
+        #expect(grouped.status == 0, "\(grouped.stderr)")
+        #expect(grouped.stdout == """
+            author.name,n,total,mean
+            Ursula K. Le Guin,2,19.5,9.75
+            Stanisław Lem,1,8.5,8.5
+            Jane Austen,1,7.25,7.25
+            ,1,0,
+
+            """, "\(grouped.stdout)")
         let none = try sift(["query", url, "books", "year > 3000", "--count"])
         #expect(none.status == 1 && none.stdout == "0\n")
         #expect(try sift(["query", url, "books", "year > 3000"]).status == 1)
