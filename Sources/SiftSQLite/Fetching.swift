@@ -70,9 +70,9 @@ extension FetchSpecification {
 }
 
 extension SQLQuery {
-    /// A fetched row's values, each read back as its column's type (see
-    /// ``Sift/Value/init(_:_:)``), and a NULL as the value it stands for
-    /// where its column says (``SiftSQL/SQLQuery/ResultColumn/whenNull``).
+    /// A fetched row's values, each read back as its column's type (as
+    /// `Value(_:_:)` reads a stored value), and a NULL as the value it
+    /// stands for where its column says (`SQLQuery.ResultColumn.whenNull`).
     public func values(_ row: Row) -> [Value] {
         values(columns.indices.map { SQLValue(row[$0] as DatabaseValue) })
     }

@@ -176,6 +176,49 @@ struct DoubleSumSQLTests {
         }
     }
 
+    /// A real Core Data store's doubles: cdp_sample2's 444 feedback
+    /// ratings (5.8, 2.4, 4.6, …), summed and averaged by author alias.
+    /// Expected: the raw table's ratings added here, one after another in
+    /// key order (`Z_PK`); in the reverse order Andrea's 441 ratings add to
+    /// another double, so the order is what is tested. SQL and memory
+    /// (given the objects in key order) must both give it.
+    @Test func testRealStoreRatingsAddInKeyOrder() throws {
+        let db = try RealStores.open("cdp_sample2/SampleModel2_V1.sqlite")
+        let schema = try db.read { try StoreSchema.read(from: $0) }
+        let raw = try db.read { try Row.fetchAll($0, sql: "SELECT ZAUTHORALIAS, ZRATING FROM ZFEEDBACK ORDER BY Z_PK") }
+        var ratings: [String: [Double]] = [:]
+        for row in raw {
+            let alias: String = try #require(row[0])
+            let rating: Double = try #require(row[1])
+            ratings[alias, default: []].append(rating)
+        }
+        #expect(raw.count == 444)
+        var expected: [String] = []
+        var orderMatters = false
+        for (alias, terms) in ratings {
+            var sum = 0.0
+            for t in terms { sum += t }
+            var reversed = 0.0
+            for t in terms.reversed() { reversed += t }
+            if reversed != sum { orderMatters = true }
+            expected.append(GroupedDifferentialTests.strict([
+                "authorAlias": .string(alias), "s": .double(sum), "a": .double(sum / Double(terms.count)),
+            ]))
+        }
+        #expect(orderMatters, "some group's sum must depend on the order of its terms")
+        let request = FetchSpecification(
+            entity: "Feedback", groupBy: ["authorAlias"],
+            expressions: [try ExpressionDescription(name: "s", format: "sum:(rating)"),
+                          try ExpressionDescription(name: "a", format: "average:(rating)")])
+        let sql = try db.read { try request.fetchValues($0, schema: schema) }.map(GroupedDifferentialTests.strict)
+        #expect(sql.sorted() == expected.sorted())
+        // A fetch without a sort comes in key order (the primary key ends every sort).
+        let objects = try db.read { try FetchSpecification(entity: "Feedback").fetchValues($0, schema: schema) }
+        var memory = request
+        memory.entity = nil
+        #expect(try memory.execute(on: objects).map(GroupedDifferentialTests.strict).sorted() == expected.sorted())
+    }
+
     /// DuckDB adds doubles in no fixed order: refused, for a group and
     /// for a collection alike.
     @Test func testDuckDBRefusesSumsOfDoubles() throws {

@@ -23,6 +23,8 @@ import Testing
     {
         let library = Library(seed: seed)
         var generator = PredicateGenerator(seed: seed, ternaries: ternaries, objects: objects ? library : nil)
+        // Object predicates name objects by URI too, of this store.
+        let schema = objects ? Library.schemaOfAStore : Library.schema
         let setup = Library.schema.createStatements(dialect: .duckDB).map { BoundStatement(sql: $0, bindings: []) }
             + library.inserts(.duckDB)
         var predicates: [String] = []
@@ -34,7 +36,7 @@ import Testing
             guard let expected = DifferentialTests.memoryIDs(request, library.books) else { continue }
             let head = "{\"case\": \(n), \"format\": " + Self.string(request.filter?.format ?? "")
             do {
-                let statement = try request.sql(in: Library.schema, dialect: .duckDB).statement
+                let statement = try request.sql(in: schema, dialect: .duckDB).statement
                 predicates.append(
                     head + ", \"statement\": " + statement.jsonText + ", \"expected\": ["
                         + expected.map(String.init).joined(separator: ", ") + "]}")

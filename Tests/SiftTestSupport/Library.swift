@@ -56,6 +56,18 @@ package struct Library {
         ]),
     ])
 
+    /// A Core Data store identifier for the object ID URIs of the
+    /// generated object predicates.
+    package static let storeIdentifier = "5A1F7E0B-3C2D-4E6F-8A9B-0C1D2E3F4A5B"
+
+    /// ``schema`` as the schema of a store with ``storeIdentifier``, which
+    /// object ID URIs of that store may name.
+    package static var schemaOfAStore: StoreSchema {
+        var s = schema
+        s.storeIdentifier = storeIdentifier
+        return s
+    }
+
     package static let strings: [String?] = [
         "Ann", "ann", "ANN", "Anna", "Straße", "STRASSE", "strasse", "café", "cafe\u{301}", "CAFÉ", "Émile", "emile",
         "İstanbul", "istanbul", "100%", "a_b", "a*b", "x?y", "back\\slash", "", "Zoë", "zoe", "file2", "file10",

@@ -4,15 +4,21 @@ extension PredicateGenerator {
     /// A comparison of a relationship, `SELF` or a `SUBQUERY` variable of
     /// ``Library``'s books with objects of `library`: `==`, `!=`, `IN`,
     /// `CONTAINS`, `ANY`, `ALL`, `NONE`, either side first, each object a
-    /// reference naming its entity, one naming none, or the dictionary the
+    /// reference naming its entity, one naming none, a Core Data object ID
+    /// URI of ``Library/storeIdentifier`` (read as a reference, as
+    /// `ObjectReference(uri:)` reads one; the schema must carry that store
+    /// identifier, ``Library/schemaOfAStore``), or the dictionary the
     /// evaluator holds; keys no object has (0, 999) included.
     package mutating func objectLeaf(_ library: Library) -> (String, [any FormatArgumentConvertible]) {
         func object(_ entity: String) -> Value {
             let keys = (library.objects[entity] ?? [:]).keys.sorted()
             let key = chance(0.1) ? pick([0, 999]) : pick(keys)
-            switch Int.random(in: 0..<3, using: &rng) {
+            switch Int.random(in: 0..<4, using: &rng) {
             case 0: return .reference(ObjectReference(entity: entity, primaryKey: Int64(key)))
             case 1: return .reference(ObjectReference(primaryKey: Int64(key)))
+            case 2:
+                let uri = ObjectReference.uri(store: Library.storeIdentifier, entity: entity, key: String(key))
+                return ObjectReference(uri: uri).map(Value.reference) ?? .null
             default: return library.objects[entity]?[key] ?? .reference(ObjectReference(entity: entity, primaryKey: Int64(key)))
             }
         }
