@@ -53,22 +53,21 @@ extension StoreSchema {
         foreignServerTimeout: Duration = .seconds(10), note: (@Sendable (String) -> Void)? = nil
     ) async throws(SiftPostgresError) -> StoreSchema {
         let sessions = ForeignServerSessions(timeout: foreignServerTimeout)
+        let read: Result<StoreSchema, any Error>
         do {
-            let schema = try await PostgresCatalog.read(
+            read = .success(try await PostgresCatalog.read(
                 schemaName: schemaName, rows: { statement in try await runner.rows(statement) },
                 remote: readingForeignServers ? { server, statement in try await sessions.rows(statement, on: server) } : nil,
-                reasons: { table, reason in note?("\(table) is left out: \(reason)") })
-            await sessions.close()
-            return schema
-        } catch let error as SiftPostgresError {
-            await sessions.close()
-            throw error
-        } catch let error as StoreSchemaError {
-            await sessions.close()
-            throw SiftPostgresError(.server, error.message)
+                reasons: { table, reason in note?("\(table) is left out: \(reason)") }))
         } catch {
-            await sessions.close()
-            throw SiftPostgresError(.server, "\(error)")
+            read = .failure(error)
+        }
+        await sessions.close()
+        switch read {
+        case .success(let schema): return schema
+        case .failure(let error as SiftPostgresError): throw error
+        case .failure(let error as StoreSchemaError): throw SiftPostgresError(.server, error.message)
+        case .failure(let error): throw SiftPostgresError(.server, "\(error)")
         }
     }
 }

@@ -32,9 +32,10 @@ enum SQLiteConnectionFunctions {
     struct OrderedSum: SQLiteCustomAggregate {
         var state = OrderedSumState()
 
+        /// SQLite calls it with exactly two arguments (`argumentCount`).
         mutating func step(_ values: [SQLiteData]) throws {
             do throws(SQLiteFunctionFailure) {
-                try state.step(values.map { SQLValue($0) })
+                try state.step(SQLValue(values[0]), key: SQLValue(values[1]))
             } catch {
                 throw FunctionFailure(message: error.message)
             }

@@ -56,9 +56,10 @@ enum SiftFunctions {
     struct OrderedSum: DatabaseAggregate {
         var state = OrderedSumState()
 
+        /// SQLite calls it with exactly two arguments (`argumentCount`).
         mutating func step(_ dbValues: [DatabaseValue]) throws {
             do throws(SQLiteFunctionFailure) {
-                try state.step(dbValues.map { SQLValue($0) })
+                try state.step(SQLValue(dbValues[0]), key: SQLValue(dbValues[1]))
             } catch {
                 throw DatabaseError(message: error.message)
             }

@@ -186,14 +186,14 @@ package struct OrderedSumState: Sendable {
     /// Takes one row's `value` and `key`: a NULL value is no term (SQLite
     /// holds no NaN, which memory leaves out too); an integer is the double
     /// memory reads from a double column; text or a blob fails, as memory's
-    /// sum fails on a value that is not a number.
-    package mutating func step(_ arguments: [SQLValue]) throws(SQLiteFunctionFailure) {
-        guard arguments.count == 2 else { throw SQLiteFunctionFailure(message: "\(SQLiteFunctions.orderedSum) takes a value and a key") }
-        switch arguments[0] {
+    /// sum fails on a value that is not a number. The drivers call it with
+    /// the row's two arguments as they are (no array a row).
+    package mutating func step(_ value: SQLValue, key: SQLValue) throws(SQLiteFunctionFailure) {
+        switch value {
         case .null: return
-        case .integer(let i): terms.append((arguments[1], Double(i)))
-        case .real(let d): terms.append((arguments[1], d))
-        case .boolean(let b): terms.append((arguments[1], b ? 1 : 0))
+        case .integer(let i): terms.append((key, Double(i)))
+        case .real(let d): terms.append((key, d))
+        case .boolean(let b): terms.append((key, b ? 1 : 0))
         case .text: throw SQLiteFunctionFailure(message: "sum: needs numbers, got a string")
         case .blob, .array: throw SQLiteFunctionFailure(message: "sum: needs numbers, got data")
         }

@@ -84,28 +84,26 @@ struct GroupedLowering {
         var inner = SQLSelect(innerColumns, from: table, joins: fetch.root.joins, where: conditions)
         inner.groupBy = keys.indices.map { .integer($0 + 1) }
 
+        // `having` and the sort read each column, a sum of nothing as 0; the
+        // results read it as stored, NULL standing for `whenNull`.
         var columns: [String: Column] = [:]
-        var whenNull: [String: Value] = [:]
         for o in outputs {
-            var read = SQLFragment.column(Self.groups, o.alias)
-            if let v = o.whenNull {
-                whenNull[o.name] = v
-                read = .function("COALESCE", [read, .integer(0)])
-            }
+            let stored = SQLFragment.column(Self.groups, o.alias)
+            let read = o.whenNull == nil ? stored : .function("COALESCE", [stored, .integer(0)])
             columns[o.name] = Column(sql: read, type: o.type, nullable: o.nullable && o.whenNull == nil, key: o.name)
         }
         if let having = request.having { outerConditions.append(try condition(having, columns)) }
-        let selected = fetched + request.expressions.map(\.name)
-        let selectedColumns = selected.compactMap { name in
-            outputs.first { $0.name == name }.map { (SQLFragment.column(Self.groups, $0.alias), alias: String?.none) }
-        }
-        var select = SQLSelect(selectedColumns, from: .derived(inner, alias: Self.groups), where: outerConditions)
+        let byName = Dictionary(outputs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let selected = (fetched + request.expressions.map(\.name)).compactMap { byName[$0] }
+        var select = SQLSelect(
+            selected.map { (SQLFragment.column(Self.groups, $0.alias), alias: nil) }, from: .derived(inner, alias: Self.groups),
+            where: outerConditions)
         if !counting { select.orderBy = try orderBy(columns) }
         if let limit = request.limit { select.limit = ctx.bind(.integer(Int64(max(0, limit)))) }
         if request.offset > 0 { select.offset = ctx.bind(.integer(Int64(request.offset))) }
         if ctx.bindingsOverLimit { throw fetch.lowering.bindingLimitError(entity: entity, range: nil) }
-        var resultColumns = selected.compactMap { name in
-            columns[name].map { SQLQuery.ResultColumn(name: name, type: $0.type, isPrimaryKey: false, whenNull: whenNull[name]) }
+        var resultColumns = selected.map { o in
+            SQLQuery.ResultColumn(name: o.name, type: o.type, isPrimaryKey: false, whenNull: o.whenNull)
         }
         if counting {
             select = SQLSelect(.countAll, from: .derived(select, alias: "counted"))

@@ -464,7 +464,15 @@ struct Lowering {
         _ condition: (SelectScope) throws(SQLLoweringError) -> SQLFragment?
     ) throws(SQLLoweringError) -> SQLSelect {
         let r = keyedRows(of: many, variable: variable, scope)
-        let inner = try condition(r.child)
+        return Self.correlated(column, r, where: try condition(r.child))
+    }
+
+    /// `column` of the rows `r` that belong to the owner and meet `inner`
+    /// (made before, so that its joins are the rows' joins).
+    private static func correlated(
+        _ column: SQLFragment, _ r: (child: SelectScope, from: SQLSelect.SQLSource?, key: SQLFragment, keyTable: String,
+                                     owner: SQLFragment, filter: SQLFragment?), where inner: SQLFragment?
+    ) -> SQLSelect {
         let conditions = [.binary(r.key, "=", r.owner), r.filter, inner].compactMap { $0 }
         return SQLSelect(column, from: r.from, joins: r.child.joins, where: conditions)
     }
@@ -523,10 +531,11 @@ struct Lowering {
             throw error(.unsupported, "\(name) needs a key path after it, as in \(name).price", entity: many.owner, key: key,
                         range: range)
         }
+        // The rows themselves (not `correlated(_:of:…)`): an ordered sum
+        // reads the table holding their order column.
         let r = keyedRows(of: many, variable: nil, scope)
         let resolved = try resolve(path, from: r.child.alias, r.child.entity, r.child, nullable: false, range: range)
-        var rows = SQLSelect(
-            .countAll, from: r.from, joins: r.child.joins, where: [.binary(r.key, "=", r.owner), r.filter].compactMap { $0 })
+        var rows = Self.correlated(.countAll, r, where: nil)
         guard case .column(let c) = resolved, !c.isRelationship else {
             throw error(.unsupported, "\(name) needs an attribute after it", entity: many.destination, range: range)
         }
