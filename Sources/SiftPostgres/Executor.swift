@@ -136,6 +136,19 @@ extension FetchSpecification {
         }
         return Int(count)
     }
+
+    /// The identifiers of the matching rows, in order: Core Data's object ID
+    /// URIs where the schema is a Core Data store's (its store identifier
+    /// and entity numbers), else the primary keys as text, as SiftSQLite's
+    /// `fetchObjectIDs(_:schema:)` gives them (`sift query --ids`).
+    public func fetchObjectIDs(_ runner: some SiftPostgresQueryRunner, schema: StoreSchema)
+        async throws(SiftPostgresError) -> [String]
+    {
+        let query = try Self.lowering { () throws(SQLLoweringError) in
+            try objectIDSQL(in: schema, dialect: .postgreSQL)
+        }
+        return try await runner.rows(query.statement).map { schema.objectID(of: query.values($0), in: query) }
+    }
 }
 
 extension FetchSpecification {

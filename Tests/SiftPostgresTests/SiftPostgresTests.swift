@@ -112,6 +112,18 @@ struct SiftPostgresTests {
         let inList = FetchSpecification(entity: "books", filter: try Filter("year IN %@ AND title IN {'Alpha', 'Beta'}", [1999, 2005.0]))
         let inListCount = try await inList.fetchCount(db, schema: Self.schema)
         #expect(inListCount == 2)
+
+        // Identifiers: the primary keys as text, in the request's order; on
+        // a Core Data store's schema, object ID URIs naming each row's entity.
+        let ids = try await request.fetchObjectIDs(db, schema: Self.schema)
+        #expect(ids == ["12", "11", "10"])
+        var coreData = Self.schema
+        coreData.storeIdentifier = "S"
+        coreData.entities = coreData.entities.enumerated().map { var e = $1; e.entityNumber = $0 + 1; return e }
+        let uris = try await request.fetchObjectIDs(db, schema: coreData)
+        #expect(uris == ["x-coredata://S/books/p12", "x-coredata://S/books/p11", "x-coredata://S/books/p10"])
+        let paged = FetchSpecification(entity: "books", sort: [SortKey("id")], offset: 1, limit: 1)
+        #expect(try await paged.fetchObjectIDs(db, schema: Self.schema) == ["11"])
     }
 
     /// The example of SiftPostgres' DocC, as written there (but for the connection

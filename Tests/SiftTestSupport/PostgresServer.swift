@@ -73,11 +73,24 @@ package enum PostgresServer {
 
     /// The server's connection with its tables in a schema of their own,
     /// `name`, emptied first, so that tests running at the same time keep
-    /// apart.
+    /// apart. `public` (for tests that hold ``PublicSchemaTrait``) is
+    /// emptied of its tables only: it also holds the `citext` extension
+    /// that other tests, running meanwhile, create there and use, and
+    /// dropping the schema would drop their `citext` columns with it.
     package static func connect(schema name: String) async throws -> PostgresConnection? {
         guard let connection = try await connect() else { return nil }
         let schema = Dialect.postgreSQL.quote(name)
-        try await setUp(connection, ["DROP SCHEMA IF EXISTS \(schema) CASCADE", "CREATE SCHEMA \(schema)", "SET search_path TO \(schema)"])
+        if name == "public" {
+            try await setUp(connection, [
+                """
+                DO $$DECLARE t record; BEGIN FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' \
+                LOOP EXECUTE format('DROP TABLE IF EXISTS public.%I CASCADE', t.tablename); END LOOP; END$$
+                """,
+                "SET search_path TO public",
+            ])
+        } else {
+            try await setUp(connection, ["DROP SCHEMA IF EXISTS \(schema) CASCADE", "CREATE SCHEMA \(schema)", "SET search_path TO \(schema)"])
+        }
         return connection
     }
 
