@@ -107,6 +107,10 @@ struct ArithmeticSQLTests {
         Case(format: "NOT (n / 1 IN {1, 7})", answer: .rows([1, 3, 4, 5, 6, 8, 9, 10])),
         Case(format: "flag + 1 == 2", answer: .rows([2, 4, 6, 8, 10])),
         Case(format: "n / 2 + parts.@count == 1", answer: .rows([2, 9])),
+        // @sum is never nil: of integers, an exact integer.
+        Case(format: "parts.@sum.w * 2 - 1 >= 3", answer: .rows([3, 4, 8])),
+        Case(format: "parts.@sum.w + 9007199254740992 == 9007199254740993", answer: .rows([2, 6, 10])),
+        Case(format: "n / parts.@sum.w == n", answer: .raises),
         Case(format: "n * 1 == n AND n * 0 == 0", answer: .rows(Array(1...10))),
         // An integer against a double: exact, 2^53 + 1 is not 2^53.
         Case(format: "n + 0 == 9007199254740992.0", answer: .rows([10])),
@@ -235,7 +239,7 @@ struct ArithmeticSQLTests {
             ("m + 1 > 0", .postgreSQL, .unsupported, "m may be nil"),
             ("name + 1 > 0", .sqlite, .typeMismatch, "needs numbers; name is"),
             ("n + nil > 0", .sqlite, .typeMismatch, "needs numbers, got nil"),
-            ("parts.@sum.w + 1 > 0", .sqlite, .unsupported, "@sum has no SQL form in arithmetic"),
+            ("parts.@avg.w + 1 > 0", .sqlite, .unsupported, "@avg has no SQL form in arithmetic"),
             ("parts.@max.w + 1 > 0", .sqlite, .unsupported, "@max has no SQL form in arithmetic"),
             ("9223372036854775807 + 1 > n", .sqlite, .typeMismatch, "overflows a 64-bit integer"),
             ("x + 1 > 0", .postgreSQL, .unsupported, "has no PostgreSQL form"),

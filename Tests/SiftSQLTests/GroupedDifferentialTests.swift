@@ -198,10 +198,23 @@ struct GroupedDifferentialTests {
         "year", "price", "published", "code", "title", "author.name", "author.age", "author.rating", "author.active",
         "author.born",
     ]
-    /// Integer arguments: attributes, a Boolean (0 and 1), a to-many's
-    /// count and arithmetic on it (never nil, so lowered).
-    static let integers = ["year", "author.age", "chapters.@count", "author.active", "chapters.@count * 3 - 4"]
+    /// Integer arguments: attributes, a Boolean (0 and 1), a to-many's and
+    /// a many-to-many's count (through the join table) and arithmetic on
+    /// them (never nil, so lowered), a to-many's `@sum` and `@max` (nil
+    /// when it is empty).
+    static let integers = [
+        "year", "author.age", "chapters.@count", "author.active", "chapters.@count * 3 - 4", "tags.@count",
+        "tags.@count * 2 + chapters.@count", "chapters.@sum.pages", "chapters.@max.pages",
+    ]
     static let doubles = ["price", "author.rating"]
+    /// Doubles computed from values that are never nil (arithmetic on a
+    /// nil is an error in memory and refused in SQL): an integer with a
+    /// double constant, which every SQL dialect here computes exactly…
+    static let computedDoubles = ["chapters.@count * 1.5", "tags.@count * 0.1", "chapters.@count / 3.0", "tags.@count * -1.0"]
+    /// …and doubles with doubles, which SQLite computes with memory's code
+    /// and PostgreSQL refuses (its doubles raise on overflow, where
+    /// memory's go on to ±infinity).
+    static let computedDoublesSQLiteOnly = ["chapters.@count * 0.1 + 0.2", "tags.@count * 2.5 - chapters.@count"]
     static let strings = ["title", "code", "author.name"]
     static let dates = ["published", "author.born"]
     /// Filters that read no price: SQLite stores the NaN prices as NULL,
@@ -217,6 +230,11 @@ struct GroupedDifferentialTests {
         /// Whether it sums or averages doubles, which SQLite and PostgreSQL
         /// add in key order and DuckDB must refuse.
         var sumsDoubles: Bool
+        /// Whether it aggregates a computed double.
+        var computesDoubles = false
+        /// Whether it computes a double from doubles, which PostgreSQL must
+        /// refuse.
+        var postgresRefuses = false
     }
 
     static func generate(_ g: inout PredicateGenerator) throws -> Generated {
@@ -238,6 +256,8 @@ struct GroupedDifferentialTests {
         var expressions: [ExpressionDescription] = []
         var kinds: [String: String] = [:]  // name → "number", "double", "string", "date", "bool"
         var sumsDoubles = false
+        var postgresRefuses = false
+        var computesDoubles = false
         for i in 0..<Int.random(in: 1...3, using: &g.rng) {
             let name = "e\(i)"
             let format: String
@@ -249,6 +269,14 @@ struct GroupedDifferentialTests {
             case 50..<58:
                 format = "\(pick(["sum:", "average:"]))(\(pick(doubles)))"
                 sumsDoubles = true
+                kinds[name] = "double"
+            case 58..<68:
+                let arg = pick(computedDoubles + computedDoublesSQLiteOnly)
+                let function = pick(["sum:", "average:", "min:", "max:"])
+                format = "\(function)(\(arg))"
+                if function == "sum:" || function == "average:" { sumsDoubles = true }
+                if computedDoublesSQLiteOnly.contains(arg) { postgresRefuses = true }
+                computesDoubles = true
                 kinds[name] = "double"
             default:
                 let arg = pick(integers + doubles + strings + dates)
@@ -307,7 +335,7 @@ struct GroupedDifferentialTests {
         let request = FetchSpecification(
             entity: "Book", filter: filter, sort: sort, offset: offset, limit: limit, distinct: g.chance(0.1),
             properties: properties, groupBy: groupBy, expressions: expressions, having: having)
-        return Generated(request: request, sumsDoubles: sumsDoubles)
+        return Generated(request: request, sumsDoubles: sumsDoubles, computesDoubles: computesDoubles, postgresRefuses: postgresRefuses)
     }
 
     /// `request` as the suites run it, and whether its sort decides the
@@ -345,6 +373,8 @@ struct GroupedDifferentialTests {
         var doubleSums = 0
         var paged = 0
         var onShards = 0
+        var computed = 0
+        var refusedOnPostgres = 0
         for n in 0..<Self.cases {
             let generated = try Self.generate(&generator)
             let (request, total) = try Self.decided(generated.request, on: engines.books)
@@ -354,6 +384,7 @@ struct GroupedDifferentialTests {
             let expectedCount = try request.count(on: engines.books)
             let label = Self.label(n, request)
             if generated.sumsDoubles { doubleSums += 1 }
+            if generated.computesDoubles { computed += 1 }
             compared += 1
             do {
                 let got = try await engines.sqlite.read { try fixed.fetchValues($0, schema: Library.schema) }
@@ -365,6 +396,19 @@ struct GroupedDifferentialTests {
                 if count != expectedCount { failures.append("\(label): count memory \(expectedCount) sqlite \(count)") }
             } catch {
                 failures.append("\(label): SQLite: \(error)")
+            }
+            if generated.postgresRefuses {
+                // Refused before it reaches a server, for its reason.
+                do {
+                    _ = try request.sql(in: Library.schema, dialect: .postgreSQL)
+                    failures.append("\(label): PostgreSQL lowered a double computed from doubles")
+                } catch {
+                    if !error.description.contains("has no PostgreSQL form") {
+                        failures.append("\(label): PostgreSQL refused it for another reason: \(error)")
+                    }
+                }
+                if !engines.servers.isEmpty { refusedOnPostgres += 1 }
+                continue
             }
             for (name, pg) in engines.servers where pg !== engines.sharded || n % Self.shardedStride == 0 {
                 if pg === engines.sharded { onShards += 1 }
@@ -390,11 +434,13 @@ struct GroupedDifferentialTests {
             server.connection !== engines.sharded ? server.name
                 : "\(server.name) (\(onShards) of them, SIFT_SHARDED_GROUPED_STRIDE=\(Self.shardedStride))"
         }
-        print("grouped differential: \(compared) requests compared (\(paged) paged, \(doubleSums) summing doubles), "
+        print("grouped differential: \(compared) requests compared (\(paged) paged, \(doubleSums) summing doubles, "
+            + "\(computed) aggregating computed doubles, \(refusedOnPostgres) of them refused by PostgreSQL as it must), "
             + (servers.isEmpty ? "PostgreSQL not available" : servers.joined(separator: " and ") + " compared"))
         #expect(failures.isEmpty, Comment(rawValue: "seed \(seed):\n" + failures.prefix(10).joined(separator: "\n")))
         #expect(compared == Self.cases)
         #expect(doubleSums >= Self.cases / 20, "too few sums of doubles to prove anything")
+        #expect(computed >= Self.cases / 20, "too few aggregates of computed doubles to prove anything")
     }
     /// A grouped fetch on a real Core Data store (sub-entities in one
     /// table, the model's names, a to-one key path), against plain SQL on

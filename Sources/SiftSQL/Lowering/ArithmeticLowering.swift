@@ -14,8 +14,9 @@ import Sift
 ///   refused: memory raises for a nil operand, SQL would make NULL and drop
 ///   the row. That includes `x` in a Swift predicate's `(x ?? 0) + 1`: the
 ///   distributed TERNARY puts `x + 1` under `x != nil`, which this does not
-///   look at. `@sum` is refused too:
-///   memory's sum of integers is an integer, SQL's `TOTAL` a double.
+///   look at. `@count` and `@sum` are never nil: a sum of integers is
+///   SQL's exact integer (or the statement fails), of doubles added in
+///   the collection's order, as memory adds them.
 /// - SQLite computes with `sift_arithmetic`, the evaluator's own code, so
 ///   every operand has an exact form there: overflow and division by zero fail
 ///   the statement with memory's message (SQLite's own `+` would turn an
@@ -116,11 +117,13 @@ extension Lowering {
             }
         case .column(let c):
             if case .keyPath(let components) = e.kind,
-                let aggregate = components.first(where: { CollectionOperator.isOperator($0) && $0 != CollectionOperator.count.name })
+                let aggregate = components.first(where: {
+                    CollectionOperator.isOperator($0) && $0 != CollectionOperator.count.name && $0 != CollectionOperator.sum.name
+                })
             {
                 throw error(
                     .unsupported,
-                    "\(text): \(aggregate) has no SQL form in arithmetic (it may be nil, and @sum of integers is an integer in memory, a double in SQL)",
+                    "\(text): \(aggregate) has no SQL form in arithmetic (it is nil for an empty collection, and arithmetic on nil is an error in memory)",
                     entity: scope.entity, key: c.key, range: e.range)
             }
             guard !c.isRelationship else {

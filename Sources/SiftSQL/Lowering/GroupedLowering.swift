@@ -174,7 +174,7 @@ struct GroupedLowering {
     ///   statement. An average is checked group by group: while count × the
     ///   largest magnitude stays within 2^53, memory's doubles add exactly
     ///   in any order; beyond, the statement fails (see
-    ///   ``checked(_:_:bound:)``).
+    ///   ``SQLFragment/exactIntegerAggregate(_:of:bound:)``).
     /// - `min:` and `max:` of numbers, dates, strings (by their UTF-8 bytes,
     ///   which is Unicode scalar order: `COLLATE "C"` on PostgreSQL, the
     ///   result then in the default collation) and
@@ -241,7 +241,7 @@ struct GroupedLowering {
             let double = hooks.columnType(.double)
             let mean = SQLFragment.binary(
                 .cast(.function("SUM", [n]), double), "/", .function("NULLIF", [count, .integer(0)]))
-            return Output(name: d.name, alias: alias, sql: checked(mean, n, bound: 1 << 53), type: .double, nullable: true)
+            return Output(name: d.name, alias: alias, sql: SQLFragment.exactIntegerAggregate(mean, of: n, bound: 1 << 53), type: .double, nullable: true)
         default:
             let smallest = f == .min
             switch c.type {
@@ -289,28 +289,6 @@ struct GroupedLowering {
         let count = SQLFragment.cast(.function("COUNT", [x]), hooks.columnType(.double))
         let mean = SQLFragment.binary(sum, "/", .function("NULLIF", [count, .integer(0)]))
         return Output(name: d.name, alias: alias, sql: mean, type: .double, nullable: true)
-    }
-
-    /// `value`, an aggregate of the integers `n`, where every order of
-    /// adding them gives memory's value: count × the largest magnitude is
-    /// at most `bound`. Elsewhere the statement fails: `abs` of the
-    /// smallest integer raises on both databases ("integer overflow",
-    /// "bigint out of range"), computed from the group (`COUNT(*) * 0`) so
-    /// that no database works it out before reading a row. The check's own
-    /// arithmetic cannot overflow: it divides the bound by the count.
-    private func checked(_ value: SQLFragment, _ n: SQLFragment, bound: Int) -> SQLFragment {
-        let count = SQLFragment.function("COUNT", [n])
-        let share = SQLFragment.binary(.integer(bound), "/", .function("NULLIF", [count, .integer(0)]))
-        let within = SQLFragment.or([
-            .binary(count, "=", .integer(0)),
-            .and([
-                .binary(.function("MAX", [n]), "<=", share),
-                .binary(.function("MIN", [n]), ">=", .binary(.integer(0), "-", share)),
-            ]),
-        ])
-        let fail = SQLFragment.function(
-            "ABS", [.binary(.binary(.binary(.countAll, "*", .integer(0)), "-", .integer(Int.max)), "-", .integer(1))])
-        return .sequence([.sql("CASE WHEN "), within, .sql(" THEN "), value, .sql(" ELSE "), fail, .sql(" END")])
     }
 
     /// `having` as a condition on the grouped rows: its key paths read the

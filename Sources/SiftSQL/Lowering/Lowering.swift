@@ -584,17 +584,30 @@ struct Lowering {
             }
             sum = .function("COALESCE", [ordered, .integer(0)])
         }
+        // Memory's sum of integers is an integer, exact while no partial
+        // sum leaves 64 bits (then a double, whose value depends on the
+        // order): SQL's exact integer sum, where no order of adding can
+        // overflow, else the statement fails. Its average adds doubles,
+        // exact in any order while the sum stays within 2^53.
+        let integers = c.type == .integer || c.type == .boolean
         let select: SQLFragment
         let type: AttributeType
         var nullable = true
         switch op {
+        case .sum where integers:
+            let exact = hooks.integerSum(.function("COALESCE", [.function("SUM", [value]), .integer(0)]))
+            select = .exactIntegerAggregate(exact, of: value, bound: Int.max)
+            type = .integer
+            nullable = false
         case .sum:
             select = sum
             type = .double
             nullable = false
         case .avg:
             // nil members count as 0 and stay in the denominator.
-            select = .binary(.cast(sum, hooks.columnType(.double)), "/", .function("NULLIF", [.countAll, .integer(0)]))
+            let mean = SQLFragment.binary(
+                .cast(sum, hooks.columnType(.double)), "/", .function("NULLIF", [.countAll, .integer(0)]))
+            select = integers ? .exactIntegerAggregate(mean, of: value, bound: 1 << 53) : mean
             type = .double
         case .min:
             select = .function("MIN", [value])
