@@ -130,6 +130,81 @@ struct ObjectComparisonSQLTests {
         #expect(try authors.map { try other.evaluate(with: $0) } == [false, false])
     }
 
+    /// Generated object comparisons whose objects are of a type of the
+    /// user's (``TypedLibrary``): instances of a final class, which memory
+    /// compares by identity, and `Hashable` structs, compared by `==`. The
+    /// books are such objects too, evaluated on the typed path
+    /// (`compiled(for:)`) and the general one (their `predicateValue`),
+    /// against SQLite and PostgreSQL, which compare the objects' `id`s. The
+    /// arguments are objects the books hold, or strangers with keys no
+    /// object has: a new instance with a held object's key is the
+    /// documented difference (memory: not that object; SQL: its row).
+    @Test func testGeneratedTypedObjects() async throws {
+        let engines = try await DifferentialTests.engines(seed: DifferentialTests.seed)
+        defer { engines.close() }
+        let cases = max(50, DifferentialTests.cases / 10)
+        let seed = DifferentialTests.seed &+ 7
+        let instances = try await Self.compareTyped(TypedLibrary(instancesOf: engines.library), engines, seed: seed, cases: cases)
+        let records = try await Self.compareTyped(TypedLibrary(recordsOf: engines.library), engines, seed: seed &+ 1, cases: cases)
+        print("typed objects (seed \(seed)): instances \(instances.compared) compared, \(instances.raised) raise in memory; "
+            + "records \(records.compared) compared, \(records.raised) raise; "
+            + "PostgreSQL \(engines.servers.isEmpty ? "not available" : "compared")")
+        let failures = instances.failures + records.failures
+        #expect(failures.isEmpty, Comment(rawValue: failures.prefix(10).joined(separator: "\n")))
+        #expect(instances.compared > cases / 2 && records.compared > cases / 2)
+    }
+
+    static func compareTyped<Object: KeyValueReadable & Identifiable>(
+        _ typed: TypedLibrary<Object>, _ engines: DifferentialTests.Engines, seed: UInt64, cases: Int
+    ) async throws -> (compared: Int, raised: Int, failures: [String]) where Object.ID == Int {
+        var g = PredicateGenerator(seed: seed)
+        var compared = 0, raised = 0
+        var failures: [String] = []
+        for n in 0..<cases {
+            var (format, arguments) = g.objectLeaf { typed.draw($0, &$1) }
+            if g.chance(0.3) {
+                let (other, more) = g.objectLeaf { typed.draw($0, &$1) }
+                (format, arguments) = ("(\(format)) \(g.pick(["AND", "OR"])) (\(other))", arguments + more)
+            }
+            if g.chance(0.1) { format = "NOT (\(format))" }
+            let filter = try Filter(format, arguments: arguments)
+            let label = "\(Object.self) case \(n) [\(format)] \(arguments)"
+            let typedPath = filter.compiled(for: Object.self)
+            let generalPath = filter.compiled()
+            var expected: [Int] = []
+            do {
+                for book in typed.books {
+                    let matches = try typedPath.evaluate(with: book)
+                    if try generalPath.evaluate(with: book.predicateValue) != matches {
+                        failures.append("\(label): the typed and general paths differ on book \(book.id)")
+                    }
+                    if matches { expected.append(book.id) }
+                }
+            } catch {
+                raised += 1
+                continue
+            }
+            compared += 1
+            let request = FetchSpecification(entity: "Book", filter: filter)
+            do {
+                let got = try DifferentialTests.sqliteIDs(try request.sql(in: Library.schema, dialect: .sqlite), engines.sqlite)
+                if got != expected { failures.append("\(label)\n  memory \(expected)\n  SQLite \(got)") }
+            } catch {
+                failures.append("\(label): SQLite: \(error)")
+            }
+            for (name, pg) in engines.servers {
+                do {
+                    let got = try await DifferentialTests.postgresIDs(request, Library.schema, pg)
+                    if got != expected { failures.append("\(label)\n  memory \(expected)\n  \(name) \(got)") }
+                } catch {
+                    failures.append("\(label): \(name): \(error)")
+                }
+            }
+            if failures.count >= 10 { break }
+        }
+        return (compared, raised, failures)
+    }
+
     static func loweringError(_ format: String, _ arguments: [Value], entity: String = "Book", schema: StoreSchema = Library.schema)
         throws -> SQLLoweringError?
     {

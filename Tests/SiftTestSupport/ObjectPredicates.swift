@@ -10,10 +10,10 @@ extension PredicateGenerator {
     /// identifier, ``Library/schemaOfAStore``), or the dictionary the
     /// evaluator holds; keys no object has (0, 999) included.
     package mutating func objectLeaf(_ library: Library) -> (String, [any FormatArgumentConvertible]) {
-        func object(_ entity: String) -> Value {
+        objectLeaf { entity, g in
             let keys = (library.objects[entity] ?? [:]).keys.sorted()
-            let key = chance(0.1) ? pick([0, 999]) : pick(keys)
-            switch Int.random(in: 0..<4, using: &rng) {
+            let key = g.chance(0.1) ? g.pick([0, 999]) : g.pick(keys)
+            switch Int.random(in: 0..<4, using: &g.rng) {
             case 0: return .reference(ObjectReference(entity: entity, primaryKey: Int64(key)))
             case 1: return .reference(ObjectReference(primaryKey: Int64(key)))
             case 2:
@@ -22,6 +22,15 @@ extension PredicateGenerator {
             default: return library.objects[entity]?[key] ?? .reference(ObjectReference(entity: entity, primaryKey: Int64(key)))
             }
         }
+    }
+
+    /// The comparisons of ``objectLeaf(_:)``, each object of an entity
+    /// drawn by `draw` (``TypedLibrary`` draws instances of a type of the
+    /// user's).
+    package mutating func objectLeaf(_ draw: (String, inout PredicateGenerator) -> Value)
+        -> (String, [any FormatArgumentConvertible])
+    {
+        func object(_ entity: String) -> Value { draw(entity, &self) }
         func list(_ entity: String) -> Value {
             .array((0..<Int.random(in: 0...3, using: &rng)).map { _ in chance(0.1) ? .null : object(entity) })
         }
