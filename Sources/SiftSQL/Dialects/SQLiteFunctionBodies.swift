@@ -178,8 +178,17 @@ final class PatternCache: @unchecked Sendable {
 /// TOTAL add in the order the rows come, which no statement fixes for a
 /// GROUP BY, and compensate rounding since 3.43. A group's state grows with
 /// its terms (a key and a double each), as a database's sort would.
+///
+/// Integer keys (primary keys, order columns: nearly always) are kept as
+/// integers, and terms that came in key order (a scan of the table, or of
+/// an index on the key) are not sorted again.
 package struct OrderedSumState: Sendable {
+    /// The terms while every key is an integer.
+    private var integerTerms: [(key: Int64, value: Double)] = []
+    /// The terms once a key is not an integer (the integer ones moved here).
     private var terms: [(key: SQLValue, value: Double)] = []
+    /// Whether the terms came in key order so far.
+    private var inOrder = true
 
     package init() {}
 
@@ -189,22 +198,47 @@ package struct OrderedSumState: Sendable {
     /// sum fails on a value that is not a number. The drivers call it with
     /// the row's two arguments as they are (no array a row).
     package mutating func step(_ value: SQLValue, key: SQLValue) throws(SQLiteFunctionFailure) {
+        let term: Double
         switch value {
         case .null: return
-        case .integer(let i): terms.append((key, Double(i)))
-        case .real(let d): terms.append((key, d))
-        case .boolean(let b): terms.append((key, b ? 1 : 0))
+        case .integer(let i): term = Double(i)
+        case .real(let d): term = d
+        case .boolean(let b): term = b ? 1 : 0
         case .text: throw SQLiteFunctionFailure(message: "sum: needs numbers, got a string")
         case .blob, .array: throw SQLiteFunctionFailure(message: "sum: needs numbers, got data")
         }
+        if terms.isEmpty, case .integer(let k) = key {
+            if inOrder, let last = integerTerms.last, k < last.key { inOrder = false }
+            integerTerms.append((k, term))
+            return
+        }
+        if !integerTerms.isEmpty {
+            terms = integerTerms.map { (SQLValue.integer($0.key), $0.value) }
+            integerTerms = []
+        }
+        if inOrder, let last = terms.last, Self.precedes(key, last.key) { inOrder = false }
+        terms.append((key, term))
     }
 
     /// The sum, NULL when no term came. A NaN sum (∞ − ∞) fails the
     /// statement: SQLite would make it NULL, which memory's NaN is not.
     package func finalize() throws(SQLiteFunctionFailure) -> SQLValue {
-        guard !terms.isEmpty else { return .null }
         var sum = 0.0
-        for term in terms.sorted(by: { Self.precedes($0.key, $1.key) }) { sum += term.value }
+        if !integerTerms.isEmpty {
+            if inOrder {
+                for term in integerTerms { sum += term.value }
+            } else {
+                for term in integerTerms.sorted(by: { $0.key < $1.key }) { sum += term.value }
+            }
+        } else if !terms.isEmpty {
+            if inOrder {
+                for term in terms { sum += term.value }
+            } else {
+                for term in terms.sorted(by: { Self.precedes($0.key, $1.key) }) { sum += term.value }
+            }
+        } else {
+            return .null
+        }
         if sum.isNaN {
             throw SQLiteFunctionFailure(
                 message: "\(SQLiteFunctions.orderedSum): the sum is NaN (an infinity added to its opposite), which SQLite cannot hold")
