@@ -50,8 +50,8 @@ struct RealStoreGroupedTests {
             having: try having.map { try Filter($0) })
     }
 
-    static func fetched(_ request: FetchSpecification, _ db: DatabaseQueue) throws -> [String] {
-        let schema = try db.read { try StoreSchema.read(from: $0) }
+    static func fetched(_ request: FetchSpecification, _ db: DatabaseQueue, schema known: StoreSchema? = nil) throws -> [String] {
+        let schema = try known ?? db.read { try StoreSchema.read(from: $0) }
         return try db.read { try request.fetchValues($0, schema: schema) }.map(GroupedDifferentialTests.strict)
     }
 
@@ -165,5 +165,77 @@ struct RealStoreGroupedTests {
         }.sorted()
         #expect(try Self.fetched(request, db).sorted() == expected)
         #expect(!expected.isEmpty)
+    }
+
+    /// Every store, every entity, each integer, string and Boolean
+    /// attribute: the objects counted by that attribute's values (a grouped
+    /// fetch with `count:(SELF)`) as `GROUP BY` counts them on the entity's
+    /// table, its rows of the entity and its sub-entities (`Z_ENT`). This
+    /// checks what the grouped lowering reads on each store as it really
+    /// is: tables, columns, entity numbers, types.
+    @Test func testEveryStoreCountsByEachAttribute() throws {
+        let stores = [
+            "bear/database.sqlite", "cartkit/CartKitSwiftData_v1.sqlite", "cartkit/CartStorage_v1.sqlite",
+            "cdp_sample1/SampleModel_V1.sqlite", "cdp_sample2/SampleModel2_V1.sqlite", "cocktails/PreloadedCocktails.store",
+            "coredatabooks/CoreDataBooks.sqlite", "ddg_bookmarks/Bookmarks_V1.sqlite", "ddg_bookmarks/Bookmarks_V5.sqlite",
+            "migration_example/CoreDataMigration_Example_1.sqlite", "migration_example/CoreDataMigration_Example_3.sqlite",
+            "recipes/Recipes.sqlite", "rktwitter/RKSeedDatabase.sqlite", "swiftdata/default.store", "tavant/Model.sqlite",
+            "wire/store2-101-0.wiredatabase",
+        ]
+        var compared = 0
+        var groups = 0
+        var failures: [String] = []
+        for store in stores {
+            let db = try RealStores.open(store)
+            let schema = try db.read { try StoreSchema.read(from: $0) }
+            for entity in schema.entities where !entity.isAbstract || entity.discriminator != nil {
+                for attribute in entity.attributes {
+                    let read: (Value) -> Value
+                    switch attribute.type {
+                    case .integer, .string: read = { $0 }
+                    case .boolean: read = { if case .int(let i) = $0 { return .bool(i != 0) } else { return $0 } }
+                    default: continue
+                    }
+                    let request = try Self.grouped(entity.name, by: [attribute.name], ["n": "count:(SELF)"])
+                    let quote = Dialect.sqlite.quote
+                    var sql = "SELECT \(quote(attribute.column)), COUNT(*) FROM \(quote(entity.table))"
+                    if let d = entity.discriminator {
+                        sql += " WHERE \(quote(d.column)) IN (\(d.values.map(String.init).joined(separator: ", ")))"
+                    }
+                    sql += " GROUP BY 1"
+                    let label = "\(store) \(entity.name).\(attribute.name)"
+                    // And of all the entity's objects: the values counted,
+                    // their extremes, and the sum of numbers.
+                    let number = attribute.type != .string
+                    var all = try Self.grouped(
+                        entity.name, by: [], ["c": "count:(\(attribute.name))", "lo": "min:(\(attribute.name))", "hi": "max:(\(attribute.name))"])
+                    if number { all.expressions.append(try ExpressionDescription(name: "s", format: "sum:(\(attribute.name))")) }
+                    all.groupBy = nil
+                    let c = quote(attribute.column)
+                    var whole = "SELECT COUNT(\(c)), MIN(\(c)), MAX(\(c))\(number ? ", COALESCE(SUM(\(c)), 0)" : "") FROM \(quote(entity.table))"
+                    if let d = entity.discriminator {
+                        whole += " WHERE \(quote(d.column)) IN (\(d.values.map(String.init).joined(separator: ", ")))"
+                    }
+                    do {
+                        let expected = try Self.rows(db, sql).map { r in Self.result([(attribute.name, read(r[0])), ("n", r[1])]) }.sorted()
+                        let got = try Self.fetched(request, db, schema: schema).sorted()
+                        if got != expected { failures.append("\(label)\n  raw  \(expected.prefix(8))\n  sift \(got.prefix(8))") }
+                        let r = try Self.rows(db, whole)[0]
+                        var pairs = [("c", r[0]), ("lo", read(r[1])), ("hi", read(r[2]))]
+                        if number { pairs.append(("s", r[3])) }
+                        let wholeExpected = [Self.result(pairs)]
+                        let wholeGot = try Self.fetched(all, db, schema: schema)
+                        if wholeGot != wholeExpected { failures.append("\(label), all objects\n  raw  \(wholeExpected)\n  sift \(wholeGot)") }
+                        compared += 2
+                        groups += expected.count
+                    } catch {
+                        failures.append("\(label): \(error)")
+                    }
+                }
+            }
+        }
+        print("real stores: \(compared) grouped fetches over \(stores.count) stores (\(groups) groups), against plain SQL")
+        #expect(failures.isEmpty, Comment(rawValue: failures.prefix(10).joined(separator: "\n")))
+        #expect(compared > 100)
     }
 }
