@@ -205,15 +205,16 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	Fuzz/scripts/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
-# Each part in turn, with the time it took (the 30-minute budget of a
-# fresh clone on 2 cores is spent mostly by the first build).
+# Each part in turn, and after each the seconds since make started (the
+# 30-minute budget of a fresh clone on 2 cores is spent mostly by the
+# first build): a `done-PART` target after each part prints them.
 TEST_PARTS = deps build swift-test browser-test docs grammar-check tsan fuzz-smoke bench-quick
-test:
-	@for part in $(TEST_PARTS); do \
-	  start=$$(date +%s); \
-	  $(MAKE) --no-print-directory $$part || exit 1; \
-	  echo "make test: $$part took $$(( $$(date +%s) - start )) s"; \
-	done
+MAKE_STARTED := $(shell date +%s)
+test: $(foreach part,$(TEST_PARTS),$(part) done-$(part))
+
+.PHONY: $(addprefix done-,$(TEST_PARTS))
+done-%:
+	@echo "make test: $* done, $$(( $$(date +%s) - $(MAKE_STARTED) )) s since make started"
 
 # The page of `sift serve` in a real browser: headless Chromium (Debian's
 # chromium and chromium-driver) driven by Selenium (PyPI, pinned; 4.52.0

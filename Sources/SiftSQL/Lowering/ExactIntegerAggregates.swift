@@ -4,8 +4,9 @@ extension SQLFragment {
     /// `value`, an aggregate of the integers `n`, where every order of
     /// adding them gives memory's value: count × the largest magnitude is
     /// at most `bound` (`Int.max`: no partial sum leaves 64 bits, so
-    /// memory's integer sum is exact; 2^53: every partial sum is an exact
-    /// double, so an average is the same in any order). Elsewhere the
+    /// memory's integer sum is exact, and so is a collection's `@avg`, that
+    /// sum divided once; 2^53: every partial sum is an exact double, so a
+    /// grouped `average:`, which adds doubles, is the same in any order). Elsewhere the
     /// statement fails: `abs` of the smallest integer raises on every
     /// database ("integer overflow", "bigint out of range"), computed from
     /// the rows (`COUNT(*) * 0`) so that no database works it out before

@@ -362,6 +362,7 @@ struct Lowering {
         var alias = alias
         var entity = entity
         var nullable = nullable
+        var throughToOne = false
         let written = components.count == 1 ? components[0] : components.joined(separator: ".")
         guard !components.isEmpty else {
             throw error(.unsupported, "an object cannot be compared in SQL: compare one of its keys", entity: entity,
@@ -399,12 +400,24 @@ struct Lowering {
                 alias = scope.join(from: alias, r, column: column, to: destination, ctx)
                 entity = destination
                 nullable = true
+                throughToOne = true
             case .toMany(let r, let destination):
                 let many = ToMany(
                     ownerAlias: alias, owner: entity, relationship: r, destination: destination,
                     rest: Array(components[(i + 1)...]), key: written)
                 if let op = many.rest.first, CollectionOperator.isOperator(op) {
-                    return .column(try aggregate(many, op, Array(many.rest.dropFirst()), scope, range: range))
+                    var c = try aggregate(many, op, Array(many.rest.dropFirst()), scope, range: range)
+                    if throughToOne {
+                        // Owned by an object at the end of a to-one, which
+                        // may be nil: memory's `author.books.@count` is then
+                        // nil, where the subquery over no rows would count 0.
+                        let owner = SQLFragment.column(many.ownerAlias, many.owner.primaryKey)
+                        c.sql = .sequence([
+                            .sql("CASE WHEN "), .isNull(owner, negated: false), .sql(" THEN NULL ELSE "), c.sql, .sql(" END"),
+                        ])
+                        c.nullable = true
+                    }
+                    return .column(c)
                 }
                 return .toMany(many)
             }
@@ -587,15 +600,15 @@ struct Lowering {
         // Memory's sum of integers is an integer, exact while no partial
         // sum leaves 64 bits (then a double, whose value depends on the
         // order): SQL's exact integer sum, where no order of adding can
-        // overflow, else the statement fails. Its average adds doubles,
-        // exact in any order while the sum stays within 2^53.
+        // overflow, else the statement fails. Its average is that sum as a
+        // double divided once by the count, so the same bound holds.
         let integers = c.type == .integer || c.type == .boolean
+        let exact = hooks.integerSum(.function("COALESCE", [.function("SUM", [value]), .integer(0)]))
         let select: SQLFragment
         let type: AttributeType
         var nullable = true
         switch op {
         case .sum where integers:
-            let exact = hooks.integerSum(.function("COALESCE", [.function("SUM", [value]), .integer(0)]))
             select = .exactIntegerAggregate(exact, of: value, bound: Int.max)
             type = .integer
             nullable = false
@@ -606,8 +619,8 @@ struct Lowering {
         case .avg:
             // nil members count as 0 and stay in the denominator.
             let mean = SQLFragment.binary(
-                .cast(sum, hooks.columnType(.double)), "/", .function("NULLIF", [.countAll, .integer(0)]))
-            select = integers ? .exactIntegerAggregate(mean, of: value, bound: 1 << 53) : mean
+                .cast(integers ? exact : sum, hooks.columnType(.double)), "/", .function("NULLIF", [.countAll, .integer(0)]))
+            select = integers ? .exactIntegerAggregate(mean, of: value, bound: Int.max) : mean
             type = .double
         case .min:
             select = .function("MIN", [value])
