@@ -39,7 +39,12 @@ import GRDB
 ///   ``Limits/maximumCopySize`` bytes: the copy is opened, read once (which
 ///   opens the log and builds its index in that folder) and deleted, the
 ///   connection keeping the open files. A copy during which a file changed
-///   (a writer connected) is dropped and the choice made again.
+///   (a writer connected) is dropped and the choice made again, as it is
+///   when the last writer closes between the look and a `readonly_shm`
+///   open, taking the log and its index with it. (SQLite's failed open
+///   has then created an empty `-wal`, as a read-only connection may: it
+///   is left, empty and harmless, as the next writer would make it;
+///   removing it could remove the log of a writer starting that instant.)
 ///
 /// The `-wal`, `-shm` and `-journal` next to the database must be regular
 /// files when they exist, as the database must: anything else (a FIFO, a
@@ -82,10 +87,12 @@ public enum ReadOnlyDatabase {
     }
 
     /// `uriFilenames` says whether SQLite reads `file:` names as URIs;
-    /// `readOnlyMedium`, when given, replaces the look at the file system.
+    /// `readOnlyMedium`, when given, replaces the look at the file system;
+    /// `afterLooking` runs between each look at the folder and the open
+    /// that follows it (where tests close a writer).
     static func open(
         path: String, configuration: Configuration, limits: Limits = Limits(), uriFilenames: Bool,
-        readOnlyMedium: Bool? = nil
+        readOnlyMedium: Bool? = nil, afterLooking: () -> Void = {}
     ) throws -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseFileError("no such file: \(path)") }
         _ = try regularFileSize(atPath: path, followingLinks: true)
@@ -96,8 +103,10 @@ public enum ReadOnlyDatabase {
         configuration.busyMode = .timeout(timeout)
         // SQLite finds the log and the index next to the file a link leads to.
         let absolute = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var vanished: DatabaseError?
         for _ in 0..<copyAttempts {
             let access = try access(path: absolute, uriFilenames: uriFilenames, readOnlyMedium: readOnlyMedium)
+            afterLooking()
             var name: String
             var copy: URL?
             switch access {
@@ -116,8 +125,16 @@ public enum ReadOnlyDatabase {
                 if uriFilenames { name = uri(name, "mode=ro") }
             }
             defer { if let copy { try? FileManager.default.removeItem(at: copy) } }
-            return try connect(name, configuration: configuration, limits: limits, path: path)
+            do {
+                return try connect(name, configuration: configuration, limits: limits, path: path)
+            } catch let error as DatabaseError where access == .readOnlyIndex && error.resultCode == .SQLITE_CANTOPEN {
+                // The last connection writing the database closed between the
+                // look and the open, removing the log and its index, which
+                // `readonly_shm` cannot create: look again.
+                vanished = error
+            }
         }
+        if let vanished { throw vanished }
         throw DatabaseFileError(
             "\(path) changed each of the \(copyAttempts) times it was copied to be read: a writer is starting; try again")
     }

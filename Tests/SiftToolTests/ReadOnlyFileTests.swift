@@ -257,6 +257,41 @@ struct ReadOnlyFileTests {
         try reader.close()
     }
 
+    /// The last connection writing a database in WAL mode closes between
+    /// the look at its folder (a log and its index: `readonly_shm`) and the
+    /// open, and takes the log and the index with it: the open looks again
+    /// and reads the database, rather than failing with "unable to open
+    /// database file" (which `sift query` once answered beside a writer that
+    /// was closing, in `everyReadSeesOneCommittedState`).
+    @Test func writerClosingBetweenTheLookAndTheOpen() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-closing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let writer = try DatabaseQueue(path: path)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2), (3)")
+        }
+        #expect(try ReadOnlyDatabase.access(path: path, uriFilenames: ReadOnlyDatabase.uriFilenames) == .readOnlyIndex)
+        var looks = 0
+        let queue = try ReadOnlyDatabase.open(
+            path: path, configuration: .sift, uriFilenames: ReadOnlyDatabase.uriFilenames,
+            afterLooking: {
+                looks += 1
+                try? writer.close()
+            })
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") } == 3)
+        try queue.close()
+        #expect(looks == 2, "one look before the writer closed, one after")
+        // SQLite's failed open created an empty log (a read-only connection
+        // may create one): left as it is, empty, as the next writer would
+        // create it.
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["t.sqlite"] || left == ["t.sqlite", "t.sqlite-wal"], "\(left)")
+        #expect(regularFileSize(atPath: path + "-wal") ?? 0 == 0)
+    }
+
     @Test func missingFile() {
         #expect(throws: DatabaseFileError("no such file: /nonexistent/t.sqlite")) {
             try ReadOnlyDatabase.open(path: "/nonexistent/t.sqlite")
