@@ -193,7 +193,7 @@ neighbours: system-deps
 # inputs that fail are written to Fuzz/.build/artifacts/<target>/.
 FUZZ_TARGETS = FuzzParse FuzzEvaluate FuzzSQL
 FUZZ_SECONDS ?= 300
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 10
 
 fuzz-build: system-deps
 	$(SWIFT) build --package-path Fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer
