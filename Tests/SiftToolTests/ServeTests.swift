@@ -502,8 +502,16 @@ struct ServeTests {
         }
         server.stop()
 
+        // A page far larger than the loopback socket's buffers (some 10 MB
+        // here; the 14 MB page above once fitted, and was written whole
+        // before the client read on): the server waits on the client that
+        // pauses, and its timeout cuts the page short.
+        try await PostgresServer.setUp(connection, [
+            "CREATE TABLE wide (id bigint PRIMARY KEY, pad text NOT NULL)",
+            "INSERT INTO wide SELECT n, repeat('x', 1000) FROM generate_series(1, 60000) n",
+        ])
         let slow = try ServeProcess([url, "--connections", "1", "--max-limit", "200000", "--timeout", "0.5"])
-        let cut = try await slow.get("/people.json?limit=200000", pause: 2)
+        let cut = try await slow.get("/wide.json?limit=60000", pause: 2)
         guard case .object(let cutPage) = try cut.json(), case .object(let error)? = cutPage["error"] else {
             Issue.record("not a page cut short: \(cut.text.suffix(300))")
             return
